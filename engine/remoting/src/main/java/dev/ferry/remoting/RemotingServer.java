@@ -1,0 +1,163 @@
+package dev.ferry.remoting;
+
+import dev.ferry.remoting.internal.EndpointRuntime;
+import dev.ferry.remoting.internal.TlsContexts;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Accepts connections and serves remoting requests.
+ *
+ * <p>Event loops only frame, decode and dispatch; each request code is processed on the
+ * executor registered with its processor. The server can also send requests to a connected
+ * client through the {@link RemoteChannel} a processor or a {@link ConnectionListener} sees.
+ * Register processors and listeners before {@link #start()}. {@link #close()} stops accepting,
+ * lets running processors finish (up to the configured shutdown timeout), then closes every
+ * connection.
+ */
+public final class RemotingServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(RemotingServer.class.getName());
+
+    private final RemotingServerConfig config;
+    private final ThreadFactory threadFactory;
+    private final EndpointRuntime runtime;
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final SslContext sslContext;
+    private EventLoopGroup bossGroup;
+    private EventLoopGroup ioGroup;
+    private Channel serverChannel;
+    private volatile boolean closed;
+
+    /** A server whose threads are named daemon threads. */
+    public RemotingServer(RemotingServerConfig config) {
+        this(config, new DefaultThreadFactory("ferry-remoting-server", true));
+    }
+
+    /** A server whose threads all come from {@code threadFactory} (an app server's, say). */
+    public RemotingServer(RemotingServerConfig config, ThreadFactory threadFactory) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        this.sslContext = config.tls().enabled() ? TlsContexts.forServer(config.tls()) : null;
+        this.runtime = new EndpointRuntime(threadFactory, 1, config.asyncPermits(), config.onewayPermits(),
+                config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(), null);
+    }
+
+    /** Routes requests with {@code code} to {@code processor}, run on {@code executor}. */
+    public void registerProcessor(int code, RequestProcessor processor, Executor executor) {
+        runtime.dispatcher().register(code, processor, executor);
+    }
+
+    /** Replaces the answer to codes nobody registered (by default REQUEST_CODE_NOT_SUPPORTED). */
+    public void registerDefaultProcessor(RequestProcessor processor, Executor executor) {
+        runtime.dispatcher().registerDefault(processor, executor);
+    }
+
+    public void addConnectionListener(ConnectionListener listener) {
+        runtime.addListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @throws RemotingException when the address cannot be bound
+     */
+    public synchronized RemotingServer start() {
+        if (serverChannel != null) {
+            throw new IllegalStateException("already started");
+        }
+        bossGroup = new NioEventLoopGroup(1, threadFactory);
+        ioGroup = new NioEventLoopGroup(config.ioThreads(), threadFactory);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(bossGroup, ioGroup)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, false)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        connections.add(ch);
+                        runtime.initPipeline(ch.pipeline(), tlsHandler(ch));
+                    }
+                });
+        try {
+            serverChannel = bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();
+        } catch (Exception e) {
+            shutdownGroups();
+            runtime.close();
+            throw new RemotingException("cannot listen on " + config.host() + ":" + config.port() + ": " + e, e);
+        }
+        LOG.log(System.Logger.Level.INFO, "remoting server listening on {0}", serverChannel.localAddress());
+        return this;
+    }
+
+    private ChannelHandler tlsHandler(SocketChannel ch) {
+        if (sslContext == null) {
+            return null;
+        }
+        return config.tls().mode() == TlsConfig.Mode.PERMISSIVE
+                ? new OptionalSslHandler(sslContext) : sslContext.newHandler(ch.alloc());
+    }
+
+    /** The bound address (after {@link #start()}). */
+    public InetSocketAddress localAddress() {
+        if (serverChannel == null) {
+            throw new IllegalStateException("not started");
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The bound port (after {@link #start()}). */
+    public int port() {
+        return localAddress().getPort();
+    }
+
+    /** Connections open now. */
+    public int connectionCount() {
+        return connections.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        runtime.awaitIdleProcessors(config.shutdownTimeout());
+        connections.close().awaitUninterruptibly(config.shutdownTimeout().toMillis() + 1000);
+        shutdownGroups();
+        runtime.close();
+        LOG.log(System.Logger.Level.INFO, "remoting server stopped");
+    }
+
+    private void shutdownGroups() {
+        if (bossGroup != null) {
+            bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (ioGroup != null) {
+            ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}

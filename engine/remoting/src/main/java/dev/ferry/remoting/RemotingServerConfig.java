@@ -1,0 +1,117 @@
+package dev.ferry.remoting;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link RemotingServer}, validated once at construction.
+ *
+ * @param host              address to bind
+ * @param port              port to bind; 0 picks a free one
+ * @param ioThreads         Netty event-loop threads for connections (framing and dispatch only)
+ * @param maxFrameLength    largest frame accepted, in bytes (RocketMQ's default: 16 MiB)
+ * @param maxIdleTime       a connection with no traffic for this long is closed
+ * @param asyncPermits      server-initiated asynchronous requests in flight at once
+ * @param onewayPermits     server-initiated oneway requests being written at once
+ * @param scanInterval      how often expired server-initiated requests are failed
+ * @param shutdownTimeout   how long {@code close()} waits for requests being processed
+ * @param tls               TLS settings
+ */
+public record RemotingServerConfig(String host, int port, int ioThreads, int maxFrameLength, Duration maxIdleTime,
+                                   int asyncPermits, int onewayPermits, Duration scanInterval,
+                                   Duration shutdownTimeout, TlsConfig tls) {
+
+    public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
+
+    public RemotingServerConfig {
+        Objects.requireNonNull(host, "host");
+        Validation.require(port >= 0 && port <= 65535, "port", port, "must be within 0..65535");
+        Validation.require(ioThreads > 0, "ioThreads", ioThreads, "must be positive");
+        Validation.require(maxFrameLength >= 8, "maxFrameLength", maxFrameLength, "must be at least 8 bytes");
+        Validation.positive("maxIdleTime", maxIdleTime);
+        Validation.require(asyncPermits > 0, "asyncPermits", asyncPermits, "must be positive");
+        Validation.require(onewayPermits > 0, "onewayPermits", onewayPermits, "must be positive");
+        Validation.positive("scanInterval", scanInterval);
+        Validation.notNegative("shutdownTimeout", shutdownTimeout);
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().host(host).port(port).ioThreads(ioThreads).maxFrameLength(maxFrameLength)
+                .maxIdleTime(maxIdleTime).asyncPermits(asyncPermits).onewayPermits(onewayPermits)
+                .scanInterval(scanInterval).shutdownTimeout(shutdownTimeout).tls(tls);
+    }
+
+    /** Builds a {@link RemotingServerConfig}; defaults follow RocketMQ's where users rely on them. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = 0;
+        private int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        private int maxFrameLength = DEFAULT_MAX_FRAME_LENGTH;
+        private Duration maxIdleTime = Duration.ofSeconds(120);
+        private int asyncPermits = 64;
+        private int onewayPermits = 256;
+        private Duration scanInterval = Duration.ofSeconds(1);
+        private Duration shutdownTimeout = Duration.ofSeconds(5);
+        private TlsConfig tls = TlsConfig.DISABLED;
+
+        public Builder host(String value) {
+            this.host = value;
+            return this;
+        }
+
+        public Builder port(int value) {
+            this.port = value;
+            return this;
+        }
+
+        public Builder ioThreads(int value) {
+            this.ioThreads = value;
+            return this;
+        }
+
+        public Builder maxFrameLength(int value) {
+            this.maxFrameLength = value;
+            return this;
+        }
+
+        public Builder maxIdleTime(Duration value) {
+            this.maxIdleTime = value;
+            return this;
+        }
+
+        public Builder asyncPermits(int value) {
+            this.asyncPermits = value;
+            return this;
+        }
+
+        public Builder onewayPermits(int value) {
+            this.onewayPermits = value;
+            return this;
+        }
+
+        public Builder scanInterval(Duration value) {
+            this.scanInterval = value;
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration value) {
+            this.shutdownTimeout = value;
+            return this;
+        }
+
+        public Builder tls(TlsConfig value) {
+            this.tls = value;
+            return this;
+        }
+
+        public RemotingServerConfig build() {
+            return new RemotingServerConfig(host, port, ioThreads, maxFrameLength, maxIdleTime, asyncPermits,
+                    onewayPermits, scanInterval, shutdownTimeout, tls);
+        }
+    }
+}

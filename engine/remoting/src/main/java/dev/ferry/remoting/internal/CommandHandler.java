@@ -1,0 +1,91 @@
+package dev.ferry.remoting.internal;
+
+import dev.ferry.remoting.CommandFormatException;
+import dev.ferry.remoting.ConnectionEvent;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RemotingConnectException;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.util.function.Consumer;
+
+/**
+ * The last handler of every connection: responses complete pending requests, requests go to
+ * the dispatcher, and the connection's life (active, inactive, idle, failing) becomes
+ * {@link ConnectionEvent}s. Bad input closes only the connection it came on. Shared.
+ */
+@ChannelHandler.Sharable
+public final class CommandHandler extends SimpleChannelInboundHandler<RemotingCommand> {
+    private static final System.Logger LOG = System.getLogger(CommandHandler.class.getName());
+
+    private final ChannelInvoker invoker;
+    private final RequestDispatcher dispatcher;
+    private final Consumer<ConnectionEvent> events;
+
+    public CommandHandler(ChannelInvoker invoker, RequestDispatcher dispatcher, Consumer<ConnectionEvent> events) {
+        this.invoker = invoker;
+        this.dispatcher = dispatcher;
+        this.events = events;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, RemotingCommand command) {
+        if (command.isResponse()) {
+            invoker.pending().complete(command);
+        } else {
+            dispatcher.dispatch(NettyRemoteChannel.of(ctx.channel(), invoker), command);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        events.accept(new ConnectionEvent(ConnectionEvent.Type.CONNECT, remote(ctx), null));
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        invoker.pending().failChannel(ctx.channel(), new RemotingConnectException("connection to "
+                + ctx.channel().remoteAddress() + " closed before the response arrived"));
+        events.accept(new ConnectionEvent(ConnectionEvent.Type.CLOSE, remote(ctx), null));
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            LOG.log(System.Logger.Level.INFO, "closing idle connection {0}", ctx.channel().remoteAddress());
+            events.accept(new ConnectionEvent(ConnectionEvent.Type.IDLE, remote(ctx), null));
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (isBadInput(reason)) {
+            LOG.log(System.Logger.Level.WARNING, "closing connection {0}: bad input: {1}",
+                    ctx.channel().remoteAddress(), reason.getMessage());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "closing connection " + ctx.channel().remoteAddress()
+                    + " after an error", reason);
+        }
+        events.accept(new ConnectionEvent(ConnectionEvent.Type.EXCEPTION, remote(ctx), reason));
+        ctx.close();
+    }
+
+    private static boolean isBadInput(Throwable reason) {
+        return reason instanceof CommandFormatException || reason instanceof TooLongFrameException
+                || reason instanceof CorruptedFrameException;
+    }
+
+    private NettyRemoteChannel remote(ChannelHandlerContext ctx) {
+        return NettyRemoteChannel.of(ctx.channel(), invoker);
+    }
+}

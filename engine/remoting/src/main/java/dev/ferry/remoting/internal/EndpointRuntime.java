@@ -1,0 +1,125 @@
+package dev.ferry.remoting.internal;
+
+import dev.ferry.remoting.ConnectionEvent;
+import dev.ferry.remoting.ConnectionListener;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.codec.CommandCodec;
+import dev.ferry.remoting.protocol.SerializeType;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a server and a client share: codec, invoker, dispatcher, the connection pipeline, and
+ * two small thread pools from the owner's {@link ThreadFactory}: a housekeeping thread (expiry
+ * scan, connection events in order) and the callback threads that complete asynchronous calls.
+ */
+public final class EndpointRuntime implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(EndpointRuntime.class.getName());
+
+    private final CommandCodec codec = new CommandCodec();
+    private final RequestDispatcher dispatcher = new RequestDispatcher();
+    private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService housekeeper;
+    private final ExecutorService callbacks;
+    private final ChannelInvoker invoker;
+    private final CommandHandler handler;
+    private final CommandEncoder encoder;
+    private final int maxFrameLength;
+    private final Duration maxIdleTime;
+
+    public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
+                           int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
+                           SerializeType requestType) {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threadFactory);
+        scheduler.setRemoveOnCancelPolicy(true);
+        this.housekeeper = scheduler;
+        this.callbacks = Executors.newFixedThreadPool(callbackThreads, threadFactory);
+        this.invoker = new ChannelInvoker(asyncPermits, onewayPermits, callbacks);
+        this.handler = new CommandHandler(invoker, dispatcher, this::publish);
+        this.encoder = new CommandEncoder(codec, requestType);
+        this.maxFrameLength = maxFrameLength;
+        this.maxIdleTime = maxIdleTime;
+        long scanMillis = scanInterval.toMillis();
+        housekeeper.scheduleWithFixedDelay(() -> invoker.pending().expire(System.nanoTime()),
+                scanMillis, scanMillis, TimeUnit.MILLISECONDS);
+    }
+
+    public RequestDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    public ChannelInvoker invoker() {
+        return invoker;
+    }
+
+    public void addListener(ConnectionListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Adds the framing, codec, idle and command handlers after whatever TLS handler is first. */
+    public void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler) {
+        if (tlsHandler != null) {
+            pipeline.addLast("tls", tlsHandler);
+        }
+        pipeline.addLast("idle", new IdleStateHandler(0, 0, maxIdleTime.toMillis(), TimeUnit.MILLISECONDS));
+        pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec));
+        pipeline.addLast("encoder", encoder);
+        pipeline.addLast("commands", handler);
+    }
+
+    private void publish(ConnectionEvent event) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        try {
+            housekeeper.execute(() -> {
+                for (ConnectionListener listener : listeners) {
+                    try {
+                        listener.onEvent(event);
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.WARNING, "connection listener failed on " + event, e);
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.log(System.Logger.Level.DEBUG, "dropping {0}: shutting down", event);
+        }
+    }
+
+    /** Waits up to {@code timeout} for running processor invocations to finish. */
+    public void awaitIdleProcessors(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (dispatcher.running() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(10); // a shutdown poll, not a test assertion
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        invoker.pending().failAll(new RemotingException("the endpoint is shutting down"));
+        housekeeper.shutdown();
+        callbacks.shutdown();
+        try {
+            housekeeper.awaitTermination(2, TimeUnit.SECONDS);
+            callbacks.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.ferry.remoting.protocol.header;
+
+import dev.ferry.remoting.protocol.CommandHeader;
+import dev.ferry.remoting.protocol.HeaderField;
+import dev.ferry.remoting.protocol.Required;
+
+/** GET_EARLIEST_MSG_STORETIME request. */
+public record GetEarliestMsgStoretimeRequestHeader(
+        @Required String topic,
+        int queueId,
+        @HeaderField("bname") String brokerName) implements CommandHeader {
+}

@@ -1,0 +1,13 @@
+package dev.ferry.remoting.protocol.header;
+
+import dev.ferry.remoting.protocol.CommandHeader;
+import dev.ferry.remoting.protocol.Required;
+
+/** QUERY_MESSAGE request: messages with a key stored within a time range. */
+public record QueryMessageRequestHeader(
+        @Required String topic,
+        @Required String key,
+        int maxNum,
+        long beginTimestamp,
+        long endTimestamp) implements CommandHeader {
+}

@@ -1,0 +1,37 @@
+package dev.ferry.remoting.protocol.header;
+
+import dev.ferry.remoting.protocol.CommandHeader;
+import dev.ferry.remoting.protocol.HeaderField;
+import dev.ferry.remoting.protocol.Required;
+
+/** SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE request: {@link SendMessageRequestHeader} with one-letter field names. */
+public record SendMessageRequestHeaderV2(
+        @Required @HeaderField("a") String producerGroup,
+        @Required @HeaderField("b") String topic,
+        @Required @HeaderField("c") String defaultTopic,
+        @HeaderField("d") int defaultTopicQueueNums,
+        @HeaderField("e") int queueId,
+        @HeaderField("f") int sysFlag,
+        @HeaderField("g") long bornTimestamp,
+        @HeaderField("h") int flag,
+        @HeaderField("i") String properties,
+        @HeaderField("j") Integer reconsumeTimes,
+        @HeaderField("k") Boolean unitMode,
+        @HeaderField("l") Integer maxReconsumeTimes,
+        @HeaderField("m") Boolean batch,
+        @HeaderField("n") String brokerName) implements CommandHeader {
+
+    /** The compact form of a full-named header. */
+    public static SendMessageRequestHeaderV2 of(SendMessageRequestHeader h) {
+        return new SendMessageRequestHeaderV2(h.producerGroup(), h.topic(), h.defaultTopic(),
+                h.defaultTopicQueueNums(), h.queueId(), h.sysFlag(), h.bornTimestamp(), h.flag(), h.properties(),
+                h.reconsumeTimes(), h.unitMode(), h.maxReconsumeTimes(), h.batch(), h.brokerName());
+    }
+
+    /** The same header with full field names, the form processors work with. */
+    public SendMessageRequestHeader toFullNames() {
+        return new SendMessageRequestHeader(producerGroup, topic, defaultTopic, defaultTopicQueueNums, queueId,
+                sysFlag, bornTimestamp, flag, properties, reconsumeTimes, unitMode, batch, maxReconsumeTimes,
+                brokerName);
+    }
+}
