@@ -58,15 +58,18 @@ public final class RemotingClient implements AutoCloseable {
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, false)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        InetSocketAddress peer = ch.remoteAddress();
-                        runtime.initPipeline(ch.pipeline(), sslContext == null ? null
-                                : sslContext.newHandler(ch.alloc(), peer.getHostString(), peer.getPort()));
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis());
+    }
+
+    /** The pipeline of a connection to {@code peer}; TLS needs the peer's name to verify it. */
+    private ChannelInitializer<SocketChannel> initializer(InetSocketAddress peer) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                runtime.initPipeline(ch.pipeline(), sslContext == null ? null
+                        : sslContext.newHandler(ch.alloc(), peer.getHostString(), peer.getPort()));
+            }
+        };
     }
 
     /** Routes server-initiated requests with {@code code} to {@code processor}, run on {@code executor}. */
@@ -128,7 +131,7 @@ public final class RemotingClient implements AutoCloseable {
                 return existing;
             }
             InetSocketAddress target = parse(key);
-            ChannelFuture connecting = bootstrap.connect(target);
+            ChannelFuture connecting = bootstrap.clone().handler(initializer(target)).connect(target);
             connecting.channel().closeFuture().addListener(f -> channels.remove(key, connecting));
             return connecting;
         });
