@@ -36,7 +36,9 @@ public final class RemotingCommand {
     private final int opaque;
     private final int flag;
     private final String remark;
-    private final Map<String, String> extFields;
+    private final Map<String, String> explicitFields;
+    private final CommandHeader typedHeader;
+    private volatile Map<String, String> mergedFields;
     private final byte[] body;
     private final SerializeType serializeType;
 
@@ -47,8 +49,9 @@ public final class RemotingCommand {
         this.opaque = b.opaque;
         this.flag = b.flag;
         this.remark = b.remark;
-        this.extFields = b.extFields == null || b.extFields.isEmpty()
+        this.explicitFields = b.extFields == null || b.extFields.isEmpty()
                 ? Map.of() : Collections.unmodifiableMap(b.extFields);
+        this.typedHeader = b.typedHeader;
         this.body = b.body;
         this.serializeType = b.serializeType;
     }
@@ -78,7 +81,8 @@ public final class RemotingCommand {
         b.version = version;
         b.opaque = opaque;
         b.remark = remark;
-        b.extFields = extFields.isEmpty() ? null : new HashMap<>(extFields);
+        b.extFields = explicitFields.isEmpty() ? null : new HashMap<>(explicitFields);
+        b.typedHeader = typedHeader;
         b.body = body;
         b.serializeType = serializeType;
         return b;
@@ -96,7 +100,9 @@ public final class RemotingCommand {
         this.opaque = opaque;
         this.flag = source.flag;
         this.remark = source.remark;
-        this.extFields = source.extFields;
+        this.explicitFields = source.explicitFields;
+        this.typedHeader = source.typedHeader;
+        this.mergedFields = source.mergedFields;
         this.body = source.body;
         this.serializeType = source.serializeType;
     }
@@ -126,14 +132,42 @@ public final class RemotingCommand {
         return remark;
     }
 
-    /** The extension fields (never {@code null}, unmodifiable). */
+    /** The extension fields, typed header included (never {@code null}, unmodifiable). */
     public Map<String, String> extFields() {
-        return extFields;
+        if (typedHeader == null) {
+            return explicitFields;
+        }
+        Map<String, String> merged = mergedFields;
+        if (merged == null) {
+            Map<String, String> fields = new HashMap<>(explicitFields);
+            encodeInto(typedHeader, fields);
+            merged = Collections.unmodifiableMap(fields);
+            mergedFields = merged;
+        }
+        return merged;
     }
 
     /** One extension field, or {@code null}. */
     public String extField(String name) {
-        return extFields.get(name);
+        return extFields().get(name);
+    }
+
+    /**
+     * For serializers: the extension fields set one by one, which never share a name with the
+     * fields of {@link #typedHeader()}.
+     */
+    public Map<String, String> explicitExtFields() {
+        return explicitFields;
+    }
+
+    /** For serializers: the typed header the command was built with, or {@code null}. */
+    public CommandHeader typedHeader() {
+        return typedHeader;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void encodeInto(CommandHeader header, Map<String, String> fields) {
+        HeaderCodec.of((Class) header.getClass()).encode((Record) header, fields);
     }
 
     /** The body; an empty array when there is none. Not copied: do not modify. */
@@ -161,7 +195,10 @@ public final class RemotingCommand {
      *         or malformed
      */
     public <T extends Record & CommandHeader> T header(Class<T> type) {
-        return HeaderCodec.of(type).decode(extFields);
+        if (type.isInstance(typedHeader)) {
+            return type.cast(typedHeader);
+        }
+        return HeaderCodec.of(type).decode(extFields());
     }
 
     @Override
@@ -174,19 +211,19 @@ public final class RemotingCommand {
         }
         return code == other.code && version == other.version && opaque == other.opaque && flag == other.flag
                 && language == other.language && Objects.equals(remark, other.remark)
-                && extFields.equals(other.extFields) && Arrays.equals(body, other.body);
+                && extFields().equals(other.extFields()) && Arrays.equals(body, other.body);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(code, language, version, opaque, flag, remark, extFields, Arrays.hashCode(body));
+        return Objects.hash(code, language, version, opaque, flag, remark, extFields(), Arrays.hashCode(body));
     }
 
     @Override
     public String toString() {
         String name = isResponse() ? ResponseCode.nameOf(code) : RequestCode.nameOf(code);
         return (isResponse() ? "response " : isOneway() ? "oneway request " : "request ") + name
-                + "[opaque=" + opaque + ", remark=" + remark + ", extFields=" + extFields
+                + "[opaque=" + opaque + ", remark=" + remark + ", extFields=" + extFields()
                 + ", body=" + body.length + " bytes, " + serializeType + "]";
     }
 
@@ -199,6 +236,7 @@ public final class RemotingCommand {
         private int flag;
         private String remark;
         private Map<String, String> extFields;
+        private CommandHeader typedHeader;
         private byte[] body = NO_BODY;
         private SerializeType serializeType = SerializeType.JSON;
 
@@ -251,6 +289,9 @@ public final class RemotingCommand {
         /** Adds one extension field; a {@code null} value removes it. */
         public Builder extField(String name, String value) {
             Objects.requireNonNull(name, "name");
+            if (typedHeader != null && codecOf(typedHeader).hasField(name)) {
+                mergeTypedHeader();
+            }
             if (value == null) {
                 if (extFields != null) {
                     extFields.remove(name);
@@ -264,21 +305,38 @@ public final class RemotingCommand {
             return this;
         }
 
-        /** Replaces the extension fields; the map is taken over, not copied. */
+        /** Replaces the extension fields (a typed header's included); the map is taken over, not copied. */
         public Builder extFields(Map<String, String> value) {
             this.extFields = value;
+            this.typedHeader = null;
             return this;
         }
 
-        /** Adds a typed header's fields to the extension fields. */
+        /** Adds a typed header's fields to the extension fields; they win over fields of the same name. */
         public <T extends Record & CommandHeader> Builder header(T header) {
+            Objects.requireNonNull(header, "header");
+            if (typedHeader != null) {
+                mergeTypedHeader();
+            }
+            HeaderCodec<?> codec = codecOf(header);
+            if (extFields != null) {
+                extFields.keySet().removeIf(codec::hasField);
+            }
+            typedHeader = header;
+            return this;
+        }
+
+        private void mergeTypedHeader() {
             if (extFields == null) {
                 extFields = new HashMap<>();
             }
-            @SuppressWarnings("unchecked")
-            Class<T> type = (Class<T>) header.getClass();
-            HeaderCodec.of(type).encode(header, extFields);
-            return this;
+            encodeInto(typedHeader, extFields);
+            typedHeader = null;
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private static HeaderCodec<?> codecOf(CommandHeader header) {
+            return HeaderCodec.of((Class) header.getClass());
         }
 
         /** The body; {@code null} means none. The array is taken over, not copied. */

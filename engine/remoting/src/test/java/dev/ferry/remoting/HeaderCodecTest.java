@@ -67,4 +67,17 @@ class HeaderCodecTest {
         assertThat(command.extField("b")).isEqualTo("T");
         assertThat(command.header(SendMessageRequestHeaderV2.class).toFullNames()).isEqualTo(FULL);
     }
+
+    @Test
+    void shouldLetLaterFieldsWinOverTypedHeaderFields() {
+        RemotingCommand command = RemotingCommand.request(310, SendMessageRequestHeaderV2.of(FULL))
+                .extField("b", "Other").extField("extra", "1").build();
+        assertThat(command.extFields()).containsEntry("b", "Other").containsEntry("extra", "1").containsEntry("a", "PG");
+        assertThat(command.header(SendMessageRequestHeaderV2.class).topic()).isEqualTo("Other");
+
+        RemotingCommand headerLast = RemotingCommand.request(310).extField("b", "Old").extField("extra", "1")
+                .header(SendMessageRequestHeaderV2.of(FULL)).build();
+        assertThat(headerLast.extFields()).containsEntry("b", "T").containsEntry("extra", "1");
+        assertThat(headerLast.explicitExtFields()).containsOnlyKeys("extra");
+    }
 }

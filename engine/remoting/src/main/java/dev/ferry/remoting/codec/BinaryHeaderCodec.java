@@ -2,6 +2,9 @@ package dev.ferry.remoting.codec;
 
 import dev.ferry.remoting.CommandFormatException;
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.CommandHeader;
+import dev.ferry.remoting.protocol.HeaderCodec;
+import dev.ferry.remoting.protocol.HeaderFieldSink;
 import dev.ferry.remoting.protocol.LanguageCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -33,7 +36,7 @@ final class BinaryHeaderCodec {
         }
         int extStart = out.writerIndex();
         out.writeInt(0);
-        for (Map.Entry<String, String> e : command.extFields().entrySet()) {
+        for (Map.Entry<String, String> e : command.explicitExtFields().entrySet()) {
             int keyStart = out.writerIndex();
             out.writeShort(0);
             int keyLength = ByteBufUtil.writeUtf8(out, e.getKey());
@@ -44,7 +47,43 @@ final class BinaryHeaderCodec {
             out.setShort(keyStart, keyLength);
             writeIntPrefixed(out, e.getValue());
         }
+        CommandHeader typed = command.typedHeader();
+        if (typed != null) {
+            writeTyped(typed, out);
+        }
         out.setInt(extStart, out.writerIndex() - extStart - 4);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void writeTyped(CommandHeader header, ByteBuf out) {
+        HeaderCodec codec = HeaderCodec.of((Class) header.getClass());
+        codec.write((Record) header, new HeaderFieldSink() {
+            private void key(int index) {
+                byte[] name = codec.wireNameUtf8(index);
+                out.writeShort(name.length);
+                out.writeBytes(name);
+            }
+
+            @Override
+            public void string(int index, String value) {
+                key(index);
+                writeIntPrefixed(out, value);
+            }
+
+            @Override
+            public void number(int index, long value) {
+                key(index);
+                int lengthIndex = out.writerIndex();
+                out.writeInt(0);
+                out.setInt(lengthIndex, Decimal.write(out, value));
+            }
+
+            @Override
+            public void bool(int index, boolean value) {
+                key(index);
+                writeIntPrefixed(out, value ? "true" : "false");
+            }
+        });
     }
 
     private static void writeIntPrefixed(ByteBuf out, String value) {
@@ -68,7 +107,7 @@ final class BinaryHeaderCodec {
         int extLength = in.length("extension fields", in.int32());
         if (extLength > 0) {
             int end = in.position + extLength;
-            Map<String, String> fields = new HashMap<>();
+            Map<String, String> fields = new HashMap<>(32);
             while (in.position < end) {
                 String key = in.string(in.length("field name", in.uint16()));
                 String value = in.string(in.length("value of " + key, in.int32()));

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import dev.ferry.remoting.CommandFormatException;
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.CommandHeader;
+import dev.ferry.remoting.protocol.HeaderCodec;
+import dev.ferry.remoting.protocol.HeaderFieldSink;
 import dev.ferry.remoting.protocol.LanguageCode;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -36,7 +39,7 @@ final class JsonHeaderCodec {
         decimal(out, command.code());
         ascii(out, ",\"extFields\":{");
         boolean first = true;
-        for (Map.Entry<String, String> e : command.extFields().entrySet()) {
+        for (Map.Entry<String, String> e : command.explicitExtFields().entrySet()) {
             if (!first) {
                 out.writeByte(',');
             }
@@ -44,6 +47,10 @@ final class JsonHeaderCodec {
             string(out, e.getKey());
             out.writeByte(':');
             string(out, e.getValue());
+        }
+        CommandHeader typed = command.typedHeader();
+        if (typed != null) {
+            writeTyped(typed, out, first);
         }
         ascii(out, "},\"flag\":");
         decimal(out, command.flag());
@@ -58,6 +65,45 @@ final class JsonHeaderCodec {
         ascii(out, ",\"serializeTypeCurrentRPC\":\"JSON\",\"version\":");
         decimal(out, command.version());
         out.writeByte('}');
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void writeTyped(CommandHeader header, ByteBuf out, boolean firstField) {
+        HeaderCodec codec = HeaderCodec.of((Class) header.getClass());
+        codec.write((Record) header, new HeaderFieldSink() {
+            private boolean first = firstField;
+
+            private void key(int index) {
+                if (!first) {
+                    out.writeByte(',');
+                }
+                first = false;
+                out.writeByte('"');
+                out.writeBytes(codec.wireNameUtf8(index)); // names are plain ASCII identifiers
+                out.writeByte('"');
+                out.writeByte(':');
+            }
+
+            @Override
+            public void string(int index, String value) {
+                key(index);
+                JsonHeaderCodec.string(out, value);
+            }
+
+            @Override
+            public void number(int index, long value) {
+                key(index);
+                out.writeByte('"');
+                Decimal.write(out, value);
+                out.writeByte('"');
+            }
+
+            @Override
+            public void bool(int index, boolean value) {
+                key(index);
+                ascii(out, value ? "\"true\"" : "\"false\"");
+            }
+        });
     }
 
     private static void ascii(ByteBuf out, String s) {
@@ -170,7 +216,7 @@ final class JsonHeaderCodec {
         if (start != JsonToken.START_OBJECT) {
             throw new CommandFormatException("JSON header field 'extFields' is not an object but " + start);
         }
-        Map<String, String> fields = new HashMap<>();
+        Map<String, String> fields = new HashMap<>(32);
         String key;
         while ((key = p.nextFieldName()) != null) {
             JsonToken t = p.nextToken();

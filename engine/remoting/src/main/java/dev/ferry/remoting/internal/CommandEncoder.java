@@ -27,7 +27,8 @@ public final class CommandEncoder extends MessageToByteEncoder<RemotingCommand> 
 
     @Override
     protected ByteBuf allocateBuffer(ChannelHandlerContext ctx, RemotingCommand msg, boolean preferDirect) {
-        int estimate = 256 + msg.extFields().size() * 48 + msg.body().length;
+        int fields = msg.explicitExtFields().size() + (msg.typedHeader() != null ? 16 : 0);
+        int estimate = 256 + fields * 48 + msg.body().length;
         return preferDirect ? ctx.alloc().ioBuffer(estimate) : ctx.alloc().heapBuffer(estimate);
     }
 

@@ -1,10 +1,19 @@
 package dev.ferry.remoting.protocol;
 
+import java.lang.invoke.CallSite;
+import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Maps a header record to a command's extension fields and back.
@@ -28,6 +37,7 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
     private final Class<T> type;
     private final Component[] components;
     private final MethodHandle constructor;
+    private final Set<String> wireNames = new HashSet<>();
 
     @SuppressWarnings("unchecked")
     private HeaderCodec(Class<?> type) {
@@ -35,22 +45,24 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
             throw new IllegalArgumentException(type.getName() + " is not a CommandHeader record");
         }
         this.type = (Class<T>) type;
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         RecordComponent[] recordComponents = type.getRecordComponents();
         Class<?>[] parameterTypes = new Class<?>[recordComponents.length];
         this.components = new Component[recordComponents.length];
         try {
+            // Readers are defined beside the record, in its class loader, so records from any
+            // loader (a plugin's, an application's) work.
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
             for (int i = 0; i < recordComponents.length; i++) {
                 RecordComponent rc = recordComponents[i];
                 parameterTypes[i] = rc.getType();
-                components[i] = Component.of(rc, lookup.unreflect(rc.getAccessor())
-                        .asType(MethodType.methodType(Object.class, Object.class)));
+                components[i] = new Component(rc, lookup);
+                wireNames.add(components[i].wireName);
             }
             this.constructor = lookup.findConstructor(type, MethodType.methodType(void.class, parameterTypes))
                     .asSpreader(Object[].class, parameterTypes.length)
                     .asType(MethodType.methodType(Object.class, Object[].class));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalArgumentException("header record " + type.getName() + " must be public", e);
+        } catch (Throwable e) {
+            throw new IllegalArgumentException("cannot map header record " + type.getName() + ": " + e, e);
         }
     }
 
@@ -62,17 +74,49 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
 
     /** Writes the header's non-null components into {@code fields}. */
     public void encode(T header, Map<String, String> fields) {
-        for (Component component : components) {
-            Object value;
-            try {
-                value = (Object) component.accessor.invokeExact((Object) header);
-            } catch (Throwable e) {
-                throw new IllegalStateException("cannot read " + component.name + " of " + type.getSimpleName(), e);
+        write(header, new HeaderFieldSink() {
+            @Override
+            public void string(int index, String value) {
+                fields.put(components[index].wireName, value);
             }
-            if (value != null) {
-                fields.put(component.wireName, component.valueType.format(value));
+
+            @Override
+            public void number(int index, long value) {
+                fields.put(components[index].wireName, Long.toString(value));
             }
+
+            @Override
+            public void bool(int index, boolean value) {
+                fields.put(components[index].wireName, Boolean.toString(value));
+            }
+        });
+    }
+
+    /** Hands the header's non-null components to {@code sink}, in declaration order. */
+    public void write(T header, HeaderFieldSink sink) {
+        for (int i = 0; i < components.length; i++) {
+            components[i].write(header, i, sink);
         }
+    }
+
+    /** Number of components (fields) of the header. */
+    public int size() {
+        return components.length;
+    }
+
+    /** The extension-field name of component {@code index}. */
+    public String wireName(int index) {
+        return components[index].wireName;
+    }
+
+    /** The extension-field name of component {@code index}, UTF-8 encoded (shared: do not modify). */
+    public byte[] wireNameUtf8(int index) {
+        return components[index].wireNameUtf8;
+    }
+
+    /** Whether the header has a component travelling as extension field {@code name}. */
+    public boolean hasField(String name) {
+        return wireNames.contains(name);
     }
 
     /**
@@ -104,15 +148,70 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
         }
     }
 
-    private record Component(String name, String wireName, ValueType valueType, boolean required,
-                             MethodHandle accessor) {
+    /** One record component: how it is named on the wire, read, written and parsed. */
+    private static final class Component {
+        private enum Kind { INT, LONG, BOOLEAN, BOXED_NUMBER, BOXED_BOOLEAN, STRING, ENUM }
 
-        static Component of(RecordComponent rc, MethodHandle accessor) {
+        final String wireName;
+        final byte[] wireNameUtf8;
+        final ValueType valueType;
+        final boolean required;
+        private final Kind kind;
+        // Exactly one of these reads the component: plain interface calls, which the JIT inlines
+        // far better than a method handle held in a field.
+        private final ToIntFunction<Object> intReader;
+        private final ToLongFunction<Object> longReader;
+        private final Predicate<Object> booleanReader;
+        private final Function<Object, Object> objectReader;
+
+        @SuppressWarnings("unchecked")
+        private Component(RecordComponent rc, MethodHandles.Lookup lookup) throws Throwable {
             HeaderField wire = rc.getAnnotation(HeaderField.class);
-            String wireName = wire != null ? wire.value() : rc.getName();
-            ValueType valueType = ValueType.of(rc.getType());
-            boolean required = rc.getType().isPrimitive() || rc.isAnnotationPresent(Required.class);
-            return new Component(rc.getName(), wireName, valueType, required, accessor);
+            this.wireName = wire != null ? wire.value() : rc.getName();
+            this.wireNameUtf8 = wireName.getBytes(StandardCharsets.UTF_8);
+            Class<?> t = rc.getType();
+            this.valueType = ValueType.of(t);
+            this.required = t.isPrimitive() || rc.isAnnotationPresent(Required.class);
+            this.kind = t == int.class ? Kind.INT : t == long.class ? Kind.LONG : t == boolean.class ? Kind.BOOLEAN
+                    : t == Integer.class || t == Long.class ? Kind.BOXED_NUMBER
+                    : t == Boolean.class ? Kind.BOXED_BOOLEAN : t == String.class ? Kind.STRING : Kind.ENUM;
+            MethodHandle accessor = lookup.unreflect(rc.getAccessor());
+            this.intReader = kind == Kind.INT ? (ToIntFunction<Object>) reader(lookup, accessor, ToIntFunction.class,
+                    "applyAsInt", int.class) : null;
+            this.longReader = kind == Kind.LONG ? (ToLongFunction<Object>) reader(lookup, accessor,
+                    ToLongFunction.class, "applyAsLong", long.class) : null;
+            this.booleanReader = kind == Kind.BOOLEAN ? (Predicate<Object>) reader(lookup, accessor, Predicate.class,
+                    "test", boolean.class) : null;
+            this.objectReader = !t.isPrimitive() ? (Function<Object, Object>) reader(lookup, accessor,
+                    Function.class, "apply", Object.class) : null;
+        }
+
+        /** An implementation of {@code face} that calls the record accessor. */
+        private static Object reader(MethodHandles.Lookup lookup, MethodHandle accessor, Class<?> face,
+                                     String method, Class<?> returned) throws Throwable {
+            CallSite site = LambdaMetafactory.metafactory(lookup, method, MethodType.methodType(face),
+                    MethodType.methodType(returned, Object.class), accessor, accessor.type());
+            return site.getTarget().invoke();
+        }
+
+        void write(Object header, int index, HeaderFieldSink sink) {
+            switch (kind) {
+                case INT -> sink.number(index, intReader.applyAsInt(header));
+                case LONG -> sink.number(index, longReader.applyAsLong(header));
+                case BOOLEAN -> sink.bool(index, booleanReader.test(header));
+                default -> {
+                    Object value = objectReader.apply(header);
+                    if (value == null) {
+                        return;
+                    }
+                    switch (kind) {
+                        case BOXED_NUMBER -> sink.number(index, ((Number) value).longValue());
+                        case BOXED_BOOLEAN -> sink.bool(index, (Boolean) value);
+                        case STRING -> sink.string(index, (String) value);
+                        default -> sink.string(index, ((Enum<?>) value).name());
+                    }
+                }
+            }
         }
 
         Object parse(Class<?> header, String text) {
@@ -134,10 +233,6 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
         }
 
         abstract Object parse(String text);
-
-        String format(Object value) {
-            return value.toString();
-        }
 
         Object absent() {
             return null;
@@ -190,11 +285,6 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
                 @Override
                 Object parse(String text) {
                     return Enum.valueOf(enumType, text.trim());
-                }
-
-                @Override
-                String format(Object value) {
-                    return ((Enum<?>) value).name();
                 }
             };
         }
