@@ -1,0 +1,113 @@
+package dev.ferry.spi;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * The providers of one plugin kind that one class loader sees, looked up by name ignoring case.
+ *
+ * <p>Loading is explicit about the class loader on purpose: inside an application server the thread's
+ * context class loader belongs to whichever application happens to be running, not to the component
+ * that asked. Built-in and third-party plugins are found the same way. An instance is immutable and
+ * safe to share between threads.
+ *
+ * @param <P> the provider interface of the kind
+ */
+public final class PluginRegistry<P extends PluginProvider> {
+
+    private final PluginKind<P> kind;
+    /** Keyed by the lower-cased name, ordered by it, so listings are stable. */
+    private final Map<String, P> providers;
+
+    private PluginRegistry(PluginKind<P> kind, Map<String, P> providers) {
+        this.kind = kind;
+        this.providers = Collections.unmodifiableMap(providers);
+    }
+
+    /**
+     * Loads every provider of {@code kind} that {@code classLoader} (and its parents) registers in
+     * {@code META-INF/services}.
+     *
+     * @param kind the kind to load
+     * @param classLoader where to look; never the context class loader implicitly
+     * @param <P> the provider interface
+     * @return the registry
+     * @throws DuplicatePluginException if two providers claim one name
+     * @throws PluginException if a provider cannot be instantiated or has a blank name
+     */
+    public static <P extends PluginProvider> PluginRegistry<P> load(PluginKind<P> kind, ClassLoader classLoader) {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(classLoader, "classLoader");
+        List<P> found = new ArrayList<>();
+        try {
+            ServiceLoader.load(kind.providerType(), classLoader).forEach(found::add);
+        } catch (ServiceConfigurationError e) {
+            throw new PluginException("Could not load " + kind.label() + " plugins: " + e.getMessage(), e);
+        }
+        return of(kind, found);
+    }
+
+    /**
+     * A registry over providers given directly, for embedding and tests.
+     *
+     * @param kind the kind the providers belong to
+     * @param providers the providers
+     * @param <P> the provider interface
+     * @return the registry
+     * @throws DuplicatePluginException if two providers claim one name
+     */
+    public static <P extends PluginProvider> PluginRegistry<P> of(PluginKind<P> kind, List<? extends P> providers) {
+        Map<String, P> byName = new TreeMap<>();
+        for (P provider : providers) {
+            String name = provider.name();
+            if (name == null || name.isBlank()) {
+                throw new PluginException("A " + kind.label() + " plugin has no name: " + provider.getClass().getName());
+            }
+            P previous = byName.putIfAbsent(key(name), provider);
+            if (previous != null) {
+                throw new DuplicatePluginException(kind, name, previous.getClass(), provider.getClass());
+            }
+        }
+        return new PluginRegistry<>(kind, new LinkedHashMap<>(byName));
+    }
+
+    /**
+     * @param name the plugin's name, any case
+     * @return the provider with that name
+     * @throws UnknownPluginException if there is none; its message lists the available names
+     */
+    public P get(String name) {
+        return find(name).orElseThrow(() -> new UnknownPluginException(kind, String.valueOf(name), names()));
+    }
+
+    /**
+     * @param name the plugin's name, any case
+     * @return the provider with that name, if any
+     */
+    public Optional<P> find(String name) {
+        return name == null ? Optional.empty() : Optional.ofNullable(providers.get(key(name)));
+    }
+
+    /** @return the names of all providers as they declare them, ordered ignoring case */
+    public List<String> names() {
+        return providers.values().stream().map(PluginProvider::name).toList();
+    }
+
+    /** @return the kind this registry holds */
+    public PluginKind<P> kind() {
+        return kind;
+    }
+
+    private static String key(String name) {
+        return name.trim().toLowerCase(Locale.ROOT);
+    }
+}
