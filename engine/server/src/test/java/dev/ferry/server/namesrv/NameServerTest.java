@@ -1,0 +1,180 @@
+package dev.ferry.server.namesrv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.DataVersion;
+import dev.ferry.remoting.protocol.body.RegisterBrokerBody;
+import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
+import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
+import dev.ferry.remoting.protocol.header.RegisterBrokerRequestHeader;
+import dev.ferry.remoting.protocol.header.UnregisterBrokerRequestHeader;
+import dev.ferry.server.MutableClock;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class NameServerTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    private final MutableClock clock = new MutableClock(1_000_000L);
+    private final BodyCodec json = new BodyCodec();
+    private NameServer nameServer;
+    private RemotingClient broker;
+    private String address;
+
+    @BeforeEach
+    void start() {
+        nameServer = new NameServer(NameServerConfig.defaults().withPort(0), clock,
+                new DefaultThreadFactory("namesrv-test", true)).start();
+        address = "127.0.0.1:" + nameServer.port();
+        broker = new RemotingClient(RemotingClientConfig.builder().build());
+    }
+
+    @AfterEach
+    void stop() {
+        broker.close();
+        nameServer.close();
+    }
+
+    private RemotingCommand register(String brokerName, String brokerAddr, long counter, TopicConfig... topics) {
+        Map<String, TopicConfig> table = new java.util.HashMap<>();
+        for (TopicConfig topic : topics) {
+            table.put(topic.topicName(), topic);
+        }
+        byte[] body = json.encode(new RegisterBrokerBody(new TopicConfigSerializeWrapper(table,
+                new DataVersion(0, clock.millis(), counter)), List.of()));
+        CRC32 crc = new CRC32();
+        crc.update(body);
+        return broker.invokeSync(address, RemotingCommand.request(RequestCode.REGISTER_BROKER,
+                new RegisterBrokerRequestHeader(brokerName, brokerAddr, "DefaultCluster", "127.0.0.1:10912", 0L,
+                        null, false, false, (int) (crc.getValue() & 0x7FFFFFFF))).body(body).build(), TIMEOUT);
+    }
+
+    private RemotingCommand route(String topic) {
+        return broker.invokeSync(address, RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
+                new GetRouteInfoRequestHeader(topic, null)).build(), TIMEOUT);
+    }
+
+    @Test
+    void shouldServeRoutesApacheClientsParse() throws Exception {
+        assertThat(register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("TopicTest", 4),
+                new TopicConfig("TBW102", 8, 8, 7, null, 0, false, Map.of())).code()).isEqualTo(ResponseCode.SUCCESS);
+
+        NettyRemotingClient apache = new NettyRemotingClient(new NettyClientConfig());
+        apache.start();
+        try {
+            org.apache.rocketmq.remoting.protocol.RemotingCommand request = org.apache.rocketmq.remoting.protocol
+                    .RemotingCommand.createRequestCommand(RequestCode.GET_ROUTEINFO_BY_TOPIC, null);
+            request.addExtField("topic", "TopicTest");
+            org.apache.rocketmq.remoting.protocol.RemotingCommand response = apache.invokeSync(address, request, 5000);
+            assertThat(response.getCode()).isEqualTo(ResponseCode.SUCCESS);
+            TopicRouteData route = RemotingSerializable.decode(response.getBody(), TopicRouteData.class);
+            assertThat(route.getQueueDatas()).hasSize(1);
+            assertThat(route.getQueueDatas().get(0).getBrokerName()).isEqualTo("broker-a");
+            assertThat(route.getQueueDatas().get(0).getWriteQueueNums()).isEqualTo(4);
+            assertThat(route.getQueueDatas().get(0).getPerm()).isEqualTo(6);
+            assertThat(route.getBrokerDatas().get(0).getBrokerAddrs()).containsEntry(0L, "127.0.0.1:10911");
+            assertThat(route.getBrokerDatas().get(0).getCluster()).isEqualTo("DefaultCluster");
+
+            org.apache.rocketmq.remoting.protocol.RemotingCommand missing = org.apache.rocketmq.remoting.protocol
+                    .RemotingCommand.createRequestCommand(RequestCode.GET_ROUTEINFO_BY_TOPIC, null);
+            missing.addExtField("topic", "Nope");
+            assertThat(apache.invokeSync(address, missing, 5000).getCode()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+
+            org.apache.rocketmq.remoting.protocol.RemotingCommand cluster = apache.invokeSync(address,
+                    org.apache.rocketmq.remoting.protocol.RemotingCommand.createRequestCommand(
+                            RequestCode.GET_BROKER_CLUSTER_INFO, null), 5000);
+            ClusterInfo info = RemotingSerializable.decode(cluster.getBody(), ClusterInfo.class);
+            assertThat(info.getClusterAddrTable().get("DefaultCluster")).containsExactly("broker-a");
+            assertThat(info.getBrokerAddrTable().get("broker-a").getBrokerAddrs()).containsEntry(0L, "127.0.0.1:10911");
+        } finally {
+            apache.shutdown();
+        }
+    }
+
+    @Test
+    void shouldAnswerTopicNotExistWithRemarkForUnknownTopics() {
+        RemotingCommand response = route("Unknown");
+        assertThat(response.code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+        assertThat(response.remark()).contains("No topic route info").contains("Unknown");
+    }
+
+    @Test
+    void shouldReplaceTopicsWhenTheDataVersionChanges() {
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4));
+        register("broker-a", "127.0.0.1:10911", 2, TopicConfig.of("B", 2));
+        assertThat(route("A").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+        assertThat(json.decode(route("B").body(), dev.ferry.remoting.protocol.body.TopicRouteData.class)
+                .queueDatas().get(0).readQueueNums()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldDropBrokersThatStopRegistering() {
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4));
+        clock.advance(Duration.ofSeconds(119));
+        assertThat(nameServer.routes().expire(Duration.ofSeconds(120))).isZero();
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4)); // the periodic re-registration
+        clock.advance(Duration.ofSeconds(119));
+        assertThat(nameServer.routes().expire(Duration.ofSeconds(120))).isZero();
+        assertThat(route("A").code()).isEqualTo(ResponseCode.SUCCESS);
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(nameServer.routes().expire(Duration.ofSeconds(120))).isEqualTo(1);
+        assertThat(route("A").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+        assertThat(nameServer.routes().clusterInfo().brokerAddrTable()).isEmpty();
+    }
+
+    @Test
+    void shouldDropBrokersWhoseConnectionCloses() {
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4));
+        broker.closeChannel(address);
+        await().atMost(TIMEOUT).until(() -> nameServer.routes().route("A") == null);
+    }
+
+    @Test
+    void shouldDropBrokersThatUnregister() {
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4));
+        RemotingCommand response = broker.invokeSync(address, RemotingCommand.request(RequestCode.UNREGISTER_BROKER,
+                new UnregisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", 0L)).build(), TIMEOUT);
+        assertThat(response.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(route("A").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+    }
+
+    @Test
+    void shouldRejectRegistrationWhoseBodyFailsItsChecksum() {
+        byte[] body = json.encode(new RegisterBrokerBody(new TopicConfigSerializeWrapper(
+                Map.of("A", TopicConfig.of("A", 4)), new DataVersion(0, 1, 1)), List.of()));
+        RemotingCommand response = broker.invokeSync(address, RemotingCommand.request(RequestCode.REGISTER_BROKER,
+                new RegisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", "x", 0L, null, false,
+                        false, 12345)).body(body).build(), TIMEOUT);
+        assertThat(response.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(response.remark()).contains("CRC32");
+        assertThat(route("A").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+    }
+
+    @Test
+    void shouldAnswerMalformedRegistrationWithSystemError() {
+        RemotingCommand response = broker.invokeSync(address, RemotingCommand.request(RequestCode.REGISTER_BROKER,
+                new RegisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", "x", 0L, null, false,
+                        false, null)).body("{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8)).build(), TIMEOUT);
+        assertThat(response.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(response.remark()).contains("malformed RegisterBrokerBody");
+    }
+}
