@@ -1,0 +1,81 @@
+package dev.ferry.store;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs one {@link Duty} over and over on one thread from an injected {@link ThreadFactory}: again at once while it
+ * finds work, otherwise after {@code idleWait} or a {@link #wake()}. A failing duty is logged and counted, and the loop
+ * goes on. The duty object never owns a thread; this loop does.
+ */
+final class DutyLoop implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(DutyLoop.class.getName());
+
+    /** One unit of background work. */
+    @FunctionalInterface
+    interface Duty {
+        /** Does what there is to do now; returns how much (0 = idle, so the loop waits). */
+        int doWork() throws Exception;
+    }
+
+    private final String role;
+    private final Duty duty;
+    private final long idleWaitNanos;
+    private final Thread thread;
+    private final AtomicLong failures = new AtomicLong();
+    private volatile boolean running = true;
+
+    DutyLoop(String role, Duty duty, Duration idleWait, ThreadFactory threads) {
+        this.role = role;
+        this.duty = duty;
+        this.idleWaitNanos = idleWait.toNanos();
+        this.thread = threads.newThread(this::run);
+    }
+
+    DutyLoop start() {
+        thread.start();
+        return this;
+    }
+
+    /** Ends the current wait early. */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    long failures() {
+        return failures.get();
+    }
+
+    private void run() {
+        while (running) {
+            int work = 0;
+            try {
+                work = duty.doWork();
+            } catch (Throwable t) {
+                failures.incrementAndGet();
+                LOG.log(Level.ERROR, role + " failed; continuing", t);
+            }
+            if (work == 0 && running) {
+                LockSupport.parkNanos(this, idleWaitNanos);
+            }
+        }
+    }
+
+    /** Stops the loop and waits for the current duty cycle to finish. */
+    @Override
+    public void close() {
+        running = false;
+        wake();
+        if (Thread.currentThread() != thread && thread.isAlive()) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

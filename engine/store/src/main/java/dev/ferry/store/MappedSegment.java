@@ -1,0 +1,178 @@
+package dev.ferry.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One fixed-size file, memory-mapped once, named by the 20-digit zero-padded offset of its first byte in the whole
+ * log. The single writer (the owner of the enclosing log's write lock) writes with absolute puts and then publishes
+ * the new {@link #writePosition()}; readers only read below a published position. The flushing thread owns
+ * {@link #flushedPosition()}. The mapping is never unmapped explicitly: a deleted segment's slices stay readable until
+ * the garbage collector drops the mapping.
+ */
+final class MappedSegment {
+    private final Path file;
+    private final long baseOffset;
+    private final int size;
+    private final MappedByteBuffer map;
+    private volatile int writePosition;
+    private volatile int flushedPosition;
+    private volatile long lastWriteTimestamp;
+
+    private MappedSegment(Path file, long baseOffset, int size, MappedByteBuffer map, long lastWriteTimestamp) {
+        this.file = file;
+        this.baseOffset = baseOffset;
+        this.size = size;
+        this.map = map;
+        this.lastWriteTimestamp = lastWriteTimestamp;
+    }
+
+    /** The file name for a segment starting at {@code baseOffset}. */
+    static String fileName(long baseOffset) {
+        return String.format("%020d", baseOffset);
+    }
+
+    /**
+     * Maps {@code dir/<baseOffset>}, creating it or extending a short (torn) file to {@code size} bytes of zeroes.
+     * Write and flushed positions start at 0; the loader sets them.
+     */
+    static MappedSegment open(Path dir, long baseOffset, int size, long nowMillis) {
+        Path file = dir.resolve(fileName(baseOffset));
+        try {
+            Files.createDirectories(dir);
+            boolean existed = Files.exists(file);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+                if (channel.size() < size) {
+                    channel.write(ByteBuffer.allocate(1), size - 1L);
+                }
+                MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+                long lastWrite = existed ? Files.getLastModifiedTime(file).toMillis() : nowMillis;
+                return new MappedSegment(file, baseOffset, size, map, lastWrite);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map segment " + file, e);
+        }
+    }
+
+    Path file() {
+        return file;
+    }
+
+    long baseOffset() {
+        return baseOffset;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The whole mapping, for absolute reads and writes; never move its position. */
+    ByteBuffer buffer() {
+        return map;
+    }
+
+    int writePosition() {
+        return writePosition;
+    }
+
+    int remaining() {
+        return size - writePosition;
+    }
+
+    /** Offset just past the last written byte. */
+    long writtenOffset() {
+        return baseOffset + writePosition;
+    }
+
+    void publishWritePosition(int position, long nowMillis) {
+        this.writePosition = position;
+        this.lastWriteTimestamp = nowMillis;
+    }
+
+    /** Sets positions at load or truncation time (no write in flight). */
+    void resetPositions(int position) {
+        this.writePosition = position;
+        this.flushedPosition = Math.min(flushedPosition, position);
+    }
+
+    int flushedPosition() {
+        return flushedPosition;
+    }
+
+    /** Time of the last write (file modification time when loaded); what retention compares. */
+    long lastWriteTimestamp() {
+        return lastWriteTimestamp;
+    }
+
+    /** Forces written-but-unflushed bytes to the device; returns the new flushed position. */
+    int flush() {
+        int target = writePosition;
+        int from = flushedPosition;
+        if (target > from) {
+            map.force(from, target - from);
+            flushedPosition = target;
+        }
+        return target;
+    }
+
+    /** Marks everything written as flushed: used after loading, when the data on disk is what it is. */
+    void markFlushed() {
+        flushedPosition = writePosition;
+    }
+
+    /** A read-only view of {@code length} bytes at {@code position}. */
+    ByteBuffer slice(int position, int length) {
+        return map.slice(position, length).asReadOnlyBuffer();
+    }
+
+    /**
+     * Zeroes every non-zero byte from {@code position} to the end and forces what changed, so a torn tail is never
+     * read again. Untouched (sparse) pages are only read, never written. Returns the length of the span it cleared.
+     */
+    int zeroFrom(int position) {
+        int firstDirty = -1;
+        int lastDirty = -1;
+        for (int p = position; p < size; p++) {
+            if ((p & 7) == 0 && p + 8 <= size) {
+                if (map.getLong(p) == 0) {
+                    p += 7;
+                    continue;
+                }
+                map.putLong(p, 0);
+                firstDirty = firstDirty < 0 ? p : firstDirty;
+                lastDirty = p + 8;
+                p += 7;
+            } else if (map.get(p) != 0) {
+                map.put(p, (byte) 0);
+                firstDirty = firstDirty < 0 ? p : firstDirty;
+                lastDirty = p + 1;
+            }
+        }
+        resetPositions(position);
+        if (firstDirty < 0) {
+            return 0;
+        }
+        map.force(firstDirty, lastDirty - firstDirty);
+        return lastDirty - firstDirty;
+    }
+
+    void delete() {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete segment " + file, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return file.toString() + "@" + writePosition;
+    }
+}

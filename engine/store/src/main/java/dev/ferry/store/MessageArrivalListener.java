@@ -1,0 +1,12 @@
+package dev.ferry.store;
+
+/**
+ * Told about every message the dispatcher puts into a consume queue, on the dispatcher thread: the broker's hook for
+ * waking held pull requests. Must return quickly and not call back into appends.
+ */
+@FunctionalInterface
+public interface MessageArrivalListener {
+    MessageArrivalListener NONE = (topic, queueId, nextQueueOffset, tagsCode, storeTimestamp) -> { };
+
+    void onArrival(String topic, int queueId, long nextQueueOffset, long tagsCode, long storeTimestamp);
+}

@@ -1,0 +1,295 @@
+package dev.ferry.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The message store: a commit log, consume queues per topic and queue id, a key index, flushing, recovery and
+ * retention behind one facade.
+ *
+ * <p>Threads (all from the injected {@link ThreadFactory}): appends run on the callers' threads, one at a time inside
+ * the commit log; a flush thread runs the {@link FlushService} (async) or the {@link GroupCommitService} (sync); a
+ * dispatch thread runs the {@link Dispatcher}, which alone writes consume queues and the index and calls the
+ * {@link MessageArrivalListener}; a checkpoint thread forces consume queues and index and writes the
+ * {@link Checkpoint}; a retention thread runs the {@link RetentionService}. Reads run on the callers' threads.
+ * {@link #open} recovers on the calling thread before any of these start.
+ */
+public final class MessageStore implements AutoCloseable {
+    static final String ABORT_FILE = "abort";
+
+    private final StoreConfig config;
+    private final CommitLog commitLog;
+    private final ConsumeQueueTable consumeQueues;
+    private final MessageIndex index;
+    private final Dispatcher dispatcher;
+    private final GroupCommitService groupCommit;
+    private final CheckpointService checkpoints;
+    private final RetentionService retention;
+    private final ConsumeQueueReader reader;
+    private final MessageFinder finder;
+    private final RecoveryReport recoveryReport;
+    private final List<DutyLoop> loops;
+    private final DutyLoop dispatchLoop;
+    private volatile boolean closed;
+
+    private MessageStore(Builder builder) {
+        StoreConfig c = builder.config;
+        this.config = c;
+        Path dir = c.storeDir();
+        createDirectories(dir);
+        DiskSpace disk = builder.diskSpace != null ? builder.diskSpace : DiskSpace.of(dir);
+        SegmentedFile commitLogFile = new SegmentedFile(dir.resolve("commitlog"), c.commitLogSegmentSize());
+        commitLog = new CommitLog(commitLogFile, builder.clock,
+            new DiskGuard(disk, c.diskRejectRatio(), c.diskCheckInterval(), builder.clock));
+        consumeQueues = new ConsumeQueueTable(dir.resolve("consumequeue"), c.consumeQueueEntriesPerSegment(),
+            builder.clock);
+        index = new MessageIndex(dir.resolve("index"), c.indexHashSlots(), c.indexMaxEntries(), builder.clock);
+        boolean sync = c.flushMode() == FlushMode.SYNC_FLUSH;
+        dispatcher = new Dispatcher(commitLog, consumeQueues, index,
+            sync ? commitLog::flushedOffset : commitLog::writtenOffset, builder.arrivalListener);
+
+        commitLogFile.load(builder.clock.millis());
+        consumeQueues.load();
+        index.load();
+        Path abortMarker = dir.resolve(ABORT_FILE);
+        recoveryReport = new StoreRecovery(dir, commitLogFile, consumeQueues, index, dispatcher)
+            .recover(!Files.exists(abortMarker));
+        commitLog.restore(recoveryReport.validEndOffset(), consumeQueues.maxOffsets());
+        createAbortMarker(abortMarker);
+
+        checkpoints = new CheckpointService(dir, commitLog, consumeQueues, index, dispatcher);
+        retention = new RetentionService(commitLog, consumeQueues, index, dispatcher, disk, builder.clock,
+            c.fileRetention(), c.diskCleanRatio());
+        reader = new ConsumeQueueReader(consumeQueues, commitLog, c.maxEntriesScannedPerRead());
+        finder = new MessageFinder(index, commitLog);
+
+        ThreadFactory threads = builder.threadFactory;
+        dispatchLoop = new DutyLoop("ferry-store-dispatch", dispatcher, Duration.ofMillis(1), threads);
+        DutyLoop flushLoop;
+        if (sync) {
+            groupCommit = new GroupCommitService(commitLog, c.groupCommitLinger(), dispatchLoop::wake);
+            flushLoop = new DutyLoop("ferry-store-group-commit", groupCommit, Duration.ofMillis(10), threads);
+            groupCommit.attach(flushLoop);
+        } else {
+            groupCommit = null;
+            flushLoop = new DutyLoop("ferry-store-flush", new FlushService(commitLog), c.flushInterval(), threads);
+        }
+        loops = List.of(flushLoop, dispatchLoop,
+            new DutyLoop("ferry-store-checkpoint", checkpoints, c.flushInterval(), threads),
+            new DutyLoop("ferry-store-retention", retention, c.retentionCheckInterval(), threads));
+        loops.forEach(DutyLoop::start);
+    }
+
+    /** A builder for a store with the given configuration; defaults: system clock, named daemon threads. */
+    public static Builder builder(StoreConfig config) {
+        return new Builder(config);
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create store directory " + dir, e);
+        }
+    }
+
+    private static void createAbortMarker(Path marker) {
+        try {
+            if (!Files.exists(marker)) {
+                Files.createFile(marker);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create abort marker " + marker, e);
+        }
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    /** What opening found and repaired. */
+    public RecoveryReport recoveryReport() {
+        return recoveryReport;
+    }
+
+    /**
+     * Appends one message. Under sync flush, returns only after its bytes are durable (or with
+     * {@link AppendStatus#FLUSH_DISK_TIMEOUT}). A rejected message leaves the files untouched.
+     */
+    public AppendResult append(MessageToStore message) {
+        if (closed) {
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is closed");
+        }
+        PreparedMessage prepared;
+        try {
+            prepared = PreparedMessage.prepare(message, config.maxMessageBodySize());
+        } catch (MessageRejectedException e) {
+            return e.toResult();
+        }
+        AppendResult result = commitLog.append(prepared);
+        if (!result.isStored()) {
+            return result;
+        }
+        if (groupCommit != null) {
+            if (!groupCommit.awaitDurable(result.nextPhysicalOffset(), config.syncFlushTimeout())) {
+                return result.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT,
+                    "not flushed within " + config.syncFlushTimeout());
+            }
+        } else {
+            dispatchLoop.wake();
+        }
+        return result;
+    }
+
+    /**
+     * Reads up to {@code maxMessages} messages / {@code maxBytes} bytes (at least one message when any matches) from
+     * a queue, starting at {@code offset}, applying {@code filter} on the tag code and then on the message.
+     */
+    public GetMessageResult getMessages(String topic, int queueId, long offset, int maxMessages, int maxBytes,
+                                        MessageFilterPredicate filter) {
+        Objects.requireNonNull(filter, "filter");
+        return reader.read(topic, queueId, offset, maxMessages, maxBytes, filter);
+    }
+
+    /** The queue's smallest readable offset (0 for an unknown queue). */
+    public long minOffset(String topic, int queueId) {
+        return consumeQueues.find(topic, queueId).map(ConsumeQueue::minOffset).orElse(0L);
+    }
+
+    /** The queue's max offset: one past its last dispatched message (0 for an unknown queue). */
+    public long maxOffset(String topic, int queueId) {
+        return consumeQueues.find(topic, queueId).map(ConsumeQueue::maxOffset).orElse(0L);
+    }
+
+    /** The first queue offset stored at or after {@code timestamp} (max offset when none). */
+    public long offsetForTimestamp(String topic, int queueId, long timestamp) {
+        return reader.offsetForTimestamp(topic, queueId, timestamp);
+    }
+
+    /** The message stored at a commit-log offset. */
+    public Optional<StoredMessageView> messageAt(long physicalOffset) {
+        return commitLog.messageAt(physicalOffset);
+    }
+
+    /** The message an offset message id names ("view by offset id"). */
+    public Optional<StoredMessageView> messageByOffsetId(String offsetMessageId) {
+        return finder.byOffsetMessageId(offsetMessageId);
+    }
+
+    /** Messages of a topic carrying {@code key} (its UNIQ_KEY or one of its KEYS) stored within [begin, end]. */
+    public QueryMessageResult queryMessagesByKey(String topic, String key, int maxResults, long beginTimestamp,
+                                                 long endTimestamp) {
+        return new QueryMessageResult(finder.byKey(topic, key, maxResults, beginTimestamp, endTimestamp),
+            dispatcher.lastDispatchedTimestamp(), dispatcher.dispatchedOffset());
+    }
+
+    /** Smallest commit-log offset still on disk. */
+    public long commitLogMinOffset() {
+        return commitLog.minOffset();
+    }
+
+    /** One past the last written commit-log byte. */
+    public long commitLogMaxOffset() {
+        return commitLog.writtenOffset();
+    }
+
+    /** One past the last durable commit-log byte. */
+    public long commitLogFlushedOffset() {
+        return commitLog.flushedOffset();
+    }
+
+    /** One past the last commit-log entry dispatched to consume queues and index. */
+    public long dispatchedOffset() {
+        return dispatcher.dispatchedOffset();
+    }
+
+    /** How many forces the commit log has done since opening (group commit shares one among many appends). */
+    public long commitLogForces() {
+        return commitLog.forces();
+    }
+
+    /** How many times a background duty (flush, dispatch, checkpoint, retention) failed; each failure is logged. */
+    public long backgroundFailures() {
+        return loops.stream().mapToLong(DutyLoop::failures).sum();
+    }
+
+    /** Runs one retention pass now; returns how many commit-log segments it deleted. */
+    public int deleteExpiredSegments() {
+        return retention.deleteExpired();
+    }
+
+    /** Flushes everything and writes the checkpoint now. */
+    public void flush() {
+        commitLog.flush();
+        checkpoints.writeCheckpoint();
+    }
+
+    /**
+     * Stops appends and the services, flushes and dispatches everything written, writes the checkpoint and removes
+     * the abort marker, so the next open knows the shutdown was clean.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        commitLog.close();
+        loops.forEach(DutyLoop::close);
+        long end = commitLog.flush();
+        dispatcher.dispatchUpTo(end, true);
+        checkpoints.writeCheckpoint();
+        try {
+            Files.deleteIfExists(config.storeDir().resolve(ABORT_FILE));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove abort marker in " + config.storeDir(), e);
+        }
+    }
+
+    /** Builds and opens a {@link MessageStore}. */
+    public static final class Builder {
+        private final StoreConfig config;
+        private Clock clock = Clock.systemUTC();
+        private ThreadFactory threadFactory = new NamedDaemonThreadFactory("ferry-store");
+        private DiskSpace diskSpace;
+        private MessageArrivalListener arrivalListener = MessageArrivalListener.NONE;
+
+        private Builder(StoreConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        public Builder threadFactory(ThreadFactory value) {
+            this.threadFactory = Objects.requireNonNull(value, "threadFactory");
+            return this;
+        }
+
+        /** The disk to watch for usage (default: the file store of the store directory). */
+        public Builder diskSpace(DiskSpace value) {
+            this.diskSpace = Objects.requireNonNull(value, "diskSpace");
+            return this;
+        }
+
+        public Builder arrivalListener(MessageArrivalListener value) {
+            this.arrivalListener = Objects.requireNonNull(value, "arrivalListener");
+            return this;
+        }
+
+        /** Opens the store: loads and recovers the files, then starts the services. */
+        public MessageStore open() {
+            return new MessageStore(this);
+        }
+    }
+}

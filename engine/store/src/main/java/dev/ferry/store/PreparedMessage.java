@@ -1,0 +1,78 @@
+package dev.ferry.store;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A {@link MessageToStore} validated and turned into the bytes that do not depend on its position: computed by the
+ * appending thread before it takes the commit-log lock, so that the lock covers only offsets and copying.
+ *
+ * @param message        the input
+ * @param topicBytes     UTF-8 topic
+ * @param propertiesBytes UTF-8 properties
+ * @param bodyCrc        RocketMQ's body CRC (CRC32 with the top bit cleared)
+ * @param magicCode      V1 or V2 magic code
+ * @param sysFlag        the input's sys flag with the host bits set from the hosts
+ * @param encodedLength  the stored entry's total size
+ */
+record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propertiesBytes, int bodyCrc, int magicCode,
+                       int sysFlag, int encodedLength) {
+
+    /** Largest V1 topic: its length is one signed byte. */
+    static final int MAX_V1_TOPIC_LENGTH = 127;
+
+    /**
+     * Validates and prepares a message.
+     *
+     * @throws MessageRejectedException with the append status to report; nothing has been written
+     */
+    static PreparedMessage prepare(MessageToStore message, int maxBodySize) {
+        MessageToStore m = message;
+        if (m.body().length > maxBodySize) {
+            throw new MessageRejectedException(AppendStatus.MESSAGE_TOO_LARGE,
+                "body of " + m.body().length + " bytes exceeds maxMessageBodySize " + maxBodySize);
+        }
+        byte[] topic = m.topic().getBytes(StandardCharsets.UTF_8);
+        if (topic.length == 0 || topic.length > Short.MAX_VALUE) {
+            throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL,
+                "topic must have 1 to " + Short.MAX_VALUE + " UTF-8 bytes but has " + topic.length);
+        }
+        if (!m.topic().chars().allMatch(PreparedMessage::isTopicChar)) {
+            throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL,
+                "topic may only contain letters, digits, %, |, _ and -: " + m.topic());
+        }
+        if (m.queueId() < 0) {
+            throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL, "queueId must be >= 0: " + m.queueId());
+        }
+        if (m.bornHost().isUnresolved() || m.storeHost().isUnresolved()) {
+            throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL, "born and store hosts must be resolved");
+        }
+        byte[] properties = m.properties().getBytes(StandardCharsets.UTF_8);
+        if (properties.length > Short.MAX_VALUE) {
+            throw new MessageRejectedException(AppendStatus.PROPERTIES_TOO_LARGE,
+                "properties of " + properties.length + " bytes exceed " + Short.MAX_VALUE);
+        }
+        int sysFlag = m.sysFlag() & ~(MessageSysFlag.BORNHOST_V6 | MessageSysFlag.STOREHOST_V6);
+        if (!OffsetMessageId.isIpv4(m.bornHost())) {
+            sysFlag |= MessageSysFlag.BORNHOST_V6;
+        }
+        if (!OffsetMessageId.isIpv4(m.storeHost())) {
+            sysFlag |= MessageSysFlag.STOREHOST_V6;
+        }
+        boolean v2 = topic.length > MAX_V1_TOPIC_LENGTH;
+        int length = StoredMessageCodec.encodedLength(sysFlag, m.body().length, topic.length, properties.length, v2);
+        return new PreparedMessage(m, topic, properties, StoredMessageCodec.bodyCrc(ByteBuffer.wrap(m.body())),
+            v2 ? StoredMessageCodec.MAGIC_V2 : StoredMessageCodec.MAGIC_V1, sysFlag, length);
+    }
+
+    /** RocketMQ's topic characters; they also make safe directory names for consume queues. */
+    private static boolean isTopicChar(int c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '%' || c == '|'
+            || c == '_' || c == '-';
+    }
+
+    /** Whether this message gets a consume-queue entry and so a queue offset. */
+    boolean isDispatched() {
+        return MessageSysFlag.isDispatchedToConsumeQueue(sysFlag);
+    }
+}

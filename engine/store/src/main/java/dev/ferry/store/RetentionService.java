@@ -1,0 +1,66 @@
+package dev.ferry.store;
+
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Deletes old commit-log segments, on the retention thread: every segment (never the active one) whose last write is
+ * older than the retention time, plus the oldest remaining one while the disk is above the clean ratio. Only segments
+ * already flushed and dispatched go. Then consume queues and the index drop what pointed into them, so their min
+ * offsets advance and reads below them answer {@link GetMessageStatus#OFFSET_TOO_SMALL}.
+ */
+final class RetentionService implements DutyLoop.Duty {
+    private static final System.Logger LOG = System.getLogger(RetentionService.class.getName());
+
+    private final CommitLog commitLog;
+    private final ConsumeQueueTable consumeQueues;
+    private final MessageIndex index;
+    private final Dispatcher dispatcher;
+    private final DiskSpace disk;
+    private final Clock clock;
+    private final Duration retention;
+    private final double cleanRatio;
+
+    RetentionService(CommitLog commitLog, ConsumeQueueTable consumeQueues, MessageIndex index, Dispatcher dispatcher,
+                     DiskSpace disk, Clock clock, Duration retention, double cleanRatio) {
+        this.commitLog = commitLog;
+        this.consumeQueues = consumeQueues;
+        this.index = index;
+        this.dispatcher = dispatcher;
+        this.disk = disk;
+        this.clock = clock;
+        this.retention = retention;
+        this.cleanRatio = cleanRatio;
+    }
+
+    @Override
+    public int doWork() {
+        deleteExpired();
+        return 0;
+    }
+
+    /** One retention pass; returns how many commit-log segments it deleted. */
+    synchronized int deleteExpired() {
+        long expiredBefore = clock.millis() - retention.toMillis();
+        long safeLimit = Math.min(commitLog.flushedOffset(), dispatcher.dispatchedOffset());
+        boolean diskTight = disk.usedRatio() > cleanRatio;
+        int[] forced = {0};
+        int deleted = commitLog.file().deleteHeadWhile(segment -> {
+            if (segment.baseOffset() + segment.size() > safeLimit) {
+                return false;
+            }
+            if (segment.lastWriteTimestamp() < expiredBefore) {
+                return true;
+            }
+            return diskTight && forced[0]++ == 0;
+        });
+        if (deleted > 0) {
+            long minOffset = commitLog.minOffset();
+            consumeQueues.advanceMinOffset(minOffset);
+            index.deleteBelow(minOffset);
+            LOG.log(Level.INFO, "retention deleted {0} commit-log segments; min offset now {1}", deleted, minOffset);
+        }
+        return deleted;
+    }
+}

@@ -1,0 +1,209 @@
+package dev.ferry.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The store's configuration, validated once by {@link Builder#build()} with messages naming the bad key and value.
+ * Defaults follow RocketMQ's.
+ *
+ * @param storeDir                      root directory (holds commitlog/, consumequeue/, index/, checkpoint, abort)
+ * @param commitLogSegmentSize          bytes per commit-log segment file (default 1 GiB)
+ * @param consumeQueueEntriesPerSegment 20-byte entries per consume-queue segment file (default 300,000)
+ * @param flushMode                     async (default) or sync flush with group commit
+ * @param flushInterval                 async commit-log flush and checkpoint interval (default 500 ms)
+ * @param syncFlushTimeout              how long a sync-flush append waits for its force (default 5 s)
+ * @param groupCommitLinger             longest a group commit waits for more appends before forcing (default 200 us;
+ *                                      zero forces at once)
+ * @param maxMessageBodySize            largest body accepted (default 4 MiB); an entry must also fit a segment
+ * @param fileRetention                 commit-log segments older than this are deleted (default 72 h)
+ * @param retentionCheckInterval        how often retention runs (default 10 s)
+ * @param diskCleanRatio                above this used ratio the oldest segments are deleted early (default 0.75)
+ * @param diskRejectRatio               above this used ratio appends fail with DISK_FULL (default 0.90)
+ * @param diskCheckInterval             how long a disk usage reading is reused by the append path (default 1 s)
+ * @param indexHashSlots                hash slots per index file (default 5,000,000)
+ * @param indexMaxEntries               entries per index file (default 20,000,000)
+ * @param maxEntriesScannedPerRead      consume-queue entries one filtered read may examine (default 16,000)
+ */
+public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQueueEntriesPerSegment,
+                          FlushMode flushMode, Duration flushInterval, Duration syncFlushTimeout,
+                          Duration groupCommitLinger,
+                          int maxMessageBodySize, Duration fileRetention, Duration retentionCheckInterval,
+                          double diskCleanRatio, double diskRejectRatio, Duration diskCheckInterval,
+                          int indexHashSlots, int indexMaxEntries, int maxEntriesScannedPerRead) {
+
+    /** Smallest segment that still holds one maximal fixed header plus the end-of-segment marker. */
+    static final int MIN_SEGMENT_SIZE = 4096;
+
+    public StoreConfig {
+        Objects.requireNonNull(storeDir, "storeDir");
+        Objects.requireNonNull(flushMode, "flushMode");
+        requireAtLeast("commitLogSegmentSize", commitLogSegmentSize, MIN_SEGMENT_SIZE);
+        requireAtLeast("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment, 1);
+        if ((long) consumeQueueEntriesPerSegment * ConsumeQueue.ENTRY_SIZE > Integer.MAX_VALUE) {
+            throw invalid("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment,
+                "must fit a segment of at most 2 GiB");
+        }
+        requirePositive("flushInterval", flushInterval);
+        requirePositive("syncFlushTimeout", syncFlushTimeout);
+        requireNotNegative("groupCommitLinger", groupCommitLinger);
+        requireAtLeast("maxMessageBodySize", maxMessageBodySize, 0);
+        requirePositive("fileRetention", fileRetention);
+        requirePositive("retentionCheckInterval", retentionCheckInterval);
+        requireRatio("diskCleanRatio", diskCleanRatio);
+        requireRatio("diskRejectRatio", diskRejectRatio);
+        if (diskRejectRatio < diskCleanRatio) {
+            throw invalid("diskRejectRatio", diskRejectRatio, "must be >= diskCleanRatio " + diskCleanRatio);
+        }
+        requireNotNegative("diskCheckInterval", diskCheckInterval);
+        requireAtLeast("indexHashSlots", indexHashSlots, 1);
+        requireAtLeast("indexMaxEntries", indexMaxEntries, 1);
+        if (IndexFile.fileSize(indexHashSlots, indexMaxEntries) > Integer.MAX_VALUE) {
+            throw invalid("indexMaxEntries", indexMaxEntries, "with indexHashSlots " + indexHashSlots
+                + " makes an index file larger than 2 GiB");
+        }
+        requireAtLeast("maxEntriesScannedPerRead", maxEntriesScannedPerRead, 1);
+    }
+
+    /** A builder with RocketMQ's defaults. */
+    public static Builder builder(Path storeDir) {
+        return new Builder(storeDir);
+    }
+
+    private static void requireAtLeast(String key, long value, long min) {
+        if (value < min) {
+            throw invalid(key, value, "must be >= " + min);
+        }
+    }
+
+    private static void requirePositive(String key, Duration value) {
+        Objects.requireNonNull(value, key);
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(key, value, "must be positive");
+        }
+    }
+
+    private static void requireNotNegative(String key, Duration value) {
+        Objects.requireNonNull(value, key);
+        if (value.isNegative()) {
+            throw invalid(key, value, "must not be negative");
+        }
+    }
+
+    private static void requireRatio(String key, double value) {
+        if (!(value > 0 && value <= 1)) {
+            throw invalid(key, value, "must be in (0, 1]");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String key, Object value, String rule) {
+        return new IllegalArgumentException("store." + key + "=" + value + ": " + rule);
+    }
+
+    /** Builds a validated {@link StoreConfig}. */
+    public static final class Builder {
+        private final Path storeDir;
+        private int commitLogSegmentSize = 1 << 30;
+        private int consumeQueueEntriesPerSegment = 300_000;
+        private FlushMode flushMode = FlushMode.ASYNC_FLUSH;
+        private Duration flushInterval = Duration.ofMillis(500);
+        private Duration syncFlushTimeout = Duration.ofSeconds(5);
+        private Duration groupCommitLinger = Duration.ofNanos(200_000);
+        private int maxMessageBodySize = 4 * 1024 * 1024;
+        private Duration fileRetention = Duration.ofHours(72);
+        private Duration retentionCheckInterval = Duration.ofSeconds(10);
+        private double diskCleanRatio = 0.75;
+        private double diskRejectRatio = 0.90;
+        private Duration diskCheckInterval = Duration.ofSeconds(1);
+        private int indexHashSlots = 5_000_000;
+        private int indexMaxEntries = 20_000_000;
+        private int maxEntriesScannedPerRead = 16_000;
+
+        private Builder(Path storeDir) {
+            this.storeDir = storeDir;
+        }
+
+        public Builder commitLogSegmentSize(int value) {
+            this.commitLogSegmentSize = value;
+            return this;
+        }
+
+        public Builder consumeQueueEntriesPerSegment(int value) {
+            this.consumeQueueEntriesPerSegment = value;
+            return this;
+        }
+
+        public Builder flushMode(FlushMode value) {
+            this.flushMode = value;
+            return this;
+        }
+
+        public Builder flushInterval(Duration value) {
+            this.flushInterval = value;
+            return this;
+        }
+
+        public Builder syncFlushTimeout(Duration value) {
+            this.syncFlushTimeout = value;
+            return this;
+        }
+
+        public Builder groupCommitLinger(Duration value) {
+            this.groupCommitLinger = value;
+            return this;
+        }
+
+        public Builder maxMessageBodySize(int value) {
+            this.maxMessageBodySize = value;
+            return this;
+        }
+
+        public Builder fileRetention(Duration value) {
+            this.fileRetention = value;
+            return this;
+        }
+
+        public Builder retentionCheckInterval(Duration value) {
+            this.retentionCheckInterval = value;
+            return this;
+        }
+
+        public Builder diskCleanRatio(double value) {
+            this.diskCleanRatio = value;
+            return this;
+        }
+
+        public Builder diskRejectRatio(double value) {
+            this.diskRejectRatio = value;
+            return this;
+        }
+
+        public Builder diskCheckInterval(Duration value) {
+            this.diskCheckInterval = value;
+            return this;
+        }
+
+        public Builder indexHashSlots(int value) {
+            this.indexHashSlots = value;
+            return this;
+        }
+
+        public Builder indexMaxEntries(int value) {
+            this.indexMaxEntries = value;
+            return this;
+        }
+
+        public Builder maxEntriesScannedPerRead(int value) {
+            this.maxEntriesScannedPerRead = value;
+            return this;
+        }
+
+        public StoreConfig build() {
+            return new StoreConfig(storeDir, commitLogSegmentSize, consumeQueueEntriesPerSegment, flushMode,
+                flushInterval, syncFlushTimeout, groupCommitLinger, maxMessageBodySize, fileRetention,
+                retentionCheckInterval, diskCleanRatio, diskRejectRatio, diskCheckInterval, indexHashSlots,
+                indexMaxEntries, maxEntriesScannedPerRead);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package dev.ferry.store;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+
+/**
+ * RocketMQ's stored-message layout, byte for byte (big-endian): TOTALSIZE 4 | MAGICCODE 4 | BODYCRC 4 | QUEUEID 4 |
+ * FLAG 4 | QUEUEOFFSET 8 | PHYSICALOFFSET 8 | SYSFLAG 4 | BORNTIMESTAMP 8 | BORNHOST 8 or 20 | STORETIMESTAMP 8 |
+ * STOREHOST 8 or 20 | RECONSUMETIMES 4 | PREPAREDTRANSACTIONOFFSET 8 | BODY int length + bytes | TOPIC 1-byte (V1) or
+ * 2-byte (V2) length + bytes | PROPERTIES short length + bytes. A segment ends with a blank marker
+ * {@code [remaining][BLANK_MAGIC]} when the next entry does not fit.
+ *
+ * <p>Pure functions over buffers with absolute indexes; the caller's buffer position is never moved.
+ */
+final class StoredMessageCodec {
+    static final int MAGIC_V1 = 0xDAA320A7;
+    static final int MAGIC_V2 = 0xDAA320AB;
+    static final int BLANK_MAGIC = 0xCBD43194;
+    /** TOTALSIZE + MAGICCODE of the end-of-segment marker; every segment keeps room for it. */
+    static final int BLANK_MARKER_SIZE = 8;
+
+    static final int TOTAL_SIZE_POSITION = 0;
+    static final int MAGIC_POSITION = 4;
+    static final int BODY_CRC_POSITION = 8;
+    static final int QUEUE_ID_POSITION = 12;
+    static final int FLAG_POSITION = 16;
+    static final int QUEUE_OFFSET_POSITION = 20;
+    static final int PHYSICAL_OFFSET_POSITION = 28;
+    static final int SYS_FLAG_POSITION = 36;
+    static final int BORN_TIMESTAMP_POSITION = 40;
+    static final int BORN_HOST_POSITION = 48;
+    /** The smallest entry: the 91-byte fixed part of V1 with IPv4 hosts plus a one-byte topic. */
+    static final int MIN_ENTRY_SIZE = 92;
+
+    private StoredMessageCodec() {
+    }
+
+    /** RocketMQ's body CRC: CRC32 with the top bit cleared. */
+    static int bodyCrc(ByteBuffer body) {
+        CRC32 crc = new CRC32();
+        crc.update(body);
+        return (int) (crc.getValue() & 0x7FFFFFFF);
+    }
+
+    static int hostLength(boolean v6) {
+        return v6 ? 20 : 8;
+    }
+
+    static int storeTimestampPosition(int sysFlag) {
+        return BORN_HOST_POSITION + hostLength((sysFlag & MessageSysFlag.BORNHOST_V6) != 0);
+    }
+
+    static int storeHostPosition(int sysFlag) {
+        return storeTimestampPosition(sysFlag) + 8;
+    }
+
+    static int reconsumeTimesPosition(int sysFlag) {
+        return storeHostPosition(sysFlag) + hostLength((sysFlag & MessageSysFlag.STOREHOST_V6) != 0);
+    }
+
+    static int preparedTransactionOffsetPosition(int sysFlag) {
+        return reconsumeTimesPosition(sysFlag) + 4;
+    }
+
+    static int bodyLengthPosition(int sysFlag) {
+        return preparedTransactionOffsetPosition(sysFlag) + 8;
+    }
+
+    static int encodedLength(int sysFlag, int bodyLength, int topicLength, int propertiesLength, boolean v2) {
+        return bodyLengthPosition(sysFlag) + 4 + bodyLength + (v2 ? 2 : 1) + topicLength + 2 + propertiesLength;
+    }
+
+    /** Writes an entry at {@code at}; TOTALSIZE is written last so a torn write never looks complete. */
+    static void encode(ByteBuffer target, int at, PreparedMessage m, long queueOffset, long physicalOffset,
+                       long storeTimestamp) {
+        MessageToStore in = m.message();
+        int sysFlag = m.sysFlag();
+        target.putInt(at + MAGIC_POSITION, m.magicCode());
+        target.putInt(at + BODY_CRC_POSITION, m.bodyCrc());
+        target.putInt(at + QUEUE_ID_POSITION, in.queueId());
+        target.putInt(at + FLAG_POSITION, in.flag());
+        target.putLong(at + QUEUE_OFFSET_POSITION, queueOffset);
+        target.putLong(at + PHYSICAL_OFFSET_POSITION, physicalOffset);
+        target.putInt(at + SYS_FLAG_POSITION, sysFlag);
+        target.putLong(at + BORN_TIMESTAMP_POSITION, in.bornTimestamp());
+        putHost(target, at + BORN_HOST_POSITION, in.bornHost());
+        target.putLong(at + storeTimestampPosition(sysFlag), storeTimestamp);
+        putHost(target, at + storeHostPosition(sysFlag), in.storeHost());
+        target.putInt(at + reconsumeTimesPosition(sysFlag), in.reconsumeTimes());
+        target.putLong(at + preparedTransactionOffsetPosition(sysFlag), in.preparedTransactionOffset());
+        int p = at + bodyLengthPosition(sysFlag);
+        target.putInt(p, in.body().length);
+        p += 4;
+        target.put(p, in.body());
+        p += in.body().length;
+        if (m.magicCode() == MAGIC_V2) {
+            target.putShort(p, (short) m.topicBytes().length);
+            p += 2;
+        } else {
+            target.put(p, (byte) m.topicBytes().length);
+            p += 1;
+        }
+        target.put(p, m.topicBytes());
+        p += m.topicBytes().length;
+        target.putShort(p, (short) m.propertiesBytes().length);
+        target.put(p + 2, m.propertiesBytes());
+        target.putInt(at + TOTAL_SIZE_POSITION, m.encodedLength());
+    }
+
+    /** Writes the end-of-segment marker covering {@code remaining} bytes. */
+    static void encodeBlank(ByteBuffer target, int at, int remaining) {
+        target.putInt(at + MAGIC_POSITION, BLANK_MAGIC);
+        target.putInt(at + TOTAL_SIZE_POSITION, remaining);
+    }
+
+    private static void putHost(ByteBuffer target, int at, InetSocketAddress host) {
+        byte[] address = host.getAddress().getAddress();
+        target.put(at, address);
+        target.putInt(at + address.length, host.getPort());
+    }
+
+    /**
+     * Verifies the entry at {@code at} of a segment whose written or mapped data ends at {@code limit}: magic code,
+     * sizes that add up, the physical offset it claims, the body CRC, and that topic and properties are not torn
+     * (no zero bytes; non-empty properties end with the pair separator).
+     */
+    static EntryCheck check(ByteBuffer segment, int at, int limit, long physicalOffset) {
+        int remaining = limit - at;
+        if (remaining < BLANK_MARKER_SIZE) {
+            return EntryCheck.corrupt("fewer than " + BLANK_MARKER_SIZE + " bytes left in the segment");
+        }
+        int totalSize = segment.getInt(at + TOTAL_SIZE_POSITION);
+        int magic = segment.getInt(at + MAGIC_POSITION);
+        if (totalSize == 0 && magic == 0) {
+            return EntryCheck.END;
+        }
+        if (magic == BLANK_MAGIC) {
+            return totalSize == remaining ? EntryCheck.blank(totalSize)
+                : EntryCheck.corrupt("blank marker of " + totalSize + " bytes with " + remaining + " left");
+        }
+        if (magic != MAGIC_V1 && magic != MAGIC_V2) {
+            return EntryCheck.corrupt("bad magic code " + Integer.toHexString(magic));
+        }
+        if (totalSize < MIN_ENTRY_SIZE || totalSize > remaining - BLANK_MARKER_SIZE) {
+            return EntryCheck.corrupt("total size " + totalSize + " out of range, " + remaining + " left");
+        }
+        if (segment.getLong(at + PHYSICAL_OFFSET_POSITION) != physicalOffset) {
+            return EntryCheck.corrupt("physical offset field does not match position " + physicalOffset);
+        }
+        return checkVariablePart(segment, at, totalSize, magic == MAGIC_V2);
+    }
+
+    private static EntryCheck checkVariablePart(ByteBuffer segment, int at, int totalSize, boolean v2) {
+        int sysFlag = segment.getInt(at + SYS_FLAG_POSITION);
+        int end = at + totalSize;
+        int p = at + bodyLengthPosition(sysFlag);
+        int bodyLength = segment.getInt(p);
+        p += 4;
+        if (bodyLength < 0 || p + bodyLength > end) {
+            return EntryCheck.corrupt("body length " + bodyLength + " out of range");
+        }
+        if (bodyCrc(segment.slice(p, bodyLength)) != segment.getInt(at + BODY_CRC_POSITION)) {
+            return EntryCheck.corrupt("body CRC mismatch");
+        }
+        p += bodyLength;
+        if (p + (v2 ? 2 : 1) > end) {
+            return EntryCheck.corrupt("topic length beyond the entry");
+        }
+        int topicLength = v2 ? segment.getShort(p) : segment.get(p);
+        p += v2 ? 2 : 1;
+        if (topicLength <= 0 || p + topicLength + 2 > end || containsZero(segment, p, topicLength)) {
+            return EntryCheck.corrupt("topic torn or out of range");
+        }
+        p += topicLength;
+        int propertiesLength = segment.getShort(p);
+        p += 2;
+        if (propertiesLength < 0 || p + propertiesLength != end) {
+            return EntryCheck.corrupt("sizes do not add up to total size " + totalSize);
+        }
+        if (propertiesLength > 0 && (segment.get(end - 1) != MessageProperties.PROPERTY_SEPARATOR
+            || containsZero(segment, p, propertiesLength))) {
+            return EntryCheck.corrupt("properties torn");
+        }
+        return EntryCheck.message(totalSize);
+    }
+
+    private static boolean containsZero(ByteBuffer buffer, int from, int length) {
+        for (int i = from; i < from + length; i++) {
+            if (buffer.get(i) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The verdict on one position of a segment.
+     *
+     * @param verdict what is there
+     * @param size    bytes it covers (entry or blank marker), 0 otherwise
+     * @param problem why it is corrupt, empty otherwise
+     */
+    record EntryCheck(Verdict verdict, int size, String problem) {
+        static final EntryCheck END = new EntryCheck(Verdict.END, 0, "");
+
+        static EntryCheck message(int size) {
+            return new EntryCheck(Verdict.MESSAGE, size, "");
+        }
+
+        static EntryCheck blank(int size) {
+            return new EntryCheck(Verdict.BLANK, size, "");
+        }
+
+        static EntryCheck corrupt(String problem) {
+            return new EntryCheck(Verdict.CORRUPT, 0, problem);
+        }
+    }
+
+    /** What a position of a segment holds. */
+    enum Verdict {
+        /** A complete, verified message entry. */
+        MESSAGE,
+        /** The end-of-segment marker. */
+        BLANK,
+        /** Zeroes: nothing was written from here on. */
+        END,
+        /** A torn or damaged entry. */
+        CORRUPT
+    }
+}

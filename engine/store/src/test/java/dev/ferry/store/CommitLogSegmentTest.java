@@ -1,0 +1,66 @@
+package dev.ferry.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommitLogSegmentTest {
+    private static final int SEGMENT = 64 * 1024;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldNameSegmentsByStartOffsetAndEndEachWithBlankMarker() throws IOException {
+        List<AppendResult> results = new ArrayList<>();
+        try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
+            for (int i = 0; i < 200; i++) {
+                results.add(store.append(TestMessages.message("Roll", i % 2, "m" + i + "-" + "x".repeat(900))));
+            }
+        }
+        List<String> names;
+        try (Stream<Path> files = Files.list(dir.resolve("commitlog"))) {
+            names = files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertThat(names).hasSizeGreaterThanOrEqualTo(3).allMatch(n -> n.matches("\\d{20}"));
+        assertThat(names.get(0)).isEqualTo("00000000000000000000");
+        assertThat(names.get(1)).isEqualTo(String.format("%020d", SEGMENT));
+        assertThat(Files.size(dir.resolve("commitlog").resolve(names.get(0)))).isEqualTo(SEGMENT);
+
+        ByteBuffer first = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("commitlog").resolve(names.get(0))));
+        long lastInFirst = results.stream().mapToLong(AppendResult::nextPhysicalOffset)
+            .filter(end -> end <= SEGMENT).max().orElseThrow();
+        assertThat(first.getInt((int) lastInFirst)).isEqualTo(SEGMENT - (int) lastInFirst);
+        assertThat(first.getInt((int) lastInFirst + 4)).isEqualTo(0xCBD43194);
+        assertThat(results).allMatch(r -> r.physicalOffset() / SEGMENT == (r.nextPhysicalOffset() - 1) / SEGMENT);
+
+        first.limit((int) lastInFirst);
+        List<MessageExt> decoded = MessageDecoder.decodes(first);
+        assertThat(decoded).hasSize((int) results.stream().filter(r -> r.nextPhysicalOffset() <= SEGMENT).count());
+        assertThat(decoded.get(5).getQueueOffset()).isEqualTo(results.get(5).queueOffset());
+    }
+
+    @Test
+    void shouldAssignQueueOffsetsPerQueueAndPhysicalOffsetsInOrder() {
+        try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
+            AppendResult a0 = store.append(TestMessages.message("T", 0, "a"));
+            AppendResult b0 = store.append(TestMessages.message("T", 1, "b"));
+            AppendResult a1 = store.append(TestMessages.message("T", 0, "c"));
+            AppendResult other = store.append(TestMessages.message("U", 0, "d"));
+            assertThat(List.of(a0.queueOffset(), b0.queueOffset(), a1.queueOffset(), other.queueOffset()))
+                .containsExactly(0L, 0L, 1L, 0L);
+            assertThat(b0.physicalOffset()).isEqualTo(a0.nextPhysicalOffset());
+            assertThat(a1.physicalOffset()).isEqualTo(b0.nextPhysicalOffset());
+        }
+    }
+}

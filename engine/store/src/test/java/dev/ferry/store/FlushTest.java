@@ -1,0 +1,72 @@
+package dev.ferry.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FlushTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldFlushAsynchronouslyWithinTheInterval() {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.ASYNC_FLUSH)
+            .flushInterval(Duration.ofMillis(100)).build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            AppendResult result = store.append(TestMessages.message("Async", 0, "a"));
+            assertThat(result.status()).isEqualTo(AppendStatus.PUT_OK);
+            await().atMost(Duration.ofSeconds(5))
+                .until(() -> store.commitLogFlushedOffset() >= result.nextPhysicalOffset());
+        }
+    }
+
+    @Test
+    void shouldReturnSyncAppendOnlyAfterItsBytesAreDurable() throws Exception {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            ExecutorService writers = Executors.newFixedThreadPool(16);
+            try {
+                List<Future<Boolean>> durableAtReturn = new ArrayList<>();
+                for (int w = 0; w < 16; w++) {
+                    int writer = w;
+                    durableAtReturn.add(writers.submit(() -> {
+                        boolean allDurable = true;
+                        for (int i = 0; i < 40; i++) {
+                            AppendResult r = store.append(TestMessages.message("Sync", writer % 4, writer + ":" + i));
+                            allDurable &= r.status() == AppendStatus.PUT_OK
+                                && store.commitLogFlushedOffset() >= r.nextPhysicalOffset();
+                        }
+                        return allDurable;
+                    }));
+                }
+                for (Future<Boolean> f : durableAtReturn) {
+                    assertThat(f.get()).isTrue();
+                }
+            } finally {
+                writers.shutdownNow();
+            }
+            assertThat(store.commitLogForces()).as("group commit shares forces").isLessThan(16 * 40 / 2);
+        }
+    }
+
+    @Test
+    void shouldNotDispatchBeyondFlushedOffsetUnderSyncFlush() {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            for (int i = 0; i < 50; i++) {
+                store.append(TestMessages.message("SyncRead", 0, "m" + i));
+                assertThat(store.dispatchedOffset()).isLessThanOrEqualTo(store.commitLogFlushedOffset());
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset("SyncRead", 0) == 50);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.ferry.store;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A clock tests move by hand. */
+final class MutableClock extends Clock {
+    private final AtomicLong millis;
+
+    MutableClock(long startMillis) {
+        this.millis = new AtomicLong(startMillis);
+    }
+
+    void advance(Duration by) {
+        millis.addAndGet(by.toMillis());
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+
+    @Override
+    public Instant instant() {
+        return Instant.ofEpochMilli(millis.get());
+    }
+
+    @Override
+    public long millis() {
+        return millis.get();
+    }
+}
