@@ -1,0 +1,249 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.ConnectionEvent;
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.RemotingServer;
+import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
+import dev.ferry.spi.MessageFilterProvider;
+import dev.ferry.spi.PluginRegistry;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.StoreConfig;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A RocketMQ-compatible broker: stores messages sent to it, serves pulls (long polling),
+ * keeps consumer groups, offsets and topics, and registers with name servers.
+ *
+ * <p>It owns its parts and wires them; each request code runs on the executor of its kind
+ * (one thread for sends, which keeps a producer's order; a pool for pulls; one for client
+ * bookkeeping). All threads come from the given factory. {@link #close()} unregisters, lets
+ * running requests finish, and persists offsets and topics before closing the store.
+ */
+public final class Broker implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Broker.class.getName());
+    private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
+
+    private final BrokerConfig config;
+    private final Clock clock;
+    private final MessageStore store;
+    private final TopicConfigTable topics;
+    private final ConsumerOffsetTable offsets;
+    private final ConsumerGroups consumers;
+    private final ProducerGroups producers;
+    private final PullRequestHold hold;
+    private final RemotingServer remoting;
+    private final RemotingClient nameServerClient;
+    private final BrokerRegistration registration;
+    private final ExecutorService sendExecutor;
+    private final ExecutorService pullExecutor;
+    private final ExecutorService clientExecutor;
+    private final ScheduledExecutorService scheduler;
+    private final AtomicBoolean registrationPending = new AtomicBoolean();
+    private final BodyCodec json = new BodyCodec();
+    private final SendMessageProcessor send;
+    private volatile boolean closed;
+
+    /**
+     * @param pluginLoader where filter plugins are looked up (the built-ins and users' jars)
+     */
+    public Broker(BrokerConfig config, StoreConfig storeConfig, Clock clock, ThreadFactory threadFactory,
+                  ClassLoader pluginLoader) {
+        this.config = config;
+        this.clock = clock;
+        Path configDir = config.storeDir().resolve("config");
+        this.topics = new TopicConfigTable(configDir, clock);
+        this.offsets = new ConsumerOffsetTable(configDir);
+        this.consumers = new ConsumerGroups(clock);
+        this.producers = new ProducerGroups(clock);
+        this.sendExecutor = Executors.newSingleThreadExecutor(threadFactory);
+        this.pullExecutor = Executors.newFixedThreadPool(4, threadFactory);
+        this.clientExecutor = Executors.newFixedThreadPool(2, threadFactory);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        this.hold = new PullRequestHold(clock, pullExecutor);
+        this.store = MessageStore.builder(storeConfig).clock(clock).threadFactory(threadFactory)
+                .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> hold.onArrival(topic, queueId, next))
+                .open();
+        this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
+                .build(), threadFactory);
+        this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().build(), threadFactory);
+        this.registration = new BrokerRegistration(config, topics, nameServerClient, json);
+
+        SubscriptionFilters filters = new SubscriptionFilters(
+                PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader), config.sql92Enabled());
+        InetSocketAddress storeHost = new InetSocketAddress(config.host(), config.port());
+        this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost);
+        PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
+                clock);
+        ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, topics, filters, json,
+                this::notifyMembershipChanged, hold::onSubscriptionChanged, this::topicsChanged);
+        OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets);
+        MessageQueryProcessor queries = new MessageQueryProcessor(store);
+
+        for (int code : new int[] {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
+                RequestCode.SEND_BATCH_MESSAGE}) {
+            remoting.registerProcessor(code, send, sendExecutor);
+        }
+        remoting.registerProcessor(RequestCode.PULL_MESSAGE, pull, pullExecutor);
+        remoting.registerProcessor(RequestCode.LITE_PULL_MESSAGE, pull, pullExecutor);
+        for (int code : new int[] {RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT,
+                RequestCode.GET_CONSUMER_LIST_BY_GROUP, RequestCode.CHECK_CLIENT_CONFIG}) {
+            remoting.registerProcessor(code, client, clientExecutor);
+        }
+        for (int code : new int[] {RequestCode.QUERY_CONSUMER_OFFSET, RequestCode.UPDATE_CONSUMER_OFFSET,
+                RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
+                RequestCode.GET_EARLIEST_MSG_STORETIME}) {
+            remoting.registerProcessor(code, offsetRequests, clientExecutor);
+        }
+        remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, clientExecutor);
+        remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, clientExecutor);
+        remoting.addConnectionListener(event -> {
+            if (event.type() == ConnectionEvent.Type.CLOSE) {
+                producers.connectionClosed(event.channel().id());
+                consumers.connectionClosed(event.channel().id()).forEach(this::notifyMembershipChanged);
+            }
+        });
+    }
+
+    /** Starts serving and registers with the name servers. */
+    public Broker start() {
+        remoting.start();
+        send.storeHost(new InetSocketAddress(config.host(), remoting.port()));
+        registration.brokerAddress(address());
+        registration.registerAll();
+        long register = config.registerInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::registerQuietly, register, register, TimeUnit.MILLISECONDS);
+        long persist = config.offsetPersistInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::persistOffsets, persist, persist, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::expireClients, 10, 10, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(hold::expire, 200, 200, TimeUnit.MILLISECONDS);
+        LOG.log(System.Logger.Level.INFO, "broker {0} of cluster {1} serving at {2}", config.brokerName(),
+                config.clusterName(), address());
+        return this;
+    }
+
+    /** {@code host:port} clients reach this broker at (after {@link #start()}). */
+    public String address() {
+        return config.address(remoting.port());
+    }
+
+    public int port() {
+        return remoting.port();
+    }
+
+    /** The store, for administration and tests. */
+    public MessageStore store() {
+        return store;
+    }
+
+    private void topicsChanged() {
+        if (registrationPending.compareAndSet(false, true)) {
+            try {
+                scheduler.execute(() -> {
+                    registrationPending.set(false);
+                    registerQuietly();
+                });
+            } catch (RejectedExecutionException e) {
+                registrationPending.set(false);
+            }
+        }
+    }
+
+    private void registerQuietly() {
+        try {
+            registration.registerAll();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "registering with name servers failed", e);
+        }
+    }
+
+    private void persistOffsets() {
+        try {
+            offsets.persistIfChanged();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "persisting consumer offsets failed", e);
+        }
+    }
+
+    private void expireClients() {
+        try {
+            producers.expire(config.channelExpiry());
+            consumers.expire(config.channelExpiry()).forEach(this::notifyMembershipChanged);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "expiring silent clients failed", e);
+        }
+    }
+
+    /** Tells every client of the group to rebalance now. */
+    private void notifyMembershipChanged(String group) {
+        List<RemoteChannel> channels = new ArrayList<>(consumers.channels(group));
+        if (channels.isEmpty() || closed) {
+            return;
+        }
+        RemotingCommand notice = RemotingCommand.request(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED,
+                new NotifyConsumerIdsChangedRequestHeader(group, null)).build();
+        try {
+            clientExecutor.execute(() -> {
+                for (RemoteChannel channel : channels) {
+                    try {
+                        channel.invokeOneway(notice, NOTIFY_TIMEOUT);
+                    } catch (RemotingException e) {
+                        LOG.log(System.Logger.Level.DEBUG, "cannot notify {0}: {1}", channel, e.getMessage());
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.log(System.Logger.Level.DEBUG, "not notifying group {0}: stopping", group);
+        }
+    }
+
+    /** Consumer groups known now, for administration. */
+    public Set<String> consumerGroups() {
+        return consumers.groupNames();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        scheduler.shutdownNow();
+        registration.unregisterAll();
+        remoting.close();
+        for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor)) {
+            executor.shutdown();
+        }
+        try {
+            for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor)) {
+                executor.awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        offsets.persist();
+        topics.persist();
+        nameServerClient.close();
+        store.close();
+        LOG.log(System.Logger.Level.INFO, "broker {0} stopped", config.brokerName());
+    }
+}

@@ -1,0 +1,163 @@
+package dev.ferry.server.broker;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link Broker}, validated once; messages name the bad key and value.
+ *
+ * @param brokerName           the broker group's name
+ * @param clusterName          the cluster it belongs to
+ * @param host                 address to listen on and to advertise
+ * @param port                 port to listen on (RocketMQ's default 10911; 0 picks a free one)
+ * @param nameServers          name servers to register with ({@code host:port})
+ * @param storeDir             where the message store and the broker's config files live
+ * @param autoCreateTopics     create a topic on its first send
+ * @param defaultTopicQueues   queues of an auto-created topic
+ * @param maxMessageSize       largest message body accepted, in bytes
+ * @param registerInterval     how often the broker re-registers with name servers
+ * @param offsetPersistInterval how often consumer offsets are written to disk
+ * @param channelExpiry        a client silent this long is dropped from its groups
+ * @param maxPullMessages      most messages one pull returns
+ * @param sql92Enabled         whether SQL92 subscriptions are served
+ */
+public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
+                           Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
+                           Duration registerInterval, Duration offsetPersistInterval, Duration channelExpiry,
+                           int maxPullMessages, boolean sql92Enabled) {
+
+    public static final int DEFAULT_PORT = 10911;
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
+
+    public BrokerConfig {
+        require(brokerName != null && NAME.matcher(brokerName).matches(), "brokerName", brokerName,
+                "must be letters, digits, '_' or '-'");
+        require(clusterName != null && NAME.matcher(clusterName).matches(), "clusterName", clusterName,
+                "must be letters, digits, '_' or '-'");
+        Objects.requireNonNull(host, "host");
+        require(port >= 0 && port <= 65535, "brokerPort", port, "must be within 0..65535");
+        nameServers = List.copyOf(Objects.requireNonNull(nameServers, "nameServers"));
+        Objects.requireNonNull(storeDir, "storeDir");
+        require(defaultTopicQueues > 0 && defaultTopicQueues <= 1024, "defaultTopicQueues", defaultTopicQueues,
+                "must be within 1..1024");
+        require(maxMessageSize > 0, "maxMessageSize", maxMessageSize, "must be positive");
+        positive("registerInterval", registerInterval);
+        positive("offsetPersistInterval", offsetPersistInterval);
+        positive("channelExpiry", channelExpiry);
+        require(maxPullMessages > 0, "maxPullMessages", maxPullMessages, "must be positive");
+    }
+
+    private static void require(boolean ok, String key, Object value, String rule) {
+        if (!ok) {
+            throw new IllegalArgumentException(key + " = " + value + ": " + rule);
+        }
+    }
+
+    private static void positive(String key, Duration value) {
+        require(value != null && !value.isNegative() && !value.isZero(), key, value, "must be a positive duration");
+    }
+
+    /** The address clients reach this broker at. */
+    public String address(int boundPort) {
+        return host + ":" + boundPort;
+    }
+
+    public static Builder builder(Path storeDir) {
+        return new Builder(storeDir);
+    }
+
+    /** Builds a {@link BrokerConfig}; defaults follow RocketMQ's where users rely on them. */
+    public static final class Builder {
+        private String brokerName = "broker-a";
+        private String clusterName = "DefaultCluster";
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private List<String> nameServers = List.of();
+        private final Path storeDir;
+        private boolean autoCreateTopics = true;
+        private int defaultTopicQueues = 4;
+        private int maxMessageSize = 4 * 1024 * 1024;
+        private Duration registerInterval = Duration.ofSeconds(30);
+        private Duration offsetPersistInterval = Duration.ofSeconds(5);
+        private Duration channelExpiry = Duration.ofSeconds(120);
+        private int maxPullMessages = 32;
+        private boolean sql92Enabled = true;
+
+        private Builder(Path storeDir) {
+            this.storeDir = storeDir;
+        }
+
+        public Builder brokerName(String value) {
+            this.brokerName = value;
+            return this;
+        }
+
+        public Builder clusterName(String value) {
+            this.clusterName = value;
+            return this;
+        }
+
+        public Builder host(String value) {
+            this.host = value;
+            return this;
+        }
+
+        public Builder port(int value) {
+            this.port = value;
+            return this;
+        }
+
+        public Builder nameServers(List<String> value) {
+            this.nameServers = value;
+            return this;
+        }
+
+        public Builder autoCreateTopics(boolean value) {
+            this.autoCreateTopics = value;
+            return this;
+        }
+
+        public Builder defaultTopicQueues(int value) {
+            this.defaultTopicQueues = value;
+            return this;
+        }
+
+        public Builder maxMessageSize(int value) {
+            this.maxMessageSize = value;
+            return this;
+        }
+
+        public Builder registerInterval(Duration value) {
+            this.registerInterval = value;
+            return this;
+        }
+
+        public Builder offsetPersistInterval(Duration value) {
+            this.offsetPersistInterval = value;
+            return this;
+        }
+
+        public Builder channelExpiry(Duration value) {
+            this.channelExpiry = value;
+            return this;
+        }
+
+        public Builder maxPullMessages(int value) {
+            this.maxPullMessages = value;
+            return this;
+        }
+
+        public Builder sql92Enabled(boolean value) {
+            this.sql92Enabled = value;
+            return this;
+        }
+
+        public BrokerConfig build() {
+            return new BrokerConfig(brokerName, clusterName, host, port, nameServers, storeDir, autoCreateTopics,
+                    defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
+                    maxPullMessages, sql92Enabled);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.protocol.body.ConsumerData;
+import dev.ferry.remoting.protocol.body.SubscriptionData;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The consumer groups clients report in their heartbeats: which clients are live in each
+ * group, over which connection, and what the group subscribes to.
+ *
+ * <p>Thread-safe. Every method that can change a group's membership returns the groups it
+ * changed, so the broker can tell their clients to rebalance at once.
+ */
+final class ConsumerGroups {
+    private static final System.Logger LOG = System.getLogger(ConsumerGroups.class.getName());
+
+    /** A live client of a group. */
+    record Member(String clientId, RemoteChannel channel, long lastSeenMillis) {
+    }
+
+    /** One group: settings and subscriptions from the latest heartbeat, members by connection. */
+    static final class Group {
+        final String name;
+        volatile String messageModel = "CLUSTERING";
+        volatile String consumeType = "CONSUME_PASSIVELY";
+        final Map<String, SubscriptionData> subscriptions = new ConcurrentHashMap<>();
+        final Map<String, Member> members = new ConcurrentHashMap<>();
+
+        Group(String name) {
+            this.name = name;
+        }
+
+        boolean broadcasting() {
+            return "BROADCASTING".equals(messageModel);
+        }
+    }
+
+    private final Clock clock;
+    private final Map<String, Group> groups = new ConcurrentHashMap<>();
+
+    ConsumerGroups(Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * Records a heartbeat's view of one group.
+     *
+     * @return whether the group's members changed (a new client joined)
+     */
+    synchronized boolean heartbeat(ConsumerData data, String clientId, RemoteChannel channel) {
+        Group group = groups.computeIfAbsent(data.groupName(), Group::new);
+        if (data.messageModel() != null) {
+            group.messageModel = data.messageModel();
+        }
+        if (data.consumeType() != null) {
+            group.consumeType = data.consumeType();
+        }
+        for (SubscriptionData subscription : data.subscriptionDataSet()) {
+            group.subscriptions.merge(subscription.topic(), subscription,
+                    (old, latest) -> latest.subVersion() >= old.subVersion() ? latest : old);
+        }
+        Member previous = group.members.put(channel.id(), new Member(clientId, channel, clock.millis()));
+        boolean joined = previous == null;
+        if (joined) {
+            LOG.log(System.Logger.Level.INFO, "client {0} joined consumer group {1}", clientId, data.groupName());
+        }
+        return joined;
+    }
+
+    /** Removes a client from a group, as UNREGISTER_CLIENT asks; returns whether it was there. */
+    synchronized boolean unregister(String groupName, String clientId) {
+        Group group = groups.get(groupName);
+        if (group == null) {
+            return false;
+        }
+        boolean removed = group.members.values().removeIf(m -> m.clientId().equals(clientId));
+        dropIfEmpty(group);
+        return removed;
+    }
+
+    /** Removes every membership held over a closed connection; returns the groups that changed. */
+    synchronized Set<String> connectionClosed(String channelId) {
+        Set<String> changed = new HashSet<>();
+        for (Group group : List.copyOf(groups.values())) {
+            if (group.members.remove(channelId) != null) {
+                changed.add(group.name);
+                dropIfEmpty(group);
+            }
+        }
+        return changed;
+    }
+
+    /** Removes members silent for longer than {@code expiry}; returns the groups that changed. */
+    synchronized Set<String> expire(Duration expiry) {
+        long deadline = clock.millis() - expiry.toMillis();
+        Set<String> changed = new HashSet<>();
+        for (Group group : List.copyOf(groups.values())) {
+            if (group.members.values().removeIf(m -> m.lastSeenMillis() < deadline)) {
+                changed.add(group.name);
+                LOG.log(System.Logger.Level.INFO, "dropped silent clients of consumer group {0}", group.name);
+                dropIfEmpty(group);
+            }
+        }
+        return changed;
+    }
+
+    private void dropIfEmpty(Group group) {
+        if (group.members.isEmpty()) {
+            groups.remove(group.name, group);
+        }
+    }
+
+    /** The ids of the group's live clients, sorted and without duplicates. */
+    List<String> clientIds(String groupName) {
+        Group group = groups.get(groupName);
+        if (group == null) {
+            return List.of();
+        }
+        return group.members.values().stream().map(Member::clientId).distinct().sorted().toList();
+    }
+
+    List<RemoteChannel> channels(String groupName) {
+        Group group = groups.get(groupName);
+        return group == null ? List.of() : new ArrayList<>(group.members.values().stream().map(Member::channel).toList());
+    }
+
+    Optional<Group> group(String groupName) {
+        return Optional.ofNullable(groups.get(groupName));
+    }
+
+    Optional<SubscriptionData> subscription(String groupName, String topic) {
+        Group group = groups.get(groupName);
+        return group == null ? Optional.empty() : Optional.ofNullable(group.subscriptions.get(topic));
+    }
+
+    Set<String> groupNames() {
+        return Set.copyOf(groups.keySet());
+    }
+}

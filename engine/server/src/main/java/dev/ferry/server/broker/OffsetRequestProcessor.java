@@ -1,0 +1,93 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.GetEarliestMsgStoretimeRequestHeader;
+import dev.ferry.remoting.protocol.header.GetEarliestMsgStoretimeResponseHeader;
+import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.GetMinOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.OffsetResponseHeader;
+import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.QueryConsumerOffsetResponseHeader;
+import dev.ferry.remoting.protocol.header.SearchOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.UpdateConsumerOffsetRequestHeader;
+import dev.ferry.store.GetMessageResult;
+import dev.ferry.store.GetMessageStatus;
+import dev.ferry.store.MessageFilterPredicate;
+import dev.ferry.store.MessageStore;
+import java.util.OptionalLong;
+
+/**
+ * Offsets: the consumer offsets groups commit and query, and the queues' own min and max
+ * offsets, offset by timestamp and earliest store time.
+ */
+final class OffsetRequestProcessor implements RequestProcessor {
+    private final MessageStore store;
+    private final ConsumerOffsetTable offsets;
+
+    OffsetRequestProcessor(MessageStore store, ConsumerOffsetTable offsets) {
+        this.store = store;
+        this.offsets = offsets;
+    }
+
+    @Override
+    public RemotingCommand process(RequestContext context, RemotingCommand request) {
+        return switch (request.code()) {
+            case RequestCode.QUERY_CONSUMER_OFFSET -> queryConsumerOffset(request);
+            case RequestCode.UPDATE_CONSUMER_OFFSET -> updateConsumerOffset(request);
+            case RequestCode.GET_MAX_OFFSET -> {
+                GetMaxOffsetRequestHeader h = request.header(GetMaxOffsetRequestHeader.class);
+                yield offset(request, store.maxOffset(h.topic(), h.queueId()));
+            }
+            case RequestCode.GET_MIN_OFFSET -> {
+                GetMinOffsetRequestHeader h = request.header(GetMinOffsetRequestHeader.class);
+                yield offset(request, store.minOffset(h.topic(), h.queueId()));
+            }
+            case RequestCode.SEARCH_OFFSET_BY_TIMESTAMP -> {
+                SearchOffsetRequestHeader h = request.header(SearchOffsetRequestHeader.class);
+                yield offset(request, store.offsetForTimestamp(h.topic(), h.queueId(), h.timestamp()));
+            }
+            case RequestCode.GET_EARLIEST_MSG_STORETIME -> earliestStoreTime(request);
+            default -> RemotingCommand.responseTo(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED).build();
+        };
+    }
+
+    private RemotingCommand queryConsumerOffset(RemotingCommand request) {
+        QueryConsumerOffsetRequestHeader h = request.header(QueryConsumerOffsetRequestHeader.class);
+        OptionalLong offset = offsets.query(h.consumerGroup(), h.topic(), h.queueId());
+        if (offset.isPresent()) {
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
+                    .header(new QueryConsumerOffsetResponseHeader(offset.getAsLong())).build();
+        }
+        // No offset: the client starts where its consume-from setting says. Unlike RocketMQ we
+        // never answer 0 for "message 0 is still cached", so "last" always means last.
+        return RemotingCommand.responseTo(request, ResponseCode.QUERY_NOT_FOUND)
+                .remark("no committed offset of group " + h.consumerGroup() + " on " + h.topic() + ":" + h.queueId())
+                .build();
+    }
+
+    private RemotingCommand updateConsumerOffset(RemotingCommand request) {
+        UpdateConsumerOffsetRequestHeader h = request.header(UpdateConsumerOffsetRequestHeader.class);
+        offsets.commit(h.consumerGroup(), h.topic(), h.queueId(), h.commitOffset());
+        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+    }
+
+    private RemotingCommand earliestStoreTime(RemotingCommand request) {
+        GetEarliestMsgStoretimeRequestHeader h = request.header(GetEarliestMsgStoretimeRequestHeader.class);
+        GetMessageResult result = store.getMessages(h.topic(), h.queueId(), store.minOffset(h.topic(), h.queueId()),
+                1, 64 * 1024, MessageFilterPredicate.ALL);
+        if (result.status() != GetMessageStatus.FOUND) {
+            return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR)
+                    .remark("queue " + h.topic() + ":" + h.queueId() + " holds no message").build();
+        }
+        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
+                .header(new GetEarliestMsgStoretimeResponseHeader(result.views().get(0).storeTimestamp())).build();
+    }
+
+    private static RemotingCommand offset(RemotingCommand request, long offset) {
+        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).header(new OffsetResponseHeader(offset)).build();
+    }
+}

@@ -1,0 +1,203 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.Permission;
+import dev.ferry.remoting.protocol.body.SubscriptionData;
+import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
+import dev.ferry.remoting.protocol.header.PullMessageResponseHeader;
+import dev.ferry.spi.FilterExpressionException;
+import dev.ferry.store.GetMessageResult;
+import dev.ferry.store.MessageFilterPredicate;
+import dev.ferry.store.MessageStore;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * PULL_MESSAGE and LITE_PULL_MESSAGE: reads from the store through the subscription's filter
+ * and answers with the stored records as they are on disk. When nothing is there yet and the
+ * consumer allows it, the request is held ({@link PullRequestHold}) instead of answered empty.
+ */
+final class PullMessageProcessor implements RequestProcessor {
+    /** Pull sysFlag bits. */
+    static final int FLAG_COMMIT_OFFSET = 1;
+    static final int FLAG_SUSPEND = 1 << 1;
+    static final int FLAG_SUBSCRIPTION = 1 << 2;
+
+    private static final int DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+    private static final long MAX_SUSPEND_MILLIS = 30_000;
+
+    private final BrokerConfig config;
+    private final MessageStore store;
+    private final TopicConfigTable topics;
+    private final ConsumerGroups groups;
+    private final ConsumerOffsetTable offsets;
+    private final SubscriptionFilters filters;
+    private final PullRequestHold hold;
+    private final Clock clock;
+
+    PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, ConsumerGroups groups,
+                         ConsumerOffsetTable offsets, SubscriptionFilters filters, PullRequestHold hold, Clock clock) {
+        this.config = config;
+        this.store = store;
+        this.topics = topics;
+        this.groups = groups;
+        this.offsets = offsets;
+        this.filters = filters;
+        this.hold = hold;
+        this.clock = clock;
+        hold.retryWith(this::retry);
+    }
+
+    @Override
+    public RemotingCommand process(RequestContext context, RemotingCommand request) {
+        PullMessageRequestHeader header = request.header(PullMessageRequestHeader.class);
+        long suspend = Math.min(Math.max(header.suspendTimeoutMillis(), 0), MAX_SUSPEND_MILLIS);
+        commitOffset(header);
+        return pull(context, request, header, clock.millis() + suspend, true);
+    }
+
+    private void retry(PullRequestHold.HeldPull held, boolean mayHoldAgain) {
+        RemotingCommand response = pull(held.context(), held.request(), held.header(), held.deadlineMillis(),
+                mayHoldAgain);
+        if (response != null) {
+            held.context().respond(response);
+        }
+    }
+
+    private void commitOffset(PullMessageRequestHeader header) {
+        if ((header.sysFlag() & FLAG_COMMIT_OFFSET) == 0 || header.commitOffset() < 0) {
+            return;
+        }
+        boolean broadcasting = groups.group(header.consumerGroup()).map(ConsumerGroups.Group::broadcasting)
+                .orElse(false);
+        if (!broadcasting) {
+            offsets.commit(header.consumerGroup(), header.topic(), header.queueId(), header.commitOffset());
+        }
+    }
+
+    /** Answers the pull, or holds it and returns {@code null}. */
+    private RemotingCommand pull(RequestContext context, RemotingCommand request, PullMessageRequestHeader header,
+                                 long deadline, boolean mayHold) {
+        Optional<TopicConfig> topic = topics.get(header.topic());
+        if (topic.isEmpty()) {
+            return error(request, ResponseCode.TOPIC_NOT_EXIST, "topic[" + header.topic()
+                    + "] not exist, apply first please!");
+        }
+        if (!Permission.readable(topic.get().perm())) {
+            return error(request, ResponseCode.NO_PERMISSION, "the topic[" + header.topic() + "] pulling message is forbidden");
+        }
+        if (header.queueId() < 0 || header.queueId() >= topic.get().readQueueNums()) {
+            return error(request, ResponseCode.SYSTEM_ERROR, "queueId[" + header.queueId() + "] is illegal, topic:["
+                    + header.topic() + "] topicConfig.readQueueNums:[" + topic.get().readQueueNums() + "] consumer:["
+                    + context.channel().remoteAddress() + "]");
+        }
+        boolean suspend = (header.sysFlag() & FLAG_SUSPEND) != 0;
+        String expressionType;
+        String expression;
+        if ((header.sysFlag() & FLAG_SUBSCRIPTION) != 0) {
+            expressionType = header.expressionType();
+            expression = header.subscription();
+        } else {
+            Optional<SubscriptionData> subscription = groups.subscription(header.consumerGroup(), header.topic());
+            if (subscription.isEmpty()) {
+                return error(request, ResponseCode.SUBSCRIPTION_NOT_EXIST, "the consumer's subscription of "
+                        + header.topic() + " does not exist: send a heartbeat first");
+            }
+            if (subscription.get().subVersion() < header.subVersion()) {
+                // The heartbeat with the newer subscription is on its way: wait for it rather than
+                // bouncing the pull and stalling the consumer until its next heartbeat.
+                if (mayHold && deadline > clock.millis()) {
+                    hold.hold(new PullRequestHold.HeldPull(context, request, header, deadline));
+                    return null;
+                }
+                return error(request, ResponseCode.SUBSCRIPTION_NOT_LATEST, "the consumer's subscription is not latest");
+            }
+            expressionType = subscription.get().expressionType();
+            expression = subscription.get().subString();
+        }
+        MessageFilterPredicate filter;
+        try {
+            filter = TopicNames.isRetryTopic(header.topic()) ? MessageFilterPredicate.ALL
+                    : filters.compile(expressionType, expression);
+        } catch (FilterExpressionException e) {
+            return error(request, ResponseCode.SUBSCRIPTION_PARSE_FAILED, "parse the consumer's subscription["
+                    + expression + "] failed: " + e.getMessage());
+        } catch (SubscriptionFilters.UnsupportedFilterException e) {
+            return error(request, ResponseCode.SYSTEM_ERROR, e.getMessage());
+        }
+
+        int maxMessages = Math.min(Math.max(header.maxMsgNums(), 1), config.maxPullMessages());
+        int maxBytes = header.maxMsgBytes() == null || header.maxMsgBytes() <= 0 ? DEFAULT_MAX_BYTES
+                : header.maxMsgBytes();
+        GetMessageResult result = store.getMessages(header.topic(), header.queueId(), header.queueOffset(),
+                maxMessages, maxBytes, filter);
+        return switch (result.status()) {
+            case FOUND -> found(request, result);
+            // A queue not dispatched yet is "nothing yet", never "move to 0": right after a send
+            // or a restart the dispatcher may lag the commit log, and a reset would replay history.
+            case NO_NEW_MESSAGE, NO_MESSAGE_IN_QUEUE -> nothingYet(context, request, header, result, suspend, mayHold,
+                    deadline);
+            case NO_MATCHED_MESSAGE -> {
+                // Everything up to the end was read and nothing matched: wait there for a match
+                // rather than send the consumer back for another empty round.
+                if (suspend && mayHold && deadline > clock.millis() && result.nextBeginOffset() >= result.maxOffset()) {
+                    yield holdFrom(context, request, header, result.nextBeginOffset(), deadline);
+                }
+                yield answer(request, ResponseCode.PULL_RETRY_IMMEDIATELY, result, result.nextBeginOffset());
+            }
+            case OFFSET_TOO_SMALL -> answer(request, ResponseCode.PULL_OFFSET_MOVED, result, result.minOffset());
+            case OFFSET_OVERFLOW -> store.dispatchedOffset() < store.commitLogMaxOffset()
+                    ? nothingYet(context, request, header, result, suspend, mayHold, deadline)
+                    : answer(request, ResponseCode.PULL_OFFSET_MOVED, result, result.maxOffset());
+            case OFFSET_OUT_OF_RANGE -> answer(request, ResponseCode.PULL_RETRY_IMMEDIATELY, result,
+                    result.nextBeginOffset());
+        };
+    }
+
+    private RemotingCommand nothingYet(RequestContext context, RemotingCommand request, PullMessageRequestHeader header,
+                                       GetMessageResult result, boolean suspend, boolean mayHold, long deadline) {
+        if (suspend && mayHold && deadline > clock.millis()) {
+            return holdFrom(context, request, header, header.queueOffset(), deadline);
+        }
+        return answer(request, ResponseCode.PULL_NOT_FOUND, result, header.queueOffset());
+    }
+
+    /** Holds the pull, to continue from {@code offset}; returns {@code null} (no answer yet). */
+    private RemotingCommand holdFrom(RequestContext context, RemotingCommand request, PullMessageRequestHeader header,
+                                     long offset, long deadline) {
+        PullMessageRequestHeader from = offset == header.queueOffset() ? header : new PullMessageRequestHeader(
+                header.consumerGroup(), header.topic(), header.queueId(), offset, header.maxMsgNums(),
+                header.sysFlag(), header.commitOffset(), header.suspendTimeoutMillis(), header.subscription(),
+                header.subVersion(), header.expressionType(), header.maxMsgBytes(), header.brokerName());
+        hold.hold(new PullRequestHold.HeldPull(context, request, from, deadline));
+        // A message dispatched between the read and the hold would not wake it: look again.
+        long max = store.maxOffset(header.topic(), header.queueId());
+        if (max > offset) {
+            hold.onArrival(header.topic(), header.queueId(), max);
+        }
+        return null;
+    }
+
+    private static RemotingCommand found(RemotingCommand request, GetMessageResult result) {
+        byte[] body = MessageQueryProcessor.copy(result.messages());
+        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).remark("FOUND")
+                .header(responseHeader(result, result.nextBeginOffset())).body(body).build();
+    }
+
+    private static RemotingCommand answer(RemotingCommand request, int code, GetMessageResult result, long next) {
+        return RemotingCommand.responseTo(request, code).header(responseHeader(result, next)).build();
+    }
+
+    private static PullMessageResponseHeader responseHeader(GetMessageResult result, long nextBeginOffset) {
+        return new PullMessageResponseHeader(0L, nextBeginOffset, result.minOffset(), result.maxOffset(), null, 0, 0,
+                null);
+    }
+
+    private static RemotingCommand error(RemotingCommand request, int code, String remark) {
+        return RemotingCommand.responseTo(request, code).remark(remark).build();
+    }
+}

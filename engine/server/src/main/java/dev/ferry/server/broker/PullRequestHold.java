@@ -1,0 +1,131 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Pull requests held because nothing new was there to answer them (long polling). A held pull
+ * is retried when a message arrives in its queue, when its group's subscription changes, or,
+ * finally, when its hold time runs out; retrying answers it or holds it again.
+ *
+ * <p>Thread-safe: the store's dispatcher reports arrivals, processors add holds, a scan expires
+ * them; retries run on the pull executor, never on the dispatcher thread.
+ */
+final class PullRequestHold {
+    private static final System.Logger LOG = System.getLogger(PullRequestHold.class.getName());
+
+    /** A held pull: what is needed to run it again. */
+    record HeldPull(RequestContext context, RemotingCommand request, PullMessageRequestHeader header,
+                    long deadlineMillis) {
+    }
+
+    /** Runs a held pull again; {@code mayHoldAgain} is false once its time is up. */
+    @FunctionalInterface
+    interface Retry {
+        void run(HeldPull pull, boolean mayHoldAgain);
+    }
+
+    private final Map<String, List<HeldPull>> held = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final Executor executor;
+    private volatile Retry retry;
+
+    PullRequestHold(Clock clock, Executor executor) {
+        this.clock = clock;
+        this.executor = executor;
+    }
+
+    void retryWith(Retry value) {
+        this.retry = value;
+    }
+
+    private static String key(String topic, int queueId) {
+        return topic + "@" + queueId;
+    }
+
+    void hold(HeldPull pull) {
+        List<HeldPull> list = held.computeIfAbsent(key(pull.header().topic(), pull.header().queueId()),
+                k -> new ArrayList<>());
+        synchronized (list) {
+            list.add(pull);
+        }
+    }
+
+    /** A message was dispatched to the queue: retry the pulls waiting below its new end. */
+    void onArrival(String topic, int queueId, long nextQueueOffset) {
+        List<HeldPull> list = held.get(key(topic, queueId));
+        if (list == null) {
+            return;
+        }
+        List<HeldPull> ready = new ArrayList<>();
+        synchronized (list) {
+            for (Iterator<HeldPull> it = list.iterator(); it.hasNext(); ) {
+                HeldPull pull = it.next();
+                if (pull.header().queueOffset() < nextQueueOffset) {
+                    it.remove();
+                    ready.add(pull);
+                }
+            }
+        }
+        ready.forEach(pull -> submit(pull, true));
+    }
+
+    /** A group's subscription changed: retry its pulls, which may have waited for it. */
+    void onSubscriptionChanged(String group) {
+        List<HeldPull> ready = new ArrayList<>();
+        for (List<HeldPull> list : held.values()) {
+            synchronized (list) {
+                list.removeIf(pull -> {
+                    boolean match = pull.header().consumerGroup().equals(group);
+                    if (match) {
+                        ready.add(pull);
+                    }
+                    return match;
+                });
+            }
+        }
+        ready.forEach(pull -> submit(pull, true));
+    }
+
+    /** Answers the pulls whose hold time is over. */
+    void expire() {
+        long now = clock.millis();
+        List<HeldPull> due = new ArrayList<>();
+        for (List<HeldPull> list : held.values()) {
+            synchronized (list) {
+                list.removeIf(pull -> {
+                    boolean over = pull.deadlineMillis() <= now || !pull.context().channel().isActive();
+                    if (over) {
+                        due.add(pull);
+                    }
+                    return over;
+                });
+            }
+        }
+        due.forEach(pull -> submit(pull, false));
+    }
+
+    int size() {
+        return held.values().stream().mapToInt(List::size).sum();
+    }
+
+    private void submit(HeldPull pull, boolean mayHoldAgain) {
+        if (!pull.context().channel().isActive()) {
+            return;
+        }
+        try {
+            executor.execute(() -> retry.run(pull, mayHoldAgain));
+        } catch (RejectedExecutionException e) {
+            LOG.log(System.Logger.Level.DEBUG, "dropping a held pull: the broker is stopping");
+        }
+    }
+}

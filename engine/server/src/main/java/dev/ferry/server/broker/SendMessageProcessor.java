@@ -1,0 +1,169 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.Permission;
+import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.remoting.protocol.header.SendMessageRequestHeader;
+import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
+import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
+import dev.ferry.store.AppendResult;
+import dev.ferry.store.MessageProperties;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageToStore;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * SEND_MESSAGE, SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE: validates, creates the topic on first
+ * send when allowed, and appends to the store. Runs on the send executor, whose single thread
+ * keeps each producer's messages to a queue in the order they arrived.
+ */
+final class SendMessageProcessor implements RequestProcessor {
+    private final BrokerConfig config;
+    private final MessageStore store;
+    private final TopicConfigTable topics;
+    private final Runnable topicsChanged;
+    private volatile InetSocketAddress storeHost;
+
+    SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
+                         InetSocketAddress storeHost) {
+        this.config = config;
+        this.store = store;
+        this.topics = topics;
+        this.topicsChanged = topicsChanged;
+        this.storeHost = storeHost;
+    }
+
+    /** The address stored with each message, once the broker's port is bound. */
+    void storeHost(InetSocketAddress value) {
+        this.storeHost = value;
+    }
+
+    @Override
+    public RemotingCommand process(RequestContext context, RemotingCommand request) {
+        SendMessageRequestHeader header = request.code() == RequestCode.SEND_MESSAGE
+                ? request.header(SendMessageRequestHeader.class)
+                : request.header(SendMessageRequestHeaderV2.class).toFullNames();
+        String problem = TopicNames.sendProblem(header.topic());
+        if (problem != null) {
+            return error(request, ResponseCode.MESSAGE_ILLEGAL, problem);
+        }
+        TopicConfig topic = topicFor(header);
+        if (topic == null) {
+            return error(request, ResponseCode.TOPIC_NOT_EXIST, "topic[" + header.topic()
+                    + "] not exist, apply first please!");
+        }
+        if (!Permission.writable(topic.perm())) {
+            return error(request, ResponseCode.NO_PERMISSION, "the topic[" + header.topic()
+                    + "] sending message is forbidden");
+        }
+        int queueId = header.queueId() < 0 ? ThreadLocalRandom.current().nextInt(topic.writeQueueNums())
+                : header.queueId();
+        if (queueId >= topic.writeQueueNums()) {
+            return error(request, ResponseCode.SYSTEM_ERROR, "request queueId[" + queueId + "] is illegal, topic "
+                    + header.topic() + " has " + topic.writeQueueNums() + " write queues");
+        }
+        boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || Boolean.TRUE.equals(header.batch());
+        List<MessageToStore> messages;
+        try {
+            messages = batch ? BatchBody.decode(request.body(), header, queueId, bornHost(context), storeHost)
+                    : List.of(single(request.body(), header, queueId, bornHost(context)));
+        } catch (IllegalArgumentException e) {
+            return error(request, ResponseCode.MESSAGE_ILLEGAL, e.getMessage());
+        }
+        for (MessageToStore message : messages) {
+            if (message.body().length > config.maxMessageSize()) {
+                return error(request, ResponseCode.MESSAGE_ILLEGAL, "the message body size " + message.body().length
+                        + " is over the limit of " + config.maxMessageSize() + " bytes");
+            }
+        }
+        return append(request, header, queueId, messages);
+    }
+
+    private RemotingCommand append(RemotingCommand request, SendMessageRequestHeader header, int queueId,
+                                   List<MessageToStore> messages) {
+        List<String> ids = new ArrayList<>(messages.size());
+        AppendResult first = null;
+        for (MessageToStore message : messages) {
+            AppendResult result = store.append(message);
+            switch (result.status()) {
+                case PUT_OK, FLUSH_DISK_TIMEOUT -> {
+                    if (first == null) {
+                        first = result;
+                    }
+                    ids.add(result.offsetMessageId());
+                    if (result.status() == dev.ferry.store.AppendStatus.FLUSH_DISK_TIMEOUT) {
+                        return sent(request, header, queueId, first, ids, ResponseCode.FLUSH_DISK_TIMEOUT);
+                    }
+                }
+                case MESSAGE_ILLEGAL, MESSAGE_TOO_LARGE, PROPERTIES_TOO_LARGE -> {
+                    return error(request, ResponseCode.MESSAGE_ILLEGAL, "message rejected: " + result.detail());
+                }
+                default -> {
+                    return error(request, ResponseCode.SERVICE_NOT_AVAILABLE, "the broker cannot store messages now: "
+                            + result.status() + (result.detail() == null ? "" : ": " + result.detail()));
+                }
+            }
+        }
+        return sent(request, header, queueId, first, ids, ResponseCode.SUCCESS);
+    }
+
+    private static RemotingCommand sent(RemotingCommand request, SendMessageRequestHeader header, int queueId,
+                                        AppendResult first, List<String> ids, int code) {
+        String uniqueKey = header.properties() == null ? null
+                : MessageProperties.find(header.properties(), MessageProperties.UNIQ_KEY);
+        return RemotingCommand.responseTo(request, code)
+                .header(new SendMessageResponseHeader(String.join(",", ids), queueId, first.queueOffset(), uniqueKey,
+                        null))
+                .extField("MSG_REGION", "DefaultRegion").extField("TRACE_ON", "true").build();
+    }
+
+    private MessageToStore single(byte[] body, SendMessageRequestHeader header, int queueId, InetSocketAddress born) {
+        if (body == null || body.length == 0) {
+            throw new IllegalArgumentException("the message body is empty");
+        }
+        return MessageToStore.builder(header.topic(), queueId, body).flag(header.flag())
+                .properties(header.properties() == null ? "" : header.properties()).sysFlag(header.sysFlag())
+                .bornTimestamp(header.bornTimestamp()).bornHost(born).storeHost(storeHost)
+                .reconsumeTimes(header.reconsumeTimes() == null ? 0 : header.reconsumeTimes()).build();
+    }
+
+    /** The topic's config, created from the default topic on first send when allowed. */
+    private TopicConfig topicFor(SendMessageRequestHeader header) {
+        Optional<TopicConfig> existing = topics.get(header.topic());
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        if (!config.autoCreateTopics() && !TopicNames.isRetryTopic(header.topic())) {
+            return null;
+        }
+        Optional<TopicConfig> template = topics.get(header.defaultTopic() == null ? TopicNames.AUTO_CREATE_TOPIC
+                : header.defaultTopic());
+        if (template.isEmpty() && !TopicNames.isRetryTopic(header.topic())) {
+            return null;
+        }
+        int queues = TopicNames.isRetryTopic(header.topic()) ? 1
+                : Math.min(header.defaultTopicQueueNums() > 0 ? header.defaultTopicQueueNums()
+                : config.defaultTopicQueues(), template.get().writeQueueNums());
+        TopicConfig created = topics.putIfAbsent(TopicConfig.of(header.topic(), queues));
+        topicsChanged.run();
+        return created;
+    }
+
+    private static InetSocketAddress bornHost(RequestContext context) {
+        SocketAddress address = context.channel().remoteAddress();
+        return address instanceof InetSocketAddress inet ? inet : new InetSocketAddress("127.0.0.1", 0);
+    }
+
+    private static RemotingCommand error(RemotingCommand request, int code, String remark) {
+        return RemotingCommand.responseTo(request, code).remark(remark).build();
+    }
+}

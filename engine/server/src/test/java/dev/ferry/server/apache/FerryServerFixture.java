@@ -1,0 +1,33 @@
+package dev.ferry.server.apache;
+
+import dev.ferry.server.FerryServer;
+import dev.ferry.server.FerryServerConfig;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** A ferry-server on free ports with small commit-log files, for tests in this JVM. */
+final class FerryServerFixture implements AutoCloseable {
+    private final FerryServer server;
+
+    FerryServerFixture(Path storeDir) {
+        this(FerryServerConfig.defaults(storeDir).withPorts(0, 0).withCommitLogSegmentSize(8 * 1024 * 1024));
+    }
+
+    FerryServerFixture(FerryServerConfig config) {
+        this.server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("ferry-test", true)).start();
+    }
+
+    String nameServer() {
+        return server.nameServerAddress();
+    }
+
+    FerryServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
