@@ -47,6 +47,9 @@ public final class FerryServerCommand implements Callable<Integer> {
             + "(ASYNC_FLUSH|SYNC_FLUSH), commitLogSegmentSize, autoCreateTopics, sql92Enabled.")
     Path configFile;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
@@ -86,7 +89,7 @@ public final class FerryServerCommand implements Callable<Integer> {
             }
             for (String key : file.stringPropertyNames()) {
                 if (!CONFIG_KEYS.contains(key)) {
-                    throw new CommandLine.ParameterException(new CommandLine(this), "unknown key '" + key + "' in "
+                    throw new CommandLine.ParameterException(spec.commandLine(), "unknown key '" + key + "' in "
                             + configFile + "; known keys: " + new java.util.TreeSet<>(CONFIG_KEYS));
                 }
             }
@@ -115,7 +118,7 @@ public final class FerryServerCommand implements Callable<Integer> {
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), key + " = " + value + ": not an integer");
+            throw new CommandLine.ParameterException(spec.commandLine(), key + " = " + value + ": not an integer");
         }
     }
 
@@ -123,7 +126,7 @@ public final class FerryServerCommand implements Callable<Integer> {
         try {
             return FlushMode.valueOf(value.trim());
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "flushMode = " + value
+            throw new CommandLine.ParameterException(spec.commandLine(), "flushMode = " + value
                     + ": expected ASYNC_FLUSH or SYNC_FLUSH");
         }
     }

@@ -1,0 +1,61 @@
+package dev.ferry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.store.FlushMode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class FerryServerCommandTest {
+    @TempDir
+    Path dir;
+
+    private static FerryServerCommand parse(String... args) {
+        FerryServerCommand command = new FerryServerCommand();
+        new CommandLine(command).parseArgs(args); // also injects the command's spec
+        return command;
+    }
+
+    @Test
+    void shouldUseRocketMqDefaults() throws Exception {
+        FerryServerConfig config = parse().config();
+        assertThat(config.host()).isEqualTo("127.0.0.1");
+        assertThat(config.namesrvPort()).isEqualTo(9876);
+        assertThat(config.brokerPort()).isEqualTo(10911);
+        assertThat(config.flushMode()).isEqualTo(FlushMode.ASYNC_FLUSH);
+    }
+
+    @Test
+    void shouldLetFlagsOverrideTheConfigFile() throws Exception {
+        Path file = dir.resolve("ferry.properties");
+        Files.writeString(file, "namesrvPort=1111\nbrokerPort=2222\nflushMode=SYNC_FLUSH\nbrokerName=broker-x\n");
+        FerryServerConfig config = parse("--config", file.toString(), "--broker-port", "3333").config();
+        assertThat(config.namesrvPort()).isEqualTo(1111);
+        assertThat(config.brokerPort()).isEqualTo(3333);
+        assertThat(config.flushMode()).isEqualTo(FlushMode.SYNC_FLUSH);
+        assertThat(config.brokerName()).isEqualTo("broker-x");
+    }
+
+    @Test
+    void shouldRejectUnknownConfigKeysAndBadValuesByName() throws Exception {
+        Path file = dir.resolve("bad.properties");
+        Files.writeString(file, "brokerPrt=1\n");
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new FerryServerCommand()).setErr(new PrintWriter(err))
+                .execute("--config", file.toString());
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("unknown key 'brokerPrt'");
+
+        Files.writeString(file, "flushMode=SOMETIMES\n");
+        err.getBuffer().setLength(0);
+        exit = new CommandLine(new FerryServerCommand()).setErr(new PrintWriter(err)).execute("--config",
+                file.toString());
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("flushMode = SOMETIMES");
+    }
+}
