@@ -8,7 +8,9 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.SerializeType;
 import java.util.Arrays;
 import java.util.Collections;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -16,7 +18,9 @@ import java.util.Objects;
  * One request or response of the remoting protocol.
  *
  * <p>Immutable, except that {@link #body()} hands out its array without copying: treat it as
- * read-only. Requests and responses share the layout; bit 0 of {@link #flag()} marks a
+ * read-only. A body may also be given as buffers ({@link Builder#bodyParts}), such as slices of a
+ * store's mapped files: they are written to the connection without being copied into an array
+ * first. Requests and responses share the layout; bit 0 of {@link #flag()} marks a
  * response, bit 1 a oneway request. {@link #opaque()} pairs a response with its request.
  * Typed headers travel as {@link #extFields()} (see {@link HeaderCodec}).
  */
@@ -39,7 +43,8 @@ public final class RemotingCommand {
     private final Map<String, String> explicitFields;
     private final CommandHeader typedHeader;
     private volatile Map<String, String> mergedFields;
-    private final byte[] body;
+    private volatile byte[] body;
+    private final List<ByteBuffer> bodyParts;
     private final SerializeType serializeType;
 
     private RemotingCommand(Builder b) {
@@ -52,7 +57,8 @@ public final class RemotingCommand {
         this.explicitFields = b.extFields == null || b.extFields.isEmpty()
                 ? Map.of() : Collections.unmodifiableMap(b.extFields);
         this.typedHeader = b.typedHeader;
-        this.body = b.body;
+        this.body = b.bodyParts == null ? b.body : null;
+        this.bodyParts = b.bodyParts;
         this.serializeType = b.serializeType;
     }
 
@@ -83,7 +89,8 @@ public final class RemotingCommand {
         b.remark = remark;
         b.extFields = explicitFields.isEmpty() ? null : new HashMap<>(explicitFields);
         b.typedHeader = typedHeader;
-        b.body = body;
+        b.body = bodyParts == null ? body : null;
+        b.bodyParts = bodyParts;
         b.serializeType = serializeType;
         return b;
     }
@@ -104,6 +111,7 @@ public final class RemotingCommand {
         this.typedHeader = source.typedHeader;
         this.mergedFields = source.mergedFields;
         this.body = source.body;
+        this.bodyParts = source.bodyParts;
         this.serializeType = source.serializeType;
     }
 
@@ -170,9 +178,42 @@ public final class RemotingCommand {
         HeaderCodec.of((Class) header.getClass()).encode((Record) header, fields);
     }
 
-    /** The body; an empty array when there is none. Not copied: do not modify. */
+    /**
+     * The body; an empty array when there is none. Not copied: do not modify. A body given as
+     * buffers is copied into one array on the first call.
+     */
     public byte[] body() {
-        return body;
+        byte[] bytes = body;
+        if (bytes == null) {
+            bytes = new byte[bodyLength()];
+            int position = 0;
+            for (ByteBuffer part : bodyParts) {
+                ByteBuffer view = part.duplicate();
+                int length = view.remaining();
+                view.get(bytes, position, length);
+                position += length;
+            }
+            body = bytes;
+        }
+        return bytes;
+    }
+
+    /** The body's length in bytes, without copying a body given as buffers. */
+    public int bodyLength() {
+        byte[] bytes = body;
+        if (bytes != null) {
+            return bytes.length;
+        }
+        int length = 0;
+        for (ByteBuffer part : bodyParts) {
+            length += part.remaining();
+        }
+        return length;
+    }
+
+    /** The body as buffers when it was given so (for writers that avoid copying), else {@code null}. */
+    public List<ByteBuffer> bodyParts() {
+        return bodyParts;
     }
 
     /** How this command's header is (or was) serialized on the wire. */
@@ -211,12 +252,12 @@ public final class RemotingCommand {
         }
         return code == other.code && version == other.version && opaque == other.opaque && flag == other.flag
                 && language == other.language && Objects.equals(remark, other.remark)
-                && extFields().equals(other.extFields()) && Arrays.equals(body, other.body);
+                && extFields().equals(other.extFields()) && Arrays.equals(body(), other.body());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(code, language, version, opaque, flag, remark, extFields(), Arrays.hashCode(body));
+        return Objects.hash(code, language, version, opaque, flag, remark, extFields(), Arrays.hashCode(body()));
     }
 
     @Override
@@ -224,7 +265,7 @@ public final class RemotingCommand {
         String name = isResponse() ? ResponseCode.nameOf(code) : RequestCode.nameOf(code);
         return (isResponse() ? "response " : isOneway() ? "oneway request " : "request ") + name
                 + "[opaque=" + opaque + ", remark=" + remark + ", extFields=" + extFields()
-                + ", body=" + body.length + " bytes, " + serializeType + "]";
+                + ", body=" + bodyLength() + " bytes, " + serializeType + "]";
     }
 
     /** Builds a {@link RemotingCommand}. Not thread-safe. */
@@ -238,6 +279,7 @@ public final class RemotingCommand {
         private Map<String, String> extFields;
         private CommandHeader typedHeader;
         private byte[] body = NO_BODY;
+        private List<ByteBuffer> bodyParts;
         private SerializeType serializeType = SerializeType.JSON;
 
         private Builder(int code, int flag) {
@@ -339,8 +381,16 @@ public final class RemotingCommand {
             return HeaderCodec.of((Class) header.getClass());
         }
 
+        /** The body as buffers, written in order without being copied; the buffers are not modified. */
+        public Builder bodyParts(List<ByteBuffer> value) {
+            this.bodyParts = List.copyOf(value);
+            this.body = NO_BODY;
+            return this;
+        }
+
         /** The body; {@code null} means none. The array is taken over, not copied. */
         public Builder body(byte[] value) {
+            this.bodyParts = null;
             this.body = value == null ? NO_BODY : value;
             return this;
         }

@@ -331,4 +331,29 @@ class RemotingServerClientTest {
         assertThatThrownBy(() -> RemotingClientConfig.builder().asyncPermits(0).build())
                 .hasMessage("asyncPermits = 0: must be positive");
     }
+
+    @Test
+    void shouldSendBodiesGivenAsBuffersWithoutChangingThem() {
+        startServer(RemotingServerConfig.builder().build());
+        java.nio.ByteBuffer mapped = java.nio.ByteBuffer.allocateDirect(64);
+        for (int i = 0; i < 64; i++) {
+            mapped.put((byte) i);
+        }
+        mapped.flip();
+        java.nio.ByteBuffer first = mapped.slice(0, 10);
+        java.nio.ByteBuffer second = mapped.slice(40, 24);
+        server.registerProcessor(RequestCode.PULL_MESSAGE, (ctx, request) -> RemotingCommand.responseTo(request,
+                ResponseCode.SUCCESS).bodyParts(List.of(first, second)).build(), processorPool);
+        client = new RemotingClient(RemotingClientConfig.builder().build());
+        for (int round = 0; round < 3; round++) { // the same buffers can be sent again: positions untouched
+            RemotingCommand response = client.invokeSync(address(),
+                    RemotingCommand.request(RequestCode.PULL_MESSAGE).build(), TIMEOUT);
+            assertThat(response.bodyLength()).isEqualTo(34);
+            assertThat(response.body()[0]).isEqualTo((byte) 0);
+            assertThat(response.body()[9]).isEqualTo((byte) 9);
+            assertThat(response.body()[10]).isEqualTo((byte) 40);
+            assertThat(response.body()[33]).isEqualTo((byte) 63);
+        }
+        assertThat(first.remaining()).isEqualTo(10);
+    }
 }

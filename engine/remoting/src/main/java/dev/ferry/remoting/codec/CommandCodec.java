@@ -21,6 +21,15 @@ public final class CommandCodec {
 
     /** Writes the whole frame, length prefix included, with the command's own serialization type. */
     public void encode(RemotingCommand command, ByteBuf out) {
+        encodeHeader(command, out);
+        out.writeBytes(command.body());
+    }
+
+    /**
+     * Writes the length prefix, header word and header of the frame; the caller writes the
+     * {@link RemotingCommand#bodyLength()} body bytes after them (from buffers, say).
+     */
+    public void encodeHeader(RemotingCommand command, ByteBuf out) {
         int start = out.writerIndex();
         out.writeLong(0); // length and header word, patched below
         SerializeType type = command.serializeType();
@@ -35,9 +44,7 @@ public final class CommandCodec {
             throw new CommandFormatException("header of " + headerLength + " bytes exceeds the maximum of "
                     + MAX_HEADER_LENGTH);
         }
-        byte[] body = command.body();
-        out.writeBytes(body);
-        out.setInt(start, 4 + headerLength + body.length);
+        out.setInt(start, 4 + headerLength + command.bodyLength());
         out.setInt(start + 4, (type.code() << 24) | headerLength);
     }
 
