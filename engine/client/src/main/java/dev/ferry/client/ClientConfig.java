@@ -1,0 +1,162 @@
+package dev.ferry.client;
+
+import dev.ferry.remoting.RemotingClientConfig;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Settings of one {@link FerryClient}, shared by all its producers and consumers. Validated once when built.
+ *
+ * @param nameServerAddresses name servers, {@code host:port}
+ * @param clientIp the address this client reports in its client id and message ids
+ * @param instanceName second half of the client id; distinct per {@link FerryClient} by default (set it to a
+ *     stable name when a broadcasting consumer's local offsets must survive a restart: they are kept per
+ *     client id)
+ * @param requestTimeout timeout of ordinary requests (routes, heartbeats, offsets)
+ * @param routeRefreshInterval how often routes are re-read from the name servers
+ * @param heartbeatInterval how often every broker gets a heartbeat
+ * @param offsetPersistInterval how often consumers persist their offsets
+ * @param localOffsetDirectory where broadcasting consumers keep offset files; empty means broadcasting
+ *     consumers must not be created
+ * @param remoting the settings of the client's connections
+ * @param threadFactory makes every thread of the client
+ * @param clock the time rebalance, expiry and retry decisions use
+ * @param pluginClassLoader where allocate strategies, offset stores and filters are looked up
+ */
+public record ClientConfig(List<String> nameServerAddresses, String clientIp, String instanceName,
+                           Duration requestTimeout, Duration routeRefreshInterval, Duration heartbeatInterval,
+                           Duration offsetPersistInterval, Optional<Path> localOffsetDirectory,
+                           RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock,
+                           ClassLoader pluginClassLoader) {
+
+    public ClientConfig {
+        ConfigCheck.require(nameServerAddresses != null && !nameServerAddresses.isEmpty(), "nameServerAddresses",
+                nameServerAddresses, "at least one name server is needed");
+        nameServerAddresses = List.copyOf(nameServerAddresses);
+        for (String address : nameServerAddresses) {
+            ConfigCheck.require(address.lastIndexOf(':') > 0, "nameServerAddresses", address, "must be host:port");
+        }
+        ConfigCheck.notBlank("clientIp", clientIp);
+        ConfigCheck.notBlank("instanceName", instanceName);
+        ConfigCheck.require(!instanceName.contains("@"), "instanceName", instanceName, "must not contain '@'");
+        ConfigCheck.positive("requestTimeout", requestTimeout);
+        ConfigCheck.positive("routeRefreshInterval", routeRefreshInterval);
+        ConfigCheck.positive("heartbeatInterval", heartbeatInterval);
+        ConfigCheck.positive("offsetPersistInterval", offsetPersistInterval);
+        Objects.requireNonNull(localOffsetDirectory, "localOffsetDirectory");
+        Objects.requireNonNull(remoting, "remoting");
+        Objects.requireNonNull(threadFactory, "threadFactory");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(pluginClassLoader, "pluginClassLoader");
+    }
+
+    /** The id brokers know this client by: {@code clientIp@instanceName}. */
+    public String clientId() {
+        return clientIp + "@" + instanceName;
+    }
+
+    /** A builder pointing at the given name servers ({@code host:port;host:port} or several arguments). */
+    public static Builder builder(String... nameServerAddresses) {
+        return new Builder(nameServerAddresses);
+    }
+
+    /** Builds a {@link ClientConfig}; defaults follow RocketMQ's client. Not thread-safe. */
+    public static final class Builder {
+        private final List<String> nameServers;
+        private String clientIp = LocalAddress.find();
+        private String instanceName = ProcessHandle.current().pid() + "#" + System.nanoTime();
+        private Duration requestTimeout = Duration.ofSeconds(3);
+        private Duration routeRefreshInterval = Duration.ofSeconds(30);
+        private Duration heartbeatInterval = Duration.ofSeconds(30);
+        private Duration offsetPersistInterval = Duration.ofSeconds(5);
+        private Path localOffsetDirectory;
+        private RemotingClientConfig remoting = RemotingClientConfig.builder().build();
+        private ThreadFactory threadFactory;
+        private Clock clock = Clock.systemUTC();
+        private ClassLoader pluginClassLoader = ClientConfig.class.getClassLoader();
+
+        private Builder(String... nameServerAddresses) {
+            this.nameServers = Arrays.stream(nameServerAddresses)
+                    .flatMap(a -> Arrays.stream(a.split(";")))
+                    .map(String::trim).filter(a -> !a.isEmpty()).toList();
+        }
+
+        public Builder clientIp(String value) {
+            this.clientIp = value;
+            return this;
+        }
+
+        public Builder instanceName(String value) {
+            this.instanceName = value;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration value) {
+            this.requestTimeout = value;
+            return this;
+        }
+
+        public Builder routeRefreshInterval(Duration value) {
+            this.routeRefreshInterval = value;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration value) {
+            this.heartbeatInterval = value;
+            return this;
+        }
+
+        public Builder offsetPersistInterval(Duration value) {
+            this.offsetPersistInterval = value;
+            return this;
+        }
+
+        public Builder localOffsetDirectory(Path value) {
+            this.localOffsetDirectory = value;
+            return this;
+        }
+
+        public Builder remoting(RemotingClientConfig value) {
+            this.remoting = value;
+            return this;
+        }
+
+        public Builder threadFactory(ThreadFactory value) {
+            this.threadFactory = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = value;
+            return this;
+        }
+
+        public Builder pluginClassLoader(ClassLoader value) {
+            this.pluginClassLoader = value;
+            return this;
+        }
+
+        public ClientConfig build() {
+            ThreadFactory threads = threadFactory != null ? threadFactory : daemonThreads("ferry-client-" + instanceName);
+            return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
+                    heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory), remoting,
+                    threads, clock, pluginClassLoader);
+        }
+
+        private static ThreadFactory daemonThreads(String prefix) {
+            AtomicInteger counter = new AtomicInteger();
+            return runnable -> {
+                Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            };
+        }
+    }
+}

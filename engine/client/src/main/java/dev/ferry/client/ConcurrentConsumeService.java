@@ -1,0 +1,118 @@
+package dev.ferry.client;
+
+import dev.ferry.api.MessageListener;
+import dev.ferry.api.MessageModel;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.spi.OffsetStore;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Concurrent consumption for a push consumer: pulled messages are cut into batches of
+ * {@code consumeBatchSize} and handed to the listener on a pool of {@code consumeThreads}. A message whose
+ * listener call throws is sent back to the broker for redelivery (clustering) or dropped with a warning
+ * (broadcasting); if the send-back fails it is consumed again locally after a pause. After each batch the
+ * queue's offset moves to the lowest offset still in flight, unless the queue was dropped meanwhile.
+ */
+final class ConcurrentConsumeService implements ConsumeService {
+    private static final System.Logger LOG = System.getLogger(ConcurrentConsumeService.class.getName());
+    private static final Duration LOCAL_RETRY_PAUSE = Duration.ofSeconds(5);
+
+    private final FerryClient client;
+    private final PushConsumerConfig config;
+    private final MessageListener listener;
+    private final OffsetStore offsets;
+    private final ConsumerRequests requests;
+    private final ExecutorService pool;
+
+    ConcurrentConsumeService(FerryClient client, PushConsumerConfig config, MessageListener listener, OffsetStore offsets,
+                   ConsumerRequests requests, ThreadFactory threads) {
+        this.client = client;
+        this.config = config;
+        this.listener = listener;
+        this.offsets = offsets;
+        this.requests = requests;
+        this.pool = Executors.newFixedThreadPool(config.consumeThreads(), threads);
+    }
+
+    @Override
+    public void submit(ProcessQueue queue, List<ReceivedMessage> messages) {
+        for (int i = 0; i < messages.size(); i += config.consumeBatchSize()) {
+            List<ReceivedMessage> batch = List.copyOf(messages.subList(i,
+                    Math.min(messages.size(), i + config.consumeBatchSize())));
+            try {
+                pool.execute(() -> consume(queue, batch));
+            } catch (RejectedExecutionException e) {
+                return; // shutting down: the messages are pulled again from the committed offset
+            }
+        }
+    }
+
+    private void consume(ProcessQueue queue, List<ReceivedMessage> batch) {
+        if (queue.isDropped()) {
+            return;
+        }
+        List<ReceivedMessage> failed = new ArrayList<>();
+        for (ReceivedMessage message : batch) {
+            try {
+                listener.onMessage(message);
+            } catch (Exception e) {
+                LOG.log(Level.DEBUG, "listener failed on " + message.msgId() + "; will reconsume: " + e);
+                failed.add(message);
+            } catch (Throwable e) {
+                LOG.log(Level.WARNING, "listener failed on " + message.msgId() + " with an error; will reconsume", e);
+                failed.add(message);
+            }
+        }
+        List<ReceivedMessage> retryLocally = handleFailures(failed);
+        List<ReceivedMessage> done = new ArrayList<>(batch);
+        done.removeAll(retryLocally);
+        long offset = queue.consumed(done);
+        if (!queue.isDropped()) {
+            offsets.update(queue.queue(), offset, true);
+        }
+        if (!retryLocally.isEmpty()) {
+            try {
+                client.scheduler().schedule(() -> submit(queue, retryLocally), LOCAL_RETRY_PAUSE.toMillis(),
+                        TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // closing: the messages stay uncommitted and are pulled again by the next consumer
+            }
+        }
+    }
+
+    /** @return the messages that must be consumed again here */
+    private List<ReceivedMessage> handleFailures(List<ReceivedMessage> failed) {
+        if (failed.isEmpty()) {
+            return List.of();
+        }
+        if (config.messageModel() == MessageModel.BROADCASTING) {
+            failed.forEach(m -> LOG.log(Level.WARNING, "broadcast message " + m.msgId()
+                    + " failed and is dropped (broadcasting has no redelivery)"));
+            return List.of();
+        }
+        List<ReceivedMessage> local = new ArrayList<>();
+        for (ReceivedMessage message : failed) {
+            try {
+                requests.sendBack(message, config.maxReconsumeTimes(), 0);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "send-back of " + message.msgId() + " failed; consuming it again here: "
+                        + e.getMessage());
+                local.add(message);
+            }
+        }
+        return local;
+    }
+
+    @Override
+    public void shutdown(Duration timeout) {
+        ConsumeService.shutdown(pool, timeout);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.ferry.client;
+
+import dev.ferry.api.ReceivedMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** Hands a push consumer's pulled messages to its listener: concurrently, or in queue order. */
+interface ConsumeService {
+
+    /** Queues messages just pulled from {@code queue} (and recorded in it) for the listener. */
+    void submit(ProcessQueue queue, List<ReceivedMessage> messages);
+
+    /** Lets running listener calls finish (up to {@code timeout}), then stops the threads. */
+    void shutdown(Duration timeout);
+
+    /** Stops {@code pool} after its running tasks finished, or interrupts them after {@code timeout}. */
+    static void shutdown(ExecutorService pool, Duration timeout) {
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                pool.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

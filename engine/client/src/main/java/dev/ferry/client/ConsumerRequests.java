@@ -1,0 +1,156 @@
+package dev.ferry.client;
+
+import dev.ferry.api.FerryException;
+import dev.ferry.api.MessageQueue;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.api.RetriableException;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.ConsumerListBody;
+import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
+import dev.ferry.remoting.protocol.body.LockBatchResponseBody;
+import dev.ferry.remoting.protocol.body.MessageQueueBody;
+import dev.ferry.remoting.protocol.header.ConsumerSendMsgBackRequestHeader;
+import dev.ferry.remoting.protocol.header.GetConsumerListByGroupRequestHeader;
+import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.OffsetResponseHeader;
+import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.QueryConsumerOffsetResponseHeader;
+import dev.ferry.remoting.protocol.header.SearchOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.UpdateConsumerOffsetRequestHeader;
+import dev.ferry.spi.BrokerOffsetAccess;
+import dev.ferry.spi.BrokerOffsetException;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The synchronous requests one consumer group sends to brokers: offsets (also as the offset store's
+ * {@link BrokerOffsetAccess}), queue bounds, the group's member list and sending failed messages back.
+ * Thread-safe; every call blocks for at most the client's request timeout.
+ */
+final class ConsumerRequests implements BrokerOffsetAccess {
+    private final FerryClient client;
+    private final String group;
+
+    ConsumerRequests(FerryClient client, String group) {
+        this.client = client;
+        this.group = group;
+    }
+
+    @Override
+    public OptionalLong query(MessageQueue queue) throws BrokerOffsetException {
+        try {
+            // setZeroIfNotFound=false: a group without an offset gets "not found", so that "consume from
+            // last offset" really starts at the end instead of at 0 while message 0 is still cached.
+            RemotingCommand response = call(queue.brokerName(), RemotingCommand.request(
+                    RequestCode.QUERY_CONSUMER_OFFSET, new QueryConsumerOffsetRequestHeader(group, queue.topic(),
+                            queue.queueId(), false, queue.brokerName())).build());
+            if (response.code() == ResponseCode.QUERY_NOT_FOUND) {
+                return OptionalLong.empty();
+            }
+            requireSuccess(response, "offset of group " + group + " on " + queue);
+            long offset = response.header(QueryConsumerOffsetResponseHeader.class).offset();
+            return offset < 0 ? OptionalLong.empty() : OptionalLong.of(offset);
+        } catch (FerryException e) {
+            throw new BrokerOffsetException("could not query the offset of group " + group + " on " + queue
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void commit(MessageQueue queue, long nextOffset) throws BrokerOffsetException {
+        try {
+            String address = address(queue.brokerName());
+            client.remoting().invokeOneway(address, RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET,
+                    new UpdateConsumerOffsetRequestHeader(group, queue.topic(), queue.queueId(), nextOffset,
+                            queue.brokerName())).oneway(true).build(), client.config().requestTimeout());
+        } catch (RuntimeException e) {
+            throw new BrokerOffsetException("could not commit offset " + nextOffset + " of group " + group
+                    + " on " + queue + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The offset after the queue's last message. */
+    long maxOffset(MessageQueue queue) {
+        RemotingCommand response = call(queue.brokerName(), RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
+                new GetMaxOffsetRequestHeader(queue.topic(), queue.queueId(), true, queue.brokerName())).build());
+        requireSuccess(response, "max offset of " + queue);
+        return response.header(OffsetResponseHeader.class).offset();
+    }
+
+    /** The offset of the first message stored at or after {@code timestampMillis}. */
+    long searchOffset(MessageQueue queue, long timestampMillis) {
+        RemotingCommand response = call(queue.brokerName(), RemotingCommand.request(
+                RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, new SearchOffsetRequestHeader(queue.topic(),
+                        queue.queueId(), timestampMillis, null, queue.brokerName())).build());
+        requireSuccess(response, "offset of " + queue + " at " + timestampMillis);
+        return response.header(OffsetResponseHeader.class).offset();
+    }
+
+    /** The client ids of the group's live consumers, as broker {@code brokerName} knows them. */
+    List<String> consumerIds(String brokerName) {
+        RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.GET_CONSUMER_LIST_BY_GROUP,
+                new GetConsumerListByGroupRequestHeader(group, null)).build());
+        requireSuccess(response, "consumers of group " + group);
+        return client.codec().decode(response.body(), ConsumerListBody.class).consumerIdList();
+    }
+
+    /**
+     * Asks the broker that stored {@code message} to deliver it again later through the retry topic
+     * ({@code delayLevel} 0: the broker picks the delay), or, with {@code delayLevel} -1, to move it to the
+     * group's dead-letter queue.
+     */
+    void sendBack(ReceivedMessage message, int maxReconsumeTimes, int delayLevel) {
+        RemotingCommand response = call(message.brokerName(), RemotingCommand.request(
+                RequestCode.CONSUMER_SEND_MSG_BACK, new ConsumerSendMsgBackRequestHeader(message.commitLogOffset(),
+                        group, delayLevel, message.msgId(), message.topic(), false, maxReconsumeTimes,
+                        message.brokerName())).build());
+        requireSuccess(response, "send-back of message " + message.msgId());
+    }
+
+    /** Locks {@code queues} (all on broker {@code brokerName}) to this client; returns those now locked to it. */
+    Set<MessageQueue> lock(String brokerName, Collection<MessageQueue> queues) {
+        RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.LOCK_BATCH_MQ)
+                .body(client.codec().encode(lockBody(queues))).build());
+        requireSuccess(response, "lock of " + queues.size() + " queues on " + brokerName);
+        return client.codec().decode(response.body(), LockBatchResponseBody.class).lockOKMQSet().stream()
+                .map(q -> new MessageQueue(q.topic(), q.brokerName(), q.queueId())).collect(Collectors.toSet());
+    }
+
+    /** Gives up this client's locks on {@code queues} (all on broker {@code brokerName}). */
+    void unlock(String brokerName, Collection<MessageQueue> queues) {
+        RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ)
+                .body(client.codec().encode(lockBody(queues))).build());
+        requireSuccess(response, "unlock of " + queues.size() + " queues on " + brokerName);
+    }
+
+    private LockBatchRequestBody lockBody(Collection<MessageQueue> queues) {
+        return new LockBatchRequestBody(group, client.clientId(), queues.stream()
+                .map(q -> new MessageQueueBody(q.topic(), q.brokerName(), q.queueId())).collect(Collectors.toSet()),
+                false);
+    }
+
+    private RemotingCommand call(String brokerName, RemotingCommand request) {
+        String address = address(brokerName);
+        try {
+            return client.remoting().invokeSync(address, request, client.config().requestTimeout());
+        } catch (RuntimeException e) {
+            throw WireErrors.fromFailure(e, RequestCode.nameOf(request.code()) + " to " + address);
+        }
+    }
+
+    private String address(String brokerName) {
+        return client.routes().brokerAddress(brokerName).orElseThrow(() -> new RetriableException(
+                "no known address for broker " + brokerName));
+    }
+
+    private static void requireSuccess(RemotingCommand response, String what) {
+        if (response.code() != ResponseCode.SUCCESS) {
+            throw WireErrors.fromResponse(response, what);
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.ferry.client;
+
+import dev.ferry.api.MessageListener;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
+import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client instance: the connections, scheduler and route cache shared by the producers and consumers
+ * created from it. Create one per configuration (per cluster); two clients in one JVM share nothing.
+ *
+ * <p>The scheduler re-reads routes every 30 s and heartbeats every broker every 30 s; consumers add their
+ * rebalance and offset-persisting jobs. {@link #close()} closes the producers and consumers (consumers
+ * persist their offsets, every group unregisters from the brokers), then the threads and connections.
+ * Thread-safe.
+ */
+public final class FerryClient implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(FerryClient.class.getName());
+
+    private final ClientConfig config;
+    private final RemotingClient remoting;
+    private final BodyCodec codec = new BodyCodec();
+    private final RouteCache routes;
+    private final HeartbeatService heartbeats;
+    private final UniqueIdGenerator uniqueIds;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final ClientPlugins plugins;
+    private final List<AutoCloseable> members = new CopyOnWriteArrayList<>();
+    /** Producers with a transaction checker, by group: where check-backs go. */
+    private final Map<String, Producer> transactional = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** Creates the client and starts its periodic route refresh and heartbeats. */
+    public FerryClient(ClientConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.remoting = new RemotingClient(config.remoting(), config.threadFactory());
+        this.routes = new RouteCache(remoting, config.nameServerAddresses(), config.requestTimeout(), codec);
+        this.heartbeats = new HeartbeatService(config.clientId(), remoting, routes, codec, config.requestTimeout());
+        this.uniqueIds = new UniqueIdGenerator(config.clientIp(), config.clock());
+        this.plugins = new ClientPlugins(config.pluginClassLoader());
+        this.scheduler = new ScheduledThreadPoolExecutor(2, config.threadFactory());
+        scheduler.setRemoveOnCancelPolicy(true);
+        remoting.registerProcessor(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, (context, request) -> {
+            String group = request.header(NotifyConsumerIdsChangedRequestHeader.class).consumerGroup();
+            heartbeats.consumer(group).ifPresent(GroupMember::rebalanceSoon);
+            return null;
+        }, scheduler);
+        remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (context, request) -> {
+            CheckTransactionStateRequestHeader header = request.header(CheckTransactionStateRequestHeader.class);
+            ReceivedMessage message = MessageDecoder.decodeAll(request.body(), String.valueOf(header.brokerName()))
+                    .get(0);
+            String group = message.property(MessageProperties.PRODUCER_GROUP).orElse("");
+            Producer producer = transactional.get(group);
+            if (producer != null) {
+                producer.check(header, message, context.channel());
+            } else {
+                LOG.log(Level.WARNING, "transaction check for unknown producer group '" + group + "'");
+            }
+            return null;
+        }, scheduler);
+        every(config.routeRefreshInterval(), this::refreshRoutes);
+        every(config.heartbeatInterval(), heartbeats::sendToAllBrokers);
+    }
+
+    /** The id brokers know this client by. */
+    public String clientId() {
+        return config.clientId();
+    }
+
+    /** Creates a producer of {@code producerConfig.group()}; one per group per client. */
+    public Producer producer(ProducerConfig producerConfig) {
+        ensureOpen();
+        Producer producer = new Producer(this, producerConfig, null);
+        members.add(producer);
+        return producer;
+    }
+
+    /**
+     * Creates a producer that can also {@link Producer#sendInTransaction send in transactions}; the broker's
+     * check-backs for its group go to {@code checker}.
+     */
+    public Producer producer(ProducerConfig producerConfig, TransactionChecker checker) {
+        ensureOpen();
+        Producer producer = new Producer(this, producerConfig, Objects.requireNonNull(checker, "checker"));
+        members.add(producer);
+        transactional.put(producerConfig.group(), producer);
+        return producer;
+    }
+
+    /** Creates and starts a push consumer that hands every message to {@code listener}. */
+    public PushConsumer pushConsumer(PushConsumerConfig consumerConfig, MessageListener listener) {
+        ensureOpen();
+        PushConsumer consumer = new PushConsumer(this, consumerConfig, listener);
+        consumer.start();
+        members.add(consumer);
+        return consumer;
+    }
+
+    /** Creates a pull consumer; it reads once it subscribes or is assigned queues. */
+    public PullConsumer pullConsumer(PullConsumerConfig consumerConfig) {
+        ensureOpen();
+        PullConsumer consumer = new PullConsumer(this, consumerConfig);
+        members.add(consumer);
+        return consumer;
+    }
+
+    /** Re-reads every route; a broker seen for the first time gets a heartbeat at once, not 30 s later. */
+    private void refreshRoutes() {
+        Set<String> before = routes.brokerAddresses();
+        routes.refreshAll();
+        if (!before.containsAll(routes.brokerAddresses())) {
+            heartbeats.sendToAllBrokers();
+        }
+    }
+
+    ClientConfig config() {
+        return config;
+    }
+
+    RemotingClient remoting() {
+        return remoting;
+    }
+
+    BodyCodec codec() {
+        return codec;
+    }
+
+    RouteCache routes() {
+        return routes;
+    }
+
+    HeartbeatService heartbeats() {
+        return heartbeats;
+    }
+
+    UniqueIdGenerator uniqueIds() {
+        return uniqueIds;
+    }
+
+    ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    ClientPlugins plugins() {
+        return plugins;
+    }
+
+    void forget(AutoCloseable member) {
+        members.remove(member);
+        transactional.values().remove(member);
+    }
+
+    /** Runs {@code job} on the scheduler every {@code period}, logging (not propagating) its failures. */
+    void every(Duration period, Runnable job) {
+        scheduler.scheduleWithFixedDelay(() -> runLogged(job), period.toMillis(), period.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    static void runLogged(Runnable job) {
+        try {
+            job.run();
+        } catch (Throwable e) {
+            LOG.log(Level.WARNING, "scheduled client job failed", e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("client " + clientId() + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<AutoCloseable> toClose = new ArrayList<>(members);
+        Collections.reverse(toClose);
+        for (AutoCloseable member : toClose) {
+            try {
+                member.close();
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "closing " + member + " failed", e);
+            }
+        }
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        remoting.close();
+    }
+}

@@ -1,0 +1,351 @@
+package dev.ferry.client;
+
+import dev.ferry.api.BrokerException;
+import dev.ferry.api.FerryException;
+import dev.ferry.api.InvalidMessageException;
+import dev.ferry.api.Message;
+import dev.ferry.api.MessageQueue;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.api.RetriableException;
+import dev.ferry.api.SendResult;
+import dev.ferry.api.SendStatus;
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
+import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
+import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Sends messages of one producer group: synchronously, asynchronously, oneway, in batches, ordered by a
+ * sharding key, delayed. Created by {@link FerryClient#producer}. Thread-safe.
+ *
+ * <p>A message goes to the next queue in round-robin order, skipping brokers that recently failed. A failed
+ * synchronous or asynchronous send is retried up to {@link ProducerConfig#retriesWhenSendFailed()} times on
+ * another broker when the failure is retriable, within {@link ProducerConfig#sendTimeout()}; the route is
+ * re-read after each failure. Oneway and sharding-key sends are not retried on another queue.
+ */
+public final class Producer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Producer.class.getName());
+    /** sysFlag of a half message. */
+    private static final int TRANSACTION_PREPARED = 0x4;
+
+    private final FerryClient client;
+    private final ProducerConfig config;
+    private final QueueSelector selector;
+    /** Ends this producer's transactions; {@code null} for a producer without a transaction checker. */
+    private final TransactionEnds transactions;
+    private volatile boolean closed;
+
+    Producer(FerryClient client, ProducerConfig config, TransactionChecker checker) {
+        this.client = client;
+        this.config = Objects.requireNonNull(config, "config");
+        this.selector = new QueueSelector(client.config().clock(), config.brokerFailurePause());
+        client.heartbeats().addProducer(config.group());
+        this.transactions = checker == null ? null : new TransactionEnds(client, config, checker);
+    }
+
+    /** The producer's settings. */
+    public ProducerConfig config() {
+        return config;
+    }
+
+    /**
+     * Sends a message and waits for the broker's answer.
+     *
+     * @throws InvalidMessageException when the message is larger than the producer accepts
+     * @throws FerryException when every attempt failed ({@link FerryException#isRetriable()} tells why)
+     */
+    public SendResult send(Message message) {
+        return await(sendAsync(message));
+    }
+
+    /** Sends a message; the future completes with the broker's answer or a {@link FerryException}. */
+    public CompletableFuture<SendResult> sendAsync(Message message) {
+        try {
+            PreparedSend prepared = prepare(List.of(message), false);
+            return attempt(prepared, 0, null, config.sendTimeout());
+        } catch (FerryException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Sends a message without waiting for, or getting, an answer; never retried. */
+    public void sendOneway(Message message) {
+        PreparedSend prepared = prepare(List.of(message), false);
+        TopicRoute route = route(prepared.topic());
+        MessageQueue queue = selector.select(route, null);
+        RemotingCommand request = request(prepared, queue, true);
+        try {
+            client.remoting().invokeOneway(address(route, queue), request, config.sendTimeout());
+        } catch (RuntimeException e) {
+            throw WireErrors.fromFailure(e, "oneway send to " + queue);
+        }
+    }
+
+    /**
+     * Sends messages of one topic as one batch (SEND_BATCH_MESSAGE): they are stored together in one queue.
+     *
+     * @throws InvalidMessageException when the batch is empty, mixes topics, has delayed messages or is too big
+     */
+    public SendResult send(List<Message> batch) {
+        return await(sendAsync(batch));
+    }
+
+    /** Sends a batch asynchronously; see {@link #send(List)}. */
+    public CompletableFuture<SendResult> sendAsync(List<Message> batch) {
+        try {
+            PreparedSend prepared = prepare(batch, false);
+            return attempt(prepared, 0, null, config.sendTimeout());
+        } catch (FerryException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Sends a message to the queue its sharding key maps to: messages with the same key go to the same
+     * queue, in order, as long as the topic's queues do not change. Not retried on another queue.
+     */
+    public SendResult send(Message message, String shardingKey) {
+        Objects.requireNonNull(shardingKey, "shardingKey");
+        PreparedSend prepared = prepare(List.of(message), false);
+        TopicRoute route = route(prepared.topic());
+        MessageQueue queue = selector.selectBySharding(route, shardingKey);
+        return await(sendTo(prepared, route, queue, config.sendTimeout()));
+    }
+
+    /**
+     * Sends {@code message} as a half message (stored, not yet delivered), runs {@code transaction}, and
+     * tells the broker to deliver the message (COMMIT), drop it (ROLLBACK), or ask this producer group's
+     * {@link TransactionChecker} later (UNKNOWN). Needs a producer created with a checker.
+     *
+     * @throws IllegalStateException when the producer has no {@link TransactionChecker}
+     * @throws FerryException when the half message could not be stored (the transaction did not run)
+     */
+    public TransactionSendResult sendInTransaction(Message message, LocalTransaction transaction) {
+        Objects.requireNonNull(transaction, "transaction");
+        if (transactions == null) {
+            throw new IllegalStateException("producer " + config.group()
+                    + " has no TransactionChecker; create it with FerryClient.producer(config, checker)");
+        }
+        PreparedSend prepared = prepare(List.of(message), true);
+        SendResult half = await(attempt(prepared, 0, null, config.sendTimeout()));
+        TransactionState state;
+        try {
+            state = transaction.execute(message);
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "local transaction of " + half.msgId() + " failed; its outcome is left to the "
+                    + "transaction check", e);
+            state = TransactionState.UNKNOWN;
+        }
+        if (state == null) {
+            state = TransactionState.UNKNOWN;
+        }
+        transactions.end(half, state);
+        return new TransactionSendResult(half, state);
+    }
+
+    /**
+     * Answers a broker's CHECK_TRANSACTION_STATE for this producer's group.
+     *
+     * @param header the request's header
+     * @param message the half message
+     * @param channel the connection to answer on
+     */
+    void check(CheckTransactionStateRequestHeader header, ReceivedMessage message, RemoteChannel channel) {
+        if (transactions != null && !closed) {
+            transactions.check(header, message, channel);
+        }
+    }
+
+    /** One attempt, then on a retriable failure the next one on another broker while time and retries remain. */
+    private CompletableFuture<SendResult> attempt(PreparedSend prepared, int attempt, String avoidBroker,
+                                                  Duration budget) {
+        long start = System.nanoTime();
+        TopicRoute route;
+        MessageQueue queue;
+        try {
+            route = route(prepared.topic());
+            queue = selector.select(route, avoidBroker);
+        } catch (FerryException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return sendTo(prepared, route, queue, budget).handle((result, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(result);
+            }
+            FerryException error = WireErrors.fromFailure(failure, "send to " + queue);
+            Duration left = budget.minusNanos(System.nanoTime() - start);
+            if (!error.isRetriable() || attempt >= config.retriesWhenSendFailed() || left.toMillis() <= 0) {
+                return CompletableFuture.<SendResult>failedFuture(error);
+            }
+            LOG.log(Level.DEBUG, "send attempt " + (attempt + 1) + " to " + queue + " failed, retrying: "
+                    + error.getMessage());
+            refreshRouteQuietly(prepared.topic());
+            return attempt(prepared, attempt + 1, queue.brokerName(), left);
+        }).thenCompose(f -> f);
+    }
+
+    private CompletableFuture<SendResult> sendTo(PreparedSend prepared, TopicRoute route, MessageQueue queue,
+                                                 Duration timeout) {
+        String address;
+        try {
+            address = address(route, queue);
+        } catch (FerryException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        RemotingCommand request = request(prepared, queue, false);
+        return client.remoting().invokeAsync(address, request, timeout).handle((response, failure) -> {
+            if (failure != null) {
+                selector.brokerFailed(queue.brokerName());
+                throw WireErrors.fromFailure(failure, "send to " + queue + " at " + address);
+            }
+            SendStatus status = statusOf(response, queue);
+            selector.brokerSucceeded(queue.brokerName());
+            client.heartbeats().greet(address, client.scheduler());
+            SendMessageResponseHeader header = response.header(SendMessageResponseHeader.class);
+            return new SendResult(status, prepared.msgId(), header.msgId(), new MessageQueue(queue.topic(),
+                    queue.brokerName(), header.queueId()), header.queueOffset());
+        });
+    }
+
+    private SendStatus statusOf(RemotingCommand response, MessageQueue queue) {
+        return switch (response.code()) {
+            case ResponseCode.SUCCESS -> SendStatus.SEND_OK;
+            case ResponseCode.FLUSH_DISK_TIMEOUT -> SendStatus.FLUSH_DISK_TIMEOUT;
+            case ResponseCode.FLUSH_SLAVE_TIMEOUT -> SendStatus.FLUSH_SLAVE_TIMEOUT;
+            case ResponseCode.SLAVE_NOT_AVAILABLE -> SendStatus.SLAVE_NOT_AVAILABLE;
+            default -> {
+                BrokerException error = WireErrors.fromResponse(response, "send to " + queue);
+                if (error.isRetriable()) {
+                    selector.brokerFailed(queue.brokerName());
+                }
+                throw error;
+            }
+        };
+    }
+
+    private TopicRoute route(String topic) {
+        return client.routes().publishRoute(topic, ProducerConfig.AUTO_CREATE_TOPIC, config.defaultTopicQueueNums());
+    }
+
+    private String address(TopicRoute route, MessageQueue queue) {
+        String address = route.brokerAddresses().get(queue.brokerName());
+        if (address == null) {
+            throw new RetriableException("no master address for broker " + queue.brokerName() + " of topic "
+                    + queue.topic());
+        }
+        return address;
+    }
+
+    private void refreshRouteQuietly(String topic) {
+        try {
+            client.routes().refresh(topic);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "route refresh of " + topic + " after a failed send failed: " + e.getMessage());
+        }
+    }
+
+    /** Validates and encodes what every attempt sends alike. */
+    private PreparedSend prepare(List<Message> messages, boolean halfMessage) {
+        if (closed) {
+            throw new FerryException("producer " + config.group() + " is closed");
+        }
+        if (messages == null || messages.isEmpty()) {
+            throw new InvalidMessageException("nothing to send: the batch is empty");
+        }
+        String topic = messages.get(0).topic();
+        long totalBody = 0;
+        for (Message message : messages) {
+            Objects.requireNonNull(message, "message");
+            if (!message.topic().equals(topic)) {
+                throw new InvalidMessageException("a batch must have one topic, found '" + topic + "' and '"
+                        + message.topic() + "'");
+            }
+            if (messages.size() > 1 && message.delayLevel() > 0) {
+                throw new InvalidMessageException("batched messages cannot be delayed");
+            }
+            totalBody += message.bodySize();
+        }
+        if (totalBody > config.maxMessageSize()) {
+            throw new InvalidMessageException("the " + (messages.size() > 1 ? "batch" : "message") + " to '" + topic
+                    + "' has " + totalBody + " bytes of body, more than the producer's maxMessageSize "
+                    + config.maxMessageSize());
+        }
+        if (messages.size() == 1) {
+            String uniqKey = client.uniqueIds().next();
+            Map<String, String> properties = MessageEncoder.properties(messages.get(0), uniqKey);
+            int sysFlag = 0;
+            if (halfMessage) {
+                properties.remove(MessageProperties.DELAY);
+                properties.put(MessageProperties.TRAN_MSG, "true");
+                properties.put(MessageProperties.PRODUCER_GROUP, config.group());
+                sysFlag = TRANSACTION_PREPARED;
+            }
+            MessageEncoder.Encoded encoded = MessageEncoder.single(messages.get(0), properties,
+                    config.compressThreshold());
+            return new PreparedSend(topic, uniqKey, encoded.body(), encoded.sysFlag() | sysFlag,
+                    encoded.properties(), false);
+        }
+        List<Map<String, String>> properties = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (Message message : messages) {
+            String uniqKey = client.uniqueIds().next();
+            ids.add(uniqKey);
+            properties.add(MessageEncoder.properties(message, uniqKey));
+        }
+        byte[] body = MessageEncoder.batchBody(messages, properties);
+        String batchProperties = MessageProperties.encode(Map.of(MessageProperties.UNIQ_KEY,
+                client.uniqueIds().next(), MessageProperties.WAIT, "true"));
+        return new PreparedSend(topic, String.join(",", ids), body, 0, batchProperties, true);
+    }
+
+    /** What one send carries, ready to address to a queue. */
+    private record PreparedSend(String topic, String msgId, byte[] body, int sysFlag, String properties,
+                                boolean batch) {
+    }
+
+    private RemotingCommand request(PreparedSend prepared, MessageQueue queue, boolean oneway) {
+        SendMessageRequestHeaderV2 header = new SendMessageRequestHeaderV2(config.group(), prepared.topic(),
+                ProducerConfig.AUTO_CREATE_TOPIC, config.defaultTopicQueueNums(), queue.queueId(), prepared.sysFlag(),
+                client.config().clock().millis(), 0, prepared.properties(), 0, false, null, prepared.batch(),
+                queue.brokerName());
+        int code = prepared.batch() ? RequestCode.SEND_BATCH_MESSAGE : RequestCode.SEND_MESSAGE_V2;
+        return RemotingCommand.request(code, header).body(prepared.body()).oneway(oneway).build();
+    }
+
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            throw WireErrors.fromFailure(e, "send failed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (transactions != null) {
+            transactions.close();
+        }
+        client.heartbeats().removeProducer(config.group());
+        client.forget(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Producer[" + config.group() + "]";
+    }
+}

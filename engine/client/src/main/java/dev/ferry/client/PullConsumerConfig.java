@@ -1,0 +1,135 @@
+package dev.ferry.client;
+
+import dev.ferry.spi.PluginConfig;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Settings of one {@link PullConsumer} (RocketMQ's "lite pull" consumer): the application polls; the
+ * consumer pulls ahead in the background and commits offsets. Validated once when built.
+ *
+ * @param group the consumer group
+ * @param consumeFromWhere where queues without a committed offset start
+ * @param consumeTimestamp the start for {@link ConsumeFromWhere#TIMESTAMP}
+ * @param allocateStrategy allocate strategy plugin used for {@link PullConsumer#subscribe} (clustering)
+ * @param allocateStrategyConfig its settings
+ * @param autoCommit whether polled messages' offsets are committed every {@code autoCommitInterval}
+ * @param autoCommitInterval how often offsets are committed automatically
+ * @param pullBatchSize messages asked for per pull
+ * @param pullThresholdForQueue pulling of a queue pauses while this many of its messages wait to be polled
+ * @param rebalanceInterval how often subscribed topics' queues are re-divided
+ * @param suspendTimeout how long a broker may hold a pull that found nothing
+ * @param pullTimeout socket timeout of a pull
+ * @param pullErrorPause how long a queue waits after a failed pull
+ */
+public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
+                                 String allocateStrategy, PluginConfig allocateStrategyConfig, boolean autoCommit,
+                                 Duration autoCommitInterval, int pullBatchSize, int pullThresholdForQueue,
+                                 Duration rebalanceInterval, Duration suspendTimeout, Duration pullTimeout,
+                                 Duration pullErrorPause) {
+
+    public PullConsumerConfig {
+        ConfigCheck.group("group", group);
+        ConfigCheck.require(consumeFromWhere != null, "consumeFromWhere", consumeFromWhere, "must be set");
+        ConfigCheck.require(consumeTimestamp != null, "consumeTimestamp", consumeTimestamp, "must be set");
+        ConfigCheck.notBlank("allocateStrategy", allocateStrategy);
+        ConfigCheck.require(allocateStrategyConfig != null, "allocateStrategyConfig", null, "must be set");
+        ConfigCheck.positive("autoCommitInterval", autoCommitInterval);
+        ConfigCheck.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
+                "must be between 1 and 1024");
+        ConfigCheck.positive("pullThresholdForQueue", pullThresholdForQueue);
+        ConfigCheck.positive("rebalanceInterval", rebalanceInterval);
+        ConfigCheck.positive("suspendTimeout", suspendTimeout);
+        ConfigCheck.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
+                pullTimeout, "must be longer than suspendTimeout " + suspendTimeout);
+        ConfigCheck.positive("pullErrorPause", pullErrorPause);
+    }
+
+    public static Builder builder(String group) {
+        return new Builder(group);
+    }
+
+    /** Builds a {@link PullConsumerConfig}; defaults follow RocketMQ's lite pull consumer. */
+    public static final class Builder {
+        private final String group;
+        private ConsumeFromWhere consumeFromWhere = ConsumeFromWhere.LAST_OFFSET;
+        private Instant consumeTimestamp = Instant.EPOCH;
+        private String allocateStrategy = "averagely";
+        private PluginConfig allocateStrategyConfig = PluginConfig.empty();
+        private boolean autoCommit = true;
+        private Duration autoCommitInterval = Duration.ofSeconds(5);
+        private int pullBatchSize = 10;
+        private int pullThresholdForQueue = 1000;
+        private Duration rebalanceInterval = Duration.ofSeconds(20);
+        private Duration suspendTimeout = Duration.ofSeconds(20);
+        private Duration pullTimeout = Duration.ofSeconds(30);
+        private Duration pullErrorPause = Duration.ofSeconds(1);
+
+        private Builder(String group) {
+            this.group = group;
+        }
+
+        public Builder consumeFromWhere(ConsumeFromWhere value) {
+            this.consumeFromWhere = value;
+            return this;
+        }
+
+        public Builder consumeFromTimestamp(Instant value) {
+            this.consumeFromWhere = ConsumeFromWhere.TIMESTAMP;
+            this.consumeTimestamp = value;
+            return this;
+        }
+
+        public Builder allocateStrategy(String name, PluginConfig config) {
+            this.allocateStrategy = name;
+            this.allocateStrategyConfig = config;
+            return this;
+        }
+
+        public Builder autoCommit(boolean value) {
+            this.autoCommit = value;
+            return this;
+        }
+
+        public Builder autoCommitInterval(Duration value) {
+            this.autoCommitInterval = value;
+            return this;
+        }
+
+        public Builder pullBatchSize(int value) {
+            this.pullBatchSize = value;
+            return this;
+        }
+
+        public Builder pullThresholdForQueue(int value) {
+            this.pullThresholdForQueue = value;
+            return this;
+        }
+
+        public Builder rebalanceInterval(Duration value) {
+            this.rebalanceInterval = value;
+            return this;
+        }
+
+        public Builder suspendTimeout(Duration value) {
+            this.suspendTimeout = value;
+            return this;
+        }
+
+        public Builder pullTimeout(Duration value) {
+            this.pullTimeout = value;
+            return this;
+        }
+
+        public Builder pullErrorPause(Duration value) {
+            this.pullErrorPause = value;
+            return this;
+        }
+
+        public PullConsumerConfig build() {
+            return new PullConsumerConfig(group, consumeFromWhere, consumeTimestamp, allocateStrategy,
+                    allocateStrategyConfig, autoCommit, autoCommitInterval, pullBatchSize, pullThresholdForQueue,
+                    rebalanceInterval, suspendTimeout, pullTimeout, pullErrorPause);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.ferry.client;
+
+import dev.ferry.api.MessageModel;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
+import dev.ferry.remoting.protocol.header.PullMessageResponseHeader;
+import dev.ferry.spi.OffsetStore;
+import dev.ferry.spi.ReadOffsetType;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps one long-polling PULL_MESSAGE in flight per process queue of one consumer: pulls, hands what it
+ * found to the consumer's {@link Sink}, and pulls again (at once, after a flow-control pause, or after an
+ * error pause). Requests are asynchronous; callbacks run on remoting callback threads and delayed pulls on
+ * the client's scheduler. Stops pulling a queue once it is dropped or the service is stopped.
+ */
+final class PullService {
+    private static final System.Logger LOG = System.getLogger(PullService.class.getName());
+    private static final int FLAG_COMMIT_OFFSET = 0x1;
+    private static final int FLAG_SUSPEND = 0x2;
+    private static final int FLAG_SUBSCRIPTION = 0x4;
+
+    /** Where pulled messages go. */
+    interface Sink {
+        /** Whether the queue may pull more now (flow control, pause). */
+        boolean mayPull(ProcessQueue queue);
+
+        /** Messages pulled from {@code queue} and recorded in it, after the client-side filter. */
+        void pulled(ProcessQueue queue, List<ReceivedMessage> messages);
+    }
+
+    private final FerryClient client;
+    private final ConsumerSettings settings;
+    private final Map<String, SubscriptionFilter> filters;
+    private final OffsetStore offsets;
+    private final Sink sink;
+    private volatile boolean stopped;
+
+    /**
+     * @param filters the subscription of each topic read, by topic (a live map: pull consumers subscribe later)
+     */
+    PullService(FerryClient client, ConsumerSettings settings, Map<String, SubscriptionFilter> filters,
+                OffsetStore offsets, Sink sink) {
+        this.client = client;
+        this.settings = settings;
+        this.filters = filters;
+        this.offsets = offsets;
+        this.sink = sink;
+    }
+
+    void stop() {
+        stopped = true;
+    }
+
+    /** Starts pulling {@code queue}: one pull loop per queue and seek epoch. */
+    void start(ProcessQueue queue) {
+        pull(queue, queue.pullPosition().epoch());
+    }
+
+    /** Continues the loop of {@code epoch} after {@code delay}. */
+    private void pullLater(ProcessQueue queue, int epoch, Duration delay) {
+        if (stopped || queue.isDropped()) {
+            return;
+        }
+        try {
+            client.scheduler().schedule(() -> pull(queue, epoch), delay.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // the client is closing
+        }
+    }
+
+    /** One pull of the loop of {@code epoch}; a seek since then ended that loop (the seek started a new one). */
+    private void pull(ProcessQueue queue, int epoch) {
+        ProcessQueue.PullPosition position = queue.pullPosition();
+        if (stopped || queue.isDropped() || position.epoch() != epoch) {
+            return;
+        }
+        if (!sink.mayPull(queue)) {
+            pullLater(queue, epoch, settings.flowControlPause());
+            return;
+        }
+        SubscriptionFilter filter = filters.get(queue.queue().topic());
+        if (filter == null) {
+            return;
+        }
+        String address = client.routes().brokerAddress(queue.queue().brokerName()).orElse(null);
+        if (address == null) {
+            pullLater(queue, epoch, settings.pullErrorPause());
+            return;
+        }
+        long commitOffset = 0;
+        int sysFlag = FLAG_SUSPEND | FLAG_SUBSCRIPTION;
+        if (settings.messageModel() == MessageModel.CLUSTERING) {
+            long stored = offsets.read(queue.queue(), ReadOffsetType.READ_FROM_MEMORY);
+            if (stored > 0) {
+                commitOffset = stored;
+                sysFlag |= FLAG_COMMIT_OFFSET;
+            }
+        }
+        PullMessageRequestHeader header = new PullMessageRequestHeader(settings.group(), queue.queue().topic(),
+                queue.queue().queueId(), position.offset(), settings.pullBatchSize(), sysFlag, commitOffset,
+                settings.suspendTimeout().toMillis(), filter.expression(), filter.subVersion(),
+                filter.expressionType(), null, queue.queue().brokerName());
+        RemotingCommand request = RemotingCommand.request(RequestCode.PULL_MESSAGE, header).build();
+        client.remoting().invokeAsync(address, request, settings.pullTimeout()).whenComplete((response, failure) -> {
+            try {
+                if (failure != null) {
+                    if (!stopped) {
+                        LOG.log(Level.DEBUG, "pull of " + queue.queue() + " failed: " + failure.getMessage());
+                    }
+                    pullLater(queue, position.epoch(), settings.pullErrorPause());
+                } else {
+                    handle(queue, position, filter, response);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "handling the pull result of " + queue.queue() + " failed", e);
+                pullLater(queue, position.epoch(), settings.pullErrorPause());
+            }
+        });
+    }
+
+    private void handle(ProcessQueue queue, ProcessQueue.PullPosition position, SubscriptionFilter filter,
+                        RemotingCommand response) {
+        switch (response.code()) {
+            case ResponseCode.SUCCESS -> {
+                PullMessageResponseHeader header = response.header(PullMessageResponseHeader.class);
+                List<ReceivedMessage> messages = MessageDecoder.decodeAll(response.body(),
+                        queue.queue().brokerName()).stream().filter(filter::accepts).toList();
+                if (queue.pulled(position.epoch(), messages, header.nextBeginOffset()) && !messages.isEmpty()) {
+                    sink.pulled(queue, messages);
+                }
+                pull(queue, position.epoch());
+            }
+            case ResponseCode.PULL_NOT_FOUND, ResponseCode.PULL_RETRY_IMMEDIATELY -> {
+                queue.moveTo(position.epoch(), response.header(PullMessageResponseHeader.class).nextBeginOffset());
+                pull(queue, position.epoch());
+            }
+            case ResponseCode.PULL_OFFSET_MOVED -> {
+                long next = response.header(PullMessageResponseHeader.class).nextBeginOffset();
+                LOG.log(Level.INFO, "offset " + position.offset() + " of " + queue.queue()
+                        + " is no longer valid; continuing at " + next);
+                queue.moveTo(position.epoch(), next);
+                if (!queue.isDropped()) {
+                    offsets.update(queue.queue(), next, false);
+                    offsets.persist(queue.queue());
+                }
+                pull(queue, position.epoch());
+            }
+            default -> {
+                if (response.code() == ResponseCode.SUBSCRIPTION_NOT_LATEST
+                        || response.code() == ResponseCode.SUBSCRIPTION_NOT_EXIST) {
+                    client.scheduler().execute(client.heartbeats()::sendToAllBrokers);
+                }
+                LOG.log(Level.DEBUG, "pull of " + queue.queue() + " answered " + response.code() + " "
+                        + response.remark());
+                pullLater(queue, position.epoch(), settings.pullErrorPause());
+            }
+        }
+    }
+}

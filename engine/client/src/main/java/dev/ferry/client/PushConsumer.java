@@ -1,0 +1,194 @@
+package dev.ferry.client;
+
+import dev.ferry.api.MessageListener;
+import dev.ferry.api.MessageModel;
+import dev.ferry.api.MessageQueue;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.spi.AllocateStrategy;
+import dev.ferry.spi.OffsetStore;
+import dev.ferry.spi.OffsetStoreContext;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A consumer the broker's messages are pushed to: it rebalances, long-polls its queues and hands every
+ * message to its {@link MessageListener} on its own consume threads. Created (and started) by
+ * {@link FerryClient#pushConsumer}. Thread-safe.
+ *
+ * <p>Clustering consumers divide the queues of their group (re-divided every {@code rebalanceInterval}
+ * and at once when the broker says the group changed), keep offsets on the broker and also read the
+ * group's retry topic; broadcasting consumers read every queue and keep offsets in a local file. Offsets
+ * are persisted every {@link ClientConfig#offsetPersistInterval()} and at {@link #close()}.
+ */
+public final class PushConsumer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(PushConsumer.class.getName());
+
+    private final FerryClient client;
+    private final PushConsumerConfig config;
+    private final ConsumerSettings settings;
+    private final Map<String, SubscriptionFilter> filters = new LinkedHashMap<>();
+    private final ConsumerRequests requests;
+    private final OffsetStore offsets;
+    private final RebalanceService rebalance;
+    private final PullService pulls;
+    private final ConsumeService consume;
+    /** The broker locks of an orderly clustering consumer; {@code null} otherwise. */
+    private final QueueLocks locks;
+    private final List<ScheduledFuture<?>> jobs = new ArrayList<>();
+    private final GroupMember member;
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    PushConsumer(FerryClient client, PushConsumerConfig config, MessageListener listener) {
+        this.client = client;
+        this.config = Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(listener, "listener");
+        this.settings = ConsumerSettings.of(config);
+        long subVersion = client.config().clock().millis();
+        for (Subscription subscription : config.subscriptions()) {
+            filters.put(subscription.topic(), new SubscriptionFilter(subscription, subVersion));
+        }
+        if (config.messageModel() == MessageModel.CLUSTERING) {
+            filters.put(settings.retryTopic(), new SubscriptionFilter(Subscription.all(settings.retryTopic()),
+                    subVersion));
+        }
+        this.requests = new ConsumerRequests(client, config.group());
+        this.offsets = createOffsetStore();
+        AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
+                config.allocateStrategyConfig());
+        boolean locking = config.orderly() && config.messageModel() == MessageModel.CLUSTERING;
+        this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
+        this.consume = config.orderly()
+                ? new OrderlyConsumeService(client, config, listener, offsets, requests, locks,
+                        client.config().threadFactory())
+                : new ConcurrentConsumeService(client, config, listener, offsets, requests,
+                        client.config().threadFactory());
+        this.pulls = new PullService(client, settings, filters, offsets, new PullService.Sink() {
+            @Override
+            public boolean mayPull(ProcessQueue queue) {
+                return underThresholds(queue);
+            }
+
+            @Override
+            public void pulled(ProcessQueue queue, List<ReceivedMessage> messages) {
+                consume.submit(queue, messages);
+            }
+        });
+        this.rebalance = new RebalanceService(client, settings, strategy, offsets, requests,
+                locks != null ? locks : QueueGate.OPEN, pulls::start);
+        this.member = new GroupMember(settings, filters, this::rebalanceSoon);
+    }
+
+    private OffsetStore createOffsetStore() {
+        String name = config.offsetStore().orElse(config.messageModel() == MessageModel.BROADCASTING
+                ? "local-file" : "broker");
+        Path directory = client.config().localOffsetDirectory().orElse(null);
+        if (directory == null) {
+            if (config.messageModel() == MessageModel.BROADCASTING) {
+                throw new IllegalArgumentException("invalid client config 'localOffsetDirectory' = 'unset': "
+                        + "broadcasting consumer " + config.group() + " keeps its offsets in local files");
+            }
+            directory = Path.of("ferry-offsets");
+        }
+        OffsetStore store = client.plugins().offsetStore(name, new OffsetStoreContext(config.group(),
+                client.clientId(), config.messageModel(), directory, requests));
+        store.load();
+        return store;
+    }
+
+    /** Joins the group (fails when the client already runs a consumer of it), then starts reading. */
+    void start() {
+        client.heartbeats().addConsumer(member);
+        started = true;
+        for (String topic : filters.keySet()) {
+            try {
+                client.routes().route(topic);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "no route yet for " + topic + ": " + e.getMessage());
+            }
+        }
+        client.heartbeats().sendToAllBrokers();
+        long rebalanceMillis = config.rebalanceInterval().toMillis();
+        jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(this::rebalanceNow), 0,
+                rebalanceMillis, TimeUnit.MILLISECONDS));
+        if (locks != null) {
+            jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(
+                    () -> locks.renew(rebalance.queues().values())), QueueLocks.RENEWAL.toMillis(),
+                    QueueLocks.RENEWAL.toMillis(), TimeUnit.MILLISECONDS));
+        }
+        long persistMillis = client.config().offsetPersistInterval().toMillis();
+        jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(this::persistOffsets),
+                persistMillis, persistMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /** The consumer's settings. */
+    public PushConsumerConfig config() {
+        return config;
+    }
+
+    /** The queues this consumer reads now (its group's retry topic included). */
+    public Set<MessageQueue> assignedQueues() {
+        return new TreeSet<>(rebalance.queues().keySet());
+    }
+
+    private void rebalanceNow() {
+        rebalance.rebalanceRetrying(filters::keySet, () -> !closed);
+    }
+
+    private void rebalanceSoon() {
+        if (!closed) {
+            client.scheduler().execute(() -> FerryClient.runLogged(this::rebalanceNow));
+        }
+    }
+
+    private void persistOffsets() {
+        offsets.persistAll(rebalance.queues().keySet());
+    }
+
+    private boolean underThresholds(ProcessQueue queue) {
+        return queue.messageCount() < config.pullThresholdForQueue()
+                && queue.messageBytes() < config.pullThresholdSizeForQueue()
+                && queue.offsetSpan() < config.consumeConcurrentlyMaxSpan();
+    }
+
+    /**
+     * Stops pulling, lets running listener calls finish (up to 10 s), persists the offsets and leaves the
+     * group (the remaining consumers take over its queues).
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (!started) {
+            return;
+        }
+        jobs.forEach(job -> job.cancel(false));
+        pulls.stop();
+        consume.shutdown(Duration.ofSeconds(10));
+        Set<MessageQueue> assigned = Set.copyOf(rebalance.queues().keySet());
+        rebalance.dropAll();
+        offsets.persistAll(assigned);
+        if (locks != null) {
+            locks.unlock(rebalance.queues().values());
+        }
+        client.heartbeats().removeConsumer(config.group());
+        client.forget(this);
+    }
+
+    @Override
+    public String toString() {
+        return "PushConsumer[" + config.group() + "@" + client.clientId() + "]";
+    }
+}

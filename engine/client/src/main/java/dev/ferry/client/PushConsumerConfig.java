@@ -1,0 +1,225 @@
+package dev.ferry.client;
+
+import dev.ferry.api.MessageModel;
+import dev.ferry.spi.PluginConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Settings of one {@link PushConsumer}. Validated once when built.
+ *
+ * @param group the consumer group
+ * @param subscriptions what the consumer reads; one per topic
+ * @param messageModel clustering (queues divided in the group) or broadcasting (every consumer reads all)
+ * @param consumeFromWhere where queues without a committed offset start
+ * @param consumeTimestamp the start for {@link ConsumeFromWhere#TIMESTAMP}
+ * @param allocateStrategy the name of the allocate strategy plugin
+ * @param allocateStrategyConfig its settings
+ * @param offsetStore the name of the offset store plugin; empty picks {@code broker} for clustering and
+ *     {@code local-file} for broadcasting
+ * @param orderly whether each queue's messages reach the listener one at a time in queue order (clustering
+ *     consumers then read only queues the broker locked to them); otherwise concurrently
+ * @param consumeThreads threads calling the listener
+ * @param consumeBatchSize messages handed to one consume task
+ * @param pullBatchSize messages asked for per pull
+ * @param pullThresholdForQueue pulling of a queue pauses while it holds this many unconsumed messages
+ * @param pullThresholdSizeForQueue ... or this many bytes of bodies
+ * @param consumeConcurrentlyMaxSpan ... or while its lowest and highest unconsumed offsets are further apart
+ * @param maxReconsumeTimes redeliveries (orderly: attempts in place) before a failing message goes to the
+ *     dead-letter queue
+ * @param rebalanceInterval how often queues are re-divided (also at once when the group changes)
+ * @param suspendTimeout how long a broker may hold a pull that found nothing
+ * @param pullTimeout socket timeout of a pull
+ * @param flowControlPause how long a flow-controlled queue waits before it is looked at again
+ * @param pullErrorPause how long a queue waits after a failed pull
+ */
+public record PushConsumerConfig(String group, List<Subscription> subscriptions, MessageModel messageModel,
+                                 ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
+                                 String allocateStrategy, PluginConfig allocateStrategyConfig,
+                                 Optional<String> offsetStore, boolean orderly, int consumeThreads,
+                                 int consumeBatchSize,
+                                 int pullBatchSize, int pullThresholdForQueue, long pullThresholdSizeForQueue,
+                                 int consumeConcurrentlyMaxSpan, int maxReconsumeTimes, Duration rebalanceInterval,
+                                 Duration suspendTimeout, Duration pullTimeout, Duration flowControlPause,
+                                 Duration pullErrorPause) {
+
+    public PushConsumerConfig {
+        ConfigCheck.group("group", group);
+        ConfigCheck.require(subscriptions != null && !subscriptions.isEmpty(), "subscriptions", subscriptions,
+                "subscribe to at least one topic");
+        subscriptions = List.copyOf(subscriptions);
+        ConfigCheck.require(subscriptions.stream().map(Subscription::topic).distinct().count() == subscriptions.size(),
+                "subscriptions", subscriptions, "one subscription per topic");
+        Objects.requireNonNull(messageModel, "messageModel");
+        Objects.requireNonNull(consumeFromWhere, "consumeFromWhere");
+        Objects.requireNonNull(consumeTimestamp, "consumeTimestamp");
+        ConfigCheck.notBlank("allocateStrategy", allocateStrategy);
+        Objects.requireNonNull(allocateStrategyConfig, "allocateStrategyConfig");
+        Objects.requireNonNull(offsetStore, "offsetStore");
+        ConfigCheck.positive("consumeThreads", consumeThreads);
+        ConfigCheck.require(consumeBatchSize >= 1 && consumeBatchSize <= 1024, "consumeBatchSize", consumeBatchSize,
+                "must be between 1 and 1024");
+        ConfigCheck.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
+                "must be between 1 and 1024");
+        ConfigCheck.positive("pullThresholdForQueue", pullThresholdForQueue);
+        ConfigCheck.positive("pullThresholdSizeForQueue", pullThresholdSizeForQueue);
+        ConfigCheck.positive("consumeConcurrentlyMaxSpan", consumeConcurrentlyMaxSpan);
+        ConfigCheck.require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
+        ConfigCheck.positive("rebalanceInterval", rebalanceInterval);
+        ConfigCheck.positive("suspendTimeout", suspendTimeout);
+        ConfigCheck.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
+                pullTimeout, "must be longer than suspendTimeout " + suspendTimeout);
+        ConfigCheck.positive("flowControlPause", flowControlPause);
+        ConfigCheck.positive("pullErrorPause", pullErrorPause);
+    }
+
+    public static Builder builder(String group) {
+        return new Builder(group);
+    }
+
+    /** Builds a {@link PushConsumerConfig}; defaults follow RocketMQ's push consumer. */
+    public static final class Builder {
+        private final String group;
+        private final List<Subscription> subscriptions = new ArrayList<>();
+        private MessageModel messageModel = MessageModel.CLUSTERING;
+        private ConsumeFromWhere consumeFromWhere = ConsumeFromWhere.LAST_OFFSET;
+        private Instant consumeTimestamp;
+        private String allocateStrategy = "averagely";
+        private PluginConfig allocateStrategyConfig = PluginConfig.empty();
+        private String offsetStore;
+        private boolean orderly;
+        private int consumeThreads = 20;
+        private int consumeBatchSize = 1;
+        private int pullBatchSize = 32;
+        private int pullThresholdForQueue = 1000;
+        private long pullThresholdSizeForQueue = 100L * 1024 * 1024;
+        private int consumeConcurrentlyMaxSpan = 2000;
+        private int maxReconsumeTimes = 16;
+        private Duration rebalanceInterval = Duration.ofSeconds(20);
+        private Duration suspendTimeout = Duration.ofSeconds(15);
+        private Duration pullTimeout = Duration.ofSeconds(30);
+        private Duration flowControlPause = Duration.ofMillis(50);
+        private Duration pullErrorPause = Duration.ofSeconds(1);
+
+        private Builder(String group) {
+            this.group = group;
+        }
+
+        public Builder subscribe(Subscription value) {
+            subscriptions.add(value);
+            return this;
+        }
+
+        /** Subscribes to {@code topic} with a tag expression. */
+        public Builder subscribe(String topic, String tagExpression) {
+            return subscribe(Subscription.tags(topic, tagExpression));
+        }
+
+        public Builder messageModel(MessageModel value) {
+            this.messageModel = value;
+            return this;
+        }
+
+        public Builder consumeFromWhere(ConsumeFromWhere value) {
+            this.consumeFromWhere = value;
+            return this;
+        }
+
+        /** Starts new queues at {@code value}; sets {@link ConsumeFromWhere#TIMESTAMP}. */
+        public Builder consumeFromTimestamp(Instant value) {
+            this.consumeFromWhere = ConsumeFromWhere.TIMESTAMP;
+            this.consumeTimestamp = value;
+            return this;
+        }
+
+        public Builder allocateStrategy(String name, PluginConfig config) {
+            this.allocateStrategy = name;
+            this.allocateStrategyConfig = config;
+            return this;
+        }
+
+        public Builder offsetStore(String name) {
+            this.offsetStore = name;
+            return this;
+        }
+
+        /** Consumes each queue in order (see {@link PushConsumerConfig#orderly()}). */
+        public Builder consumeOrderly(boolean value) {
+            this.orderly = value;
+            return this;
+        }
+
+        public Builder consumeThreads(int value) {
+            this.consumeThreads = value;
+            return this;
+        }
+
+        public Builder consumeBatchSize(int value) {
+            this.consumeBatchSize = value;
+            return this;
+        }
+
+        public Builder pullBatchSize(int value) {
+            this.pullBatchSize = value;
+            return this;
+        }
+
+        public Builder pullThresholdForQueue(int value) {
+            this.pullThresholdForQueue = value;
+            return this;
+        }
+
+        public Builder pullThresholdSizeForQueue(long value) {
+            this.pullThresholdSizeForQueue = value;
+            return this;
+        }
+
+        public Builder consumeConcurrentlyMaxSpan(int value) {
+            this.consumeConcurrentlyMaxSpan = value;
+            return this;
+        }
+
+        public Builder maxReconsumeTimes(int value) {
+            this.maxReconsumeTimes = value;
+            return this;
+        }
+
+        public Builder rebalanceInterval(Duration value) {
+            this.rebalanceInterval = value;
+            return this;
+        }
+
+        public Builder suspendTimeout(Duration value) {
+            this.suspendTimeout = value;
+            return this;
+        }
+
+        public Builder pullTimeout(Duration value) {
+            this.pullTimeout = value;
+            return this;
+        }
+
+        public Builder flowControlPause(Duration value) {
+            this.flowControlPause = value;
+            return this;
+        }
+
+        public Builder pullErrorPause(Duration value) {
+            this.pullErrorPause = value;
+            return this;
+        }
+
+        public PushConsumerConfig build() {
+            Instant timestamp = consumeTimestamp != null ? consumeTimestamp : Instant.EPOCH;
+            return new PushConsumerConfig(group, subscriptions, messageModel, consumeFromWhere, timestamp,
+                    allocateStrategy, allocateStrategyConfig, Optional.ofNullable(offsetStore), orderly, consumeThreads,
+                    consumeBatchSize, pullBatchSize, pullThresholdForQueue, pullThresholdSizeForQueue,
+                    consumeConcurrentlyMaxSpan, maxReconsumeTimes, rebalanceInterval, suspendTimeout, pullTimeout,
+                    flowControlPause, pullErrorPause);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.ferry.client;
+
+import dev.ferry.api.FerryException;
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.TopicRouteData;
+import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Topic routes read from the name servers and kept until refreshed: every 30 s by the client's
+ * scheduler, and whenever a send fails. Thread-safe: routes are immutable values in a concurrent map.
+ */
+final class RouteCache {
+    private static final System.Logger LOG = System.getLogger(RouteCache.class.getName());
+
+    private final RemotingClient remoting;
+    private final List<String> nameServers;
+    private final Duration timeout;
+    private final BodyCodec codec;
+    private final AtomicInteger nameServerIndex = new AtomicInteger();
+    private final Map<String, TopicRoute> routes = new ConcurrentHashMap<>();
+    /** Stand-in routes of topics that do not exist yet, derived from the auto-create topic. */
+    private final Map<String, TopicRoute> pendingTopics = new ConcurrentHashMap<>();
+
+    RouteCache(RemotingClient remoting, List<String> nameServers, Duration timeout, BodyCodec codec) {
+        this.remoting = remoting;
+        this.nameServers = nameServers;
+        this.timeout = timeout;
+        this.codec = codec;
+    }
+
+    /** The cached route of {@code topic}, read from a name server when absent; empty when the topic does not exist. */
+    Optional<TopicRoute> route(String topic) {
+        TopicRoute cached = routes.get(topic);
+        return cached != null ? Optional.of(cached) : refresh(topic);
+    }
+
+    /**
+     * The route a producer writes {@code topic} through: its own, or, while it does not exist, the
+     * auto-create topic's with at most {@code defaultQueueNums} queues per broker.
+     *
+     * @throws FerryException when neither route exists
+     */
+    TopicRoute publishRoute(String topic, String autoCreateTopic, int defaultQueueNums) {
+        Optional<TopicRoute> own = route(topic);
+        if (own.isPresent() && !own.get().writeQueues().isEmpty()) {
+            return own.get();
+        }
+        TopicRoute pending = pendingTopics.get(topic);
+        if (pending != null) {
+            return pending;
+        }
+        TopicRoute template = fetch(autoCreateTopic).orElseThrow(() -> new FerryException(
+                "no route for topic '" + topic + "' nor for the auto-create topic '" + autoCreateTopic
+                        + "' on name servers " + nameServers));
+        TopicRoute derived = TopicRoute.of(topic, template.data(), defaultQueueNums);
+        pendingTopics.put(topic, derived);
+        return derived;
+    }
+
+    /** Reads the route of {@code topic} again, replacing the cached one. */
+    Optional<TopicRoute> refresh(String topic) {
+        Optional<TopicRoute> fresh = fetch(topic);
+        fresh.ifPresent(route -> {
+            routes.put(topic, route);
+            pendingTopics.remove(topic);
+        });
+        return fresh;
+    }
+
+    /** Reads every cached topic's route again (the periodic refresh); failures are logged, the old route stays. */
+    void refreshAll() {
+        Set<String> topics = new TreeSet<>(routes.keySet());
+        topics.addAll(pendingTopics.keySet());
+        for (String topic : topics) {
+            try {
+                refresh(topic);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "route refresh of " + topic + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    /** The master address of {@code brokerName} in any cached route. */
+    Optional<String> brokerAddress(String brokerName) {
+        for (TopicRoute route : routes.values()) {
+            String address = route.brokerAddresses().get(brokerName);
+            if (address != null) {
+                return Optional.of(address);
+            }
+        }
+        for (TopicRoute route : pendingTopics.values()) {
+            String address = route.brokerAddresses().get(brokerName);
+            if (address != null) {
+                return Optional.of(address);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The master addresses of every broker in any cached route. */
+    Set<String> brokerAddresses() {
+        Set<String> addresses = new TreeSet<>();
+        routes.values().forEach(route -> addresses.addAll(route.brokerAddresses().values()));
+        pendingTopics.values().forEach(route -> addresses.addAll(route.brokerAddresses().values()));
+        return addresses;
+    }
+
+    /** Asks the name servers, one after the other until one answers. */
+    private Optional<TopicRoute> fetch(String topic) {
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < nameServers.size(); attempt++) {
+            String address = nameServers.get(Math.floorMod(nameServerIndex.get(), nameServers.size()));
+            RemotingCommand request = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
+                    new GetRouteInfoRequestHeader(topic, null)).build();
+            try {
+                RemotingCommand response = remoting.invokeSync(address, request, timeout);
+                if (response.code() == ResponseCode.TOPIC_NOT_EXIST) {
+                    return Optional.empty();
+                }
+                if (response.code() != ResponseCode.SUCCESS) {
+                    throw WireErrors.fromResponse(response, "route of topic '" + topic + "' from " + address);
+                }
+                return Optional.of(TopicRoute.of(topic, codec.decode(response.body(), TopicRouteData.class)));
+            } catch (RuntimeException e) {
+                last = e;
+                nameServerIndex.incrementAndGet();
+            }
+        }
+        throw WireErrors.fromFailure(last, "no name server of " + nameServers + " answered for topic '" + topic + "'");
+    }
+}

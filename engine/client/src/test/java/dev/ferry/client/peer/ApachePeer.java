@@ -1,0 +1,152 @@
+package dev.ferry.client.peer;
+
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * An Apache RocketMQ 5.3.3 name server and broker in a child JVM ({@link ClientSuiteBrokerMain}), on 127.0.0.1,
+ * with every file under a temporary directory. Ready once the broker's routes are visible on the name
+ * server (the broker registers 5-10 s after it listens). Closing kills the child JVM: a graceful stop
+ * takes 15 s and the suite does not need one.
+ */
+public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Process process;
+    private final Path directory;
+    private final int namesrvPort;
+    private final int brokerPort;
+
+    private ApachePeer(Process process, Path directory, int namesrvPort, int brokerPort) {
+        this.process = process;
+        this.directory = directory;
+        this.namesrvPort = namesrvPort;
+        this.brokerPort = brokerPort;
+    }
+
+    /** Starts the peer and waits until a producer could send to it. */
+    public static ApachePeer start() throws IOException, InterruptedException {
+        Path directory = Files.createTempDirectory("ferry-client-peer");
+        int namesrvPort = freePort(0);
+        int brokerPort = freeBrokerPort(namesrvPort);
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Xms256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Duser.home=" + directory, "-Drocketmq.home.dir=" + directory,
+                "-Drocketmq.client.logRoot=" + directory.resolve("logs"),
+                "-cp", classpath, ClientSuiteBrokerMain.class.getName(),
+                directory.toString(), Integer.toString(namesrvPort), Integer.toString(brokerPort),
+                Integer.toString(brokerPort + 1)));
+        File log = directory.resolve("peer.log").toFile();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+        ApachePeer peer = new ApachePeer(process, directory, namesrvPort, brokerPort);
+        try {
+            peer.awaitRoutes();
+        } catch (RuntimeException | InterruptedException e) {
+            process.destroyForcibly(); // keeps the directory: the exception names its log
+            throw e;
+        }
+        return peer;
+    }
+
+    @Override
+    public String nameServerAddress() {
+        return "127.0.0.1:" + namesrvPort;
+    }
+
+    /** {@code host:port} of the broker. */
+    public String brokerAddress() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    /** The child JVM's output, for failure messages. */
+    public Path logFile() {
+        return directory.resolve("peer.log");
+    }
+
+    /** Polls the name server until the auto-create topic TBW102 has a route: the broker registered. */
+    private void awaitRoutes() throws InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder()
+                .connectTimeout(Duration.ofSeconds(1)).build())) {
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("the Apache peer exited with " + process.exitValue()
+                            + "; see " + logFile());
+                }
+                try {
+                    RemotingCommand response = client.invokeSync(nameServerAddress(), RemotingCommand.request(
+                            RequestCode.GET_ROUTEINFO_BY_TOPIC, new GetRouteInfoRequestHeader("TBW102", null))
+                            .build(), Duration.ofSeconds(2));
+                    if (response.code() == ResponseCode.SUCCESS) {
+                        return;
+                    }
+                } catch (RuntimeException e) {
+                    // not listening yet
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new IllegalStateException("the Apache peer did not register its broker within " + START_TIMEOUT
+                + "; see " + logFile());
+    }
+
+    private static int freeBrokerPort(int avoid) throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+            if (Math.abs(port - avoid) > 3 && isFree(port - 2) && isFree(port) && isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IOException("no free broker port");
+    }
+
+    private static int freePort(int port) throws IOException {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try {
+            freePort(port);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Kills the child JVM and deletes its files. */
+    @Override
+    public void close() {
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // leave the rest for the operating system's temp cleanup
+        }
+    }
+}
