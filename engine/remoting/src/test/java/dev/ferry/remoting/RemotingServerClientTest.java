@@ -41,6 +41,16 @@ class RemotingServerClientTest {
         return server.start();
     }
 
+    /** Makes the server hold every PULL_MESSAGE unanswered; the test answers through the contexts. */
+    private BlockingQueue<RequestContext> holdPulls() {
+        BlockingQueue<RequestContext> held = new LinkedBlockingQueue<>();
+        server.registerProcessor(RequestCode.PULL_MESSAGE, (ctx, request) -> {
+            held.add(ctx);
+            return null;
+        }, processorPool);
+        return held;
+    }
+
     private String address() {
         return "127.0.0.1:" + server.port();
     }
@@ -160,11 +170,7 @@ class RemotingServerClientTest {
     @Test
     void shouldLetProcessorsAnswerLater() throws Exception {
         startServer(RemotingServerConfig.builder().build());
-        BlockingQueue<RequestContext> held = new LinkedBlockingQueue<>();
-        server.registerProcessor(RequestCode.PULL_MESSAGE, (ctx, request) -> {
-            held.add(ctx);
-            return null;
-        }, processorPool);
+        BlockingQueue<RequestContext> held = holdPulls();
         client = new RemotingClient(RemotingClientConfig.builder().build());
         CompletableFuture<RemotingCommand> pull = client.invokeAsync(address(),
                 RemotingCommand.request(RequestCode.PULL_MESSAGE).build(), TIMEOUT);
@@ -195,11 +201,7 @@ class RemotingServerClientTest {
     @Test
     void shouldLimitAsyncRequestsInFlight() throws Exception {
         startServer(RemotingServerConfig.builder().build());
-        BlockingQueue<RequestContext> held = new LinkedBlockingQueue<>();
-        server.registerProcessor(RequestCode.PULL_MESSAGE, (ctx, request) -> {
-            held.add(ctx);
-            return null;
-        }, processorPool);
+        BlockingQueue<RequestContext> held = holdPulls();
         client = new RemotingClient(RemotingClientConfig.builder().asyncPermits(2).build());
         RemotingCommand pull = RemotingCommand.request(RequestCode.PULL_MESSAGE).build();
         CompletableFuture<RemotingCommand> first = client.invokeAsync(address(), pull, TIMEOUT);
@@ -263,11 +265,7 @@ class RemotingServerClientTest {
     @Test
     void shouldFailPendingCallsWhenTheConnectionCloses() throws Exception {
         startServer(RemotingServerConfig.builder().build());
-        BlockingQueue<RequestContext> held = new LinkedBlockingQueue<>();
-        server.registerProcessor(RequestCode.PULL_MESSAGE, (ctx, request) -> {
-            held.add(ctx);
-            return null;
-        }, processorPool);
+        BlockingQueue<RequestContext> held = holdPulls();
         client = new RemotingClient(RemotingClientConfig.builder().build());
         CompletableFuture<RemotingCommand> pull = client.invokeAsync(address(),
                 RemotingCommand.request(RequestCode.PULL_MESSAGE).build(), Duration.ofSeconds(30));
