@@ -21,6 +21,7 @@ import java.util.Map;
  * hostile header cannot make the decoder read past it or allocate more than it holds.
  */
 final class BinaryHeaderCodec {
+    private final FieldNames fieldNames = new FieldNames();
 
     void encode(RemotingCommand command, ByteBuf out) {
         out.writeShort(command.code());
@@ -93,7 +94,7 @@ final class BinaryHeaderCodec {
     }
 
     RemotingCommand.Builder decode(byte[] header) {
-        Reader in = new Reader(header);
+        Reader in = new Reader(header, fieldNames);
         RemotingCommand.Builder b = RemotingCommand.Builder.blank();
         b.code(in.int16());
         b.language(LanguageCode.ofCode(in.int8()));
@@ -109,7 +110,7 @@ final class BinaryHeaderCodec {
             int end = in.position + extLength;
             Map<String, String> fields = new HashMap<>(32);
             while (in.position < end) {
-                String key = in.string(in.length("field name", in.uint16()));
+                String key = in.fieldName(in.length("field name", in.uint16()));
                 String value = in.string(in.length("value of " + key, in.int32()));
                 fields.put(key, value);
             }
@@ -121,13 +122,62 @@ final class BinaryHeaderCodec {
         return b;
     }
 
+    /**
+     * Field names seen before, so that decoding the same few names over and over neither
+     * allocates them again nor rehashes them. A racy cache of immutable strings: a lost update
+     * only costs a fresh string.
+     */
+    private static final class FieldNames {
+        private static final int SLOTS = 512;
+        private final String[] slots = new String[SLOTS];
+
+        String get(byte[] data, int offset, int length) {
+            if (length > 64) {
+                return new String(data, offset, length, StandardCharsets.UTF_8);
+            }
+            int hash = 0;
+            for (int i = 0; i < length; i++) {
+                hash = 31 * hash + data[offset + i];
+            }
+            int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+            String cached = slots[slot];
+            if (cached != null && sameAscii(cached, data, offset, length)) {
+                return cached;
+            }
+            String name = new String(data, offset, length, StandardCharsets.UTF_8);
+            slots[slot] = name;
+            return name;
+        }
+
+        private static boolean sameAscii(String s, byte[] data, int offset, int length) {
+            if (s.length() != length) {
+                return false;
+            }
+            for (int i = 0; i < length; i++) {
+                byte b = data[offset + i];
+                if (b < 0 || s.charAt(i) != b) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
     /** Big-endian reads over the header array, each checked against its end. */
     private static final class Reader {
         private final byte[] data;
+        private final FieldNames fieldNames;
         private int position;
 
-        Reader(byte[] data) {
+        Reader(byte[] data, FieldNames fieldNames) {
             this.data = data;
+            this.fieldNames = fieldNames;
+        }
+
+        String fieldName(int length) {
+            String s = fieldNames.get(data, position, length);
+            position += length;
+            return s;
         }
 
         private void need(int n) {
