@@ -1,6 +1,6 @@
 package dev.ferry.client;
 
-import dev.ferry.client.peer.ApachePeerExtension;
+import dev.ferry.client.peer.ClusterUnderTestExtension;
 import dev.ferry.client.peer.ClusterUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Base of the tests that run against a {@link ClusterUnderTest} (the shared Apache peer): one
  * {@link FerryClient} per class, more on demand, all closed after the class.
  */
-@ExtendWith(ApachePeerExtension.class)
+@ExtendWith(ClusterUnderTestExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AgainstCluster {
     @TempDir

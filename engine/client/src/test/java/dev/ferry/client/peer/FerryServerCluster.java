@@ -1,0 +1,41 @@
+package dev.ferry.client.peer;
+
+import dev.ferry.server.FerryServer;
+import dev.ferry.server.FerryServerConfig;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** A ferry-server in this JVM on free ports, with small commit-log files, as the cluster under test. */
+public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable {
+    private final FerryServer server;
+
+    private FerryServerCluster(FerryServer server) {
+        this.server = server;
+    }
+
+    static FerryServerCluster start() {
+        try {
+            Path directory = Files.createTempDirectory("ferry-client-server");
+            FerryServerConfig config = FerryServerConfig.defaults(directory).withPorts(0, 0)
+                    .withCommitLogSegmentSize(16 * 1024 * 1024);
+            return new FerryServerCluster(new FerryServer(config, Clock.systemUTC(),
+                    new DefaultThreadFactory("ferry-server-under-test", true)).start());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String nameServerAddress() {
+        return server.nameServerAddress();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
