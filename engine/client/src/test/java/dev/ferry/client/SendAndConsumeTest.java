@@ -125,6 +125,7 @@ class SendAndConsumeTest extends AgainstCluster {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("pending-on-ferry-server")
     void shouldDelayMessagesWithADelayLevel() {
         String topic = ClientTestSupport.unique("Delayed");
         Producer producer = producer();
