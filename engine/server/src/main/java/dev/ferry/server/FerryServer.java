@@ -13,6 +13,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -24,6 +25,12 @@ import java.util.stream.Stream;
  * registration makes routes answerable by the time {@link #start()} returns.
  */
 public final class FerryServer implements AutoCloseable {
+    /**
+     * RocketMQ asks about a transaction 6 s after its half message at the earliest; a shorter check
+     * interval shortens that too, so a producer's local transaction gets at most one interval.
+     */
+    private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(6);
+
     private final FerryServerConfig config;
     private final NameServer nameServer;
     private final Broker broker;
@@ -40,7 +47,10 @@ public final class FerryServer implements AutoCloseable {
             BrokerConfig brokerConfig = BrokerConfig.builder(config.storeDir()).host(config.host())
                     .port(config.brokerPort()).brokerName(config.brokerName()).clusterName(config.clusterName())
                     .nameServers(List.of(config.host() + ":" + nameServer.port()))
-                    .autoCreateTopics(config.autoCreateTopics()).sql92Enabled(config.sql92Enabled()).build();
+                    .autoCreateTopics(config.autoCreateTopics()).sql92Enabled(config.sql92Enabled())
+                    .delayLevels(config.delayLevels()).transactionCheckInterval(config.transactionCheckInterval())
+                    .transactionTimeout(min(config.transactionCheckInterval(), TRANSACTION_TIMEOUT))
+                    .transactionCheckMax(config.transactionCheckMax()).build();
             StoreConfig storeConfig = StoreConfig.builder(config.storeDir().resolve("store"))
                     .flushMode(config.flushMode()).commitLogSegmentSize(config.commitLogSegmentSize()).build();
             created = new Broker(brokerConfig, storeConfig, clock, threadFactory,
@@ -50,6 +60,10 @@ public final class FerryServer implements AutoCloseable {
             throw e;
         }
         this.broker = created;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private static URLClassLoader pluginLoader(Path dir) {

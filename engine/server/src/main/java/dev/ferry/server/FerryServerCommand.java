@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -19,13 +21,16 @@ import picocli.CommandLine.Option;
 /**
  * {@code java -jar ferry-server.jar}: runs a name server and a broker until SIGTERM, then
  * stops them cleanly (flushes, persists offsets). Flags override the {@code --config} file.
+ * {@code ferry-server admin ...} instead asks a running broker for its counters ({@link AdminCommand}).
  */
 @Command(name = "ferry-server", mixinStandardHelpOptions = true, version = "Ferry 0.1.0",
-        description = "Runs a RocketMQ-compatible name server and broker in one process.")
+        description = "Runs a RocketMQ-compatible name server and broker in one process "
+                + "(or, with 'admin', shows a running one's counters).",
+        subcommands = AdminCommand.class)
 public final class FerryServerCommand implements Callable<Integer> {
     private static final Set<String> CONFIG_KEYS = Set.of("host", "namesrvPort", "brokerPort", "storeDir",
             "pluginDir", "brokerName", "clusterName", "flushMode", "commitLogSegmentSize", "autoCreateTopics",
-            "sql92Enabled");
+            "sql92Enabled", "delayLevels", "transactionCheckInterval", "transactionCheckMax");
 
     @Option(names = "--host", description = "Address to listen on and advertise (default 127.0.0.1).")
     String host;
@@ -44,7 +49,8 @@ public final class FerryServerCommand implements Callable<Integer> {
 
     @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
             + "host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName, flushMode "
-            + "(ASYNC_FLUSH|SYNC_FLUSH), commitLogSegmentSize, autoCreateTopics, sql92Enabled.")
+            + "(ASYNC_FLUSH|SYNC_FLUSH), commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels "
+            + "(\"1s 5s 10s ...\"), transactionCheckInterval (30s), transactionCheckMax (15).")
     Path configFile;
 
     @CommandLine.Spec
@@ -107,7 +113,29 @@ public final class FerryServerCommand implements Callable<Integer> {
                 flushMode(file.getProperty("flushMode", "ASYNC_FLUSH")),
                 intValue(file, "commitLogSegmentSize", 1024 * 1024 * 1024),
                 Boolean.parseBoolean(file.getProperty("autoCreateTopics", "true")),
-                Boolean.parseBoolean(file.getProperty("sql92Enabled", "true")));
+                Boolean.parseBoolean(file.getProperty("sql92Enabled", "true")),
+                delayLevels(file.getProperty("delayLevels")),
+                duration(file.getProperty("transactionCheckInterval")),
+                intValue(file, "transactionCheckMax", FerryServerConfig.DEFAULT_CHECK_MAX));
+    }
+
+    private DelayLevels delayLevels(String value) {
+        try {
+            return value == null ? DelayLevels.DEFAULT : DelayLevels.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private Duration duration(String value) {
+        if (value == null) {
+            return FerryServerConfig.DEFAULT_CHECK_INTERVAL;
+        }
+        try {
+            return DelayLevels.parseDuration(value, "transactionCheckInterval");
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     private int intValue(Properties file, String key, int fallback) {

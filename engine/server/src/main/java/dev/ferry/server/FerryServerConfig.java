@@ -1,7 +1,9 @@
 package dev.ferry.server;
 
 import dev.ferry.store.FlushMode;
+import dev.ferry.server.broker.DelayLevels;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -18,12 +20,29 @@ import java.util.Objects;
  * @param commitLogSegmentSize bytes per commit-log file
  * @param autoCreateTopics     whether a first send creates its topic
  * @param sql92Enabled         whether SQL92 subscriptions are served
+ * @param delayLevels          the delay levels, RocketMQ's format ({@code 1s 5s 10s ...})
+ * @param transactionCheckInterval how often undecided transactions are checked back with producers
+ * @param transactionCheckMax  checks of one transaction before it is discarded
  */
 public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Path storeDir, Path pluginDir,
                                 String brokerName, String clusterName, FlushMode flushMode, int commitLogSegmentSize,
-                                boolean autoCreateTopics, boolean sql92Enabled) {
+                                boolean autoCreateTopics, boolean sql92Enabled, DelayLevels delayLevels,
+                                Duration transactionCheckInterval, int transactionCheckMax) {
+
+    /** RocketMQ's transactionCheckInterval and transactionCheckMax. */
+    public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
+    public static final int DEFAULT_CHECK_MAX = 15;
 
     public FerryServerConfig {
+        Objects.requireNonNull(delayLevels, "delayLevels");
+        if (transactionCheckInterval == null || transactionCheckInterval.isNegative()
+                || transactionCheckInterval.isZero()) {
+            throw new IllegalArgumentException("transactionCheckInterval = " + transactionCheckInterval
+                    + ": must be a positive duration");
+        }
+        if (transactionCheckMax <= 0) {
+            throw new IllegalArgumentException("transactionCheckMax = " + transactionCheckMax + ": must be positive");
+        }
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(storeDir, "storeDir");
         Objects.requireNonNull(flushMode, "flushMode");
@@ -31,6 +50,15 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
             throw new IllegalArgumentException("commitLogSegmentSize = " + commitLogSegmentSize
                     + ": must be at least 65536 bytes");
         }
+    }
+
+    /** The settings before delay levels and transaction checks were configurable, with their defaults. */
+    public FerryServerConfig(String host, int namesrvPort, int brokerPort, Path storeDir, Path pluginDir,
+                             String brokerName, String clusterName, FlushMode flushMode, int commitLogSegmentSize,
+                             boolean autoCreateTopics, boolean sql92Enabled) {
+        this(host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName, flushMode,
+                commitLogSegmentSize, autoCreateTopics, sql92Enabled, DelayLevels.DEFAULT, DEFAULT_CHECK_INTERVAL,
+                DEFAULT_CHECK_MAX);
     }
 
     /** The defaults of {@code ferry-server}: RocketMQ's ports on 127.0.0.1, 1 GiB commit-log files. */
@@ -41,16 +69,30 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
 
     public FerryServerConfig withPorts(int newNamesrvPort, int newBrokerPort) {
         return new FerryServerConfig(host, newNamesrvPort, newBrokerPort, storeDir, pluginDir, brokerName, clusterName,
-                flushMode, commitLogSegmentSize, autoCreateTopics, sql92Enabled);
+                flushMode, commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels,
+                transactionCheckInterval, transactionCheckMax);
     }
 
     public FerryServerConfig withCommitLogSegmentSize(int bytes) {
         return new FerryServerConfig(host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName,
-                flushMode, bytes, autoCreateTopics, sql92Enabled);
+                flushMode, bytes, autoCreateTopics, sql92Enabled, delayLevels, transactionCheckInterval,
+                transactionCheckMax);
     }
 
     public FerryServerConfig withPluginDir(Path dir) {
         return new FerryServerConfig(host, namesrvPort, brokerPort, storeDir, dir, brokerName, clusterName, flushMode,
-                commitLogSegmentSize, autoCreateTopics, sql92Enabled);
+                commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels, transactionCheckInterval,
+                transactionCheckMax);
+    }
+
+    public FerryServerConfig withDelayLevels(DelayLevels levels) {
+        return new FerryServerConfig(host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName,
+                flushMode, commitLogSegmentSize, autoCreateTopics, sql92Enabled, levels, transactionCheckInterval,
+                transactionCheckMax);
+    }
+
+    public FerryServerConfig withTransactionChecks(Duration interval, int maxChecks) {
+        return new FerryServerConfig(host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName,
+                flushMode, commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels, interval, maxChecks);
     }
 }

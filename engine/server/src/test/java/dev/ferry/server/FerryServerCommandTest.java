@@ -2,11 +2,13 @@ package dev.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -39,6 +41,25 @@ class FerryServerCommandTest {
         assertThat(config.brokerPort()).isEqualTo(3333);
         assertThat(config.flushMode()).isEqualTo(FlushMode.SYNC_FLUSH);
         assertThat(config.brokerName()).isEqualTo("broker-x");
+    }
+
+    @Test
+    void shouldReadDelayLevelsAndTransactionChecksFromTheConfigFile() throws Exception {
+        assertThat(parse().config().delayLevels()).isEqualTo(DelayLevels.DEFAULT);
+        Path file = dir.resolve("ferry.properties");
+        Files.writeString(file, "delayLevels=1s 2s 3s\ntransactionCheckInterval=1500ms\ntransactionCheckMax=3\n");
+        FerryServerConfig config = parse("--config", file.toString()).config();
+        assertThat(config.delayLevels().delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2),
+                Duration.ofSeconds(3));
+        assertThat(config.transactionCheckInterval()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(config.transactionCheckMax()).isEqualTo(3);
+
+        Files.writeString(file, "delayLevels=1s 5q\n");
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new FerryServerCommand()).setErr(new PrintWriter(err))
+                .execute("--config", file.toString());
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("delayLevels").contains("5q");
     }
 
     @Test

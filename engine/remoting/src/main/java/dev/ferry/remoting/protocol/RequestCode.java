@@ -65,6 +65,12 @@ public final class RequestCode {
     public static final int GET_TOPIC_CONFIG = 351;
     public static final int LITE_PULL_MESSAGE = 361;
     public static final int QUERY_ASSIGNMENT = 400;
+    /**
+     * Ferry's own: the broker's counters for operators (messages in and out per topic, lag per
+     * group and queue, DLQ sizes) as a JSON {@code BrokerStatsBody}. Apache's codes stop below
+     * 9000, so Ferry's extensions start there; an Apache broker answers 3 REQUEST_CODE_NOT_SUPPORTED.
+     */
+    public static final int FERRY_GET_BROKER_STATS = 9000;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(SEND_MESSAGE, "SEND_MESSAGE"),
@@ -122,7 +128,8 @@ public final class RequestCode {
             Map.entry(PUSH_REPLY_MESSAGE_TO_CLIENT, "PUSH_REPLY_MESSAGE_TO_CLIENT"),
             Map.entry(GET_TOPIC_CONFIG, "GET_TOPIC_CONFIG"),
             Map.entry(LITE_PULL_MESSAGE, "LITE_PULL_MESSAGE"),
-            Map.entry(QUERY_ASSIGNMENT, "QUERY_ASSIGNMENT"));
+            Map.entry(QUERY_ASSIGNMENT, "QUERY_ASSIGNMENT"),
+            Map.entry(FERRY_GET_BROKER_STATS, "FERRY_GET_BROKER_STATS"));
 
     private RequestCode() {
     }

@@ -10,6 +10,7 @@ import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.BrokerStatsBody;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
@@ -32,7 +33,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A RocketMQ-compatible broker: stores messages sent to it, serves pulls (long polling),
- * keeps consumer groups, offsets and topics, and registers with name servers.
+ * keeps consumer groups, offsets and topics, and registers with name servers. It also delays
+ * messages by level ({@link ScheduleService}), retries what consumers send back and parks what
+ * they give up on in dead-letter topics ({@link RetryRouting}), holds transactional messages until
+ * their producers decide ({@link TransactionService}), locks queues for orderly consumers
+ * ({@link QueueLocks}) and counts what goes in and out for operators.
  *
  * <p>It owns its parts and wires them; each request code runs on the executor of its kind
  * (one thread for sends, which keeps a producer's order; a pool for pulls; one for client
@@ -42,6 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Broker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Broker.class.getName());
     private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
+    /** How often due delayed messages are looked for: the most a delivery can be late by, plus the move. */
+    private static final Duration DELAY_POLL = Duration.ofMillis(100);
 
     private final BrokerConfig config;
     private final Clock clock;
@@ -61,6 +68,9 @@ public final class Broker implements AutoCloseable {
     private final AtomicBoolean registrationPending = new AtomicBoolean();
     private final BodyCodec json = new BodyCodec();
     private final SendMessageProcessor send;
+    private final ScheduleService schedule;
+    private final TransactionService transactions;
+    private final BrokerStatsProcessor stats;
     private volatile boolean closed;
 
     /**
@@ -91,13 +101,19 @@ public final class Broker implements AutoCloseable {
         SubscriptionFilters filters = new SubscriptionFilters(
                 PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader), config.sql92Enabled());
         InetSocketAddress storeHost = new InetSocketAddress(config.host(), config.port());
-        this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost);
+        TopicCounters counters = new TopicCounters();
+        RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), topics, this::topicsChanged);
+        this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
+        this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
+        this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
+                counters);
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
-                clock);
-        ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, topics, filters, json,
-                this::notifyMembershipChanged, hold::onSubscriptionChanged, this::topicsChanged);
+                clock, counters);
+        ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, retries, filters, json,
+                this::notifyMembershipChanged, hold::onSubscriptionChanged);
         OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets);
         MessageQueryProcessor queries = new MessageQueryProcessor(store);
+        this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json);
 
         for (int code : new int[] {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
                 RequestCode.SEND_BATCH_MESSAGE}) {
@@ -114,6 +130,15 @@ public final class Broker implements AutoCloseable {
                 RequestCode.GET_EARLIEST_MSG_STORETIME}) {
             remoting.registerProcessor(code, offsetRequests, clientExecutor);
         }
+        // Send-backs and transaction ends write to the store like sends do, in arrival order.
+        remoting.registerProcessor(RequestCode.CONSUMER_SEND_MSG_BACK,
+                new SendBackProcessor(store, retries, schedule, this::storeHost), sendExecutor);
+        remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
+                sendExecutor);
+        LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), json);
+        remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);
+        remoting.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockRequests, clientExecutor);
+        remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, clientExecutor);
         remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, clientExecutor);
         remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, clientExecutor);
         remoting.addConnectionListener(event -> {
@@ -136,6 +161,15 @@ public final class Broker implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(this::persistOffsets, persist, persist, TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::expireClients, 10, 10, TimeUnit.SECONDS);
         scheduler.scheduleWithFixedDelay(hold::expire, 200, 200, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),
+                DELAY_POLL.toMillis(), DELAY_POLL.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> quietly("persisting delay progress", schedule::persistIfChanged),
+                persist, persist, TimeUnit.MILLISECONDS);
+        long check = config.transactionCheckInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(() -> quietly("checking transactions", () -> {
+            transactions.checkUndecided();
+            transactions.persistIfChanged();
+        }), check, check, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.INFO, "broker {0} of cluster {1} serving at {2}", config.brokerName(),
                 config.clusterName(), address());
         return this;
@@ -173,6 +207,19 @@ public final class Broker implements AutoCloseable {
             registration.registerAll();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "registering with name servers failed", e);
+        }
+    }
+
+    private InetSocketAddress storeHost() {
+        return send.storeHost();
+    }
+
+    /** Runs a periodic duty so that one failure neither stops the schedule nor goes unseen. */
+    private static void quietly(String what, Runnable duty) {
+        try {
+            duty.run();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, what + " failed", e);
         }
     }
 
@@ -216,6 +263,11 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** The counters {@code ferry-server admin} shows. */
+    public BrokerStatsBody stats() {
+        return stats.stats();
+    }
+
     /** Consumer groups known now, for administration. */
     public Set<String> consumerGroups() {
         return consumers.groupNames();
@@ -234,7 +286,7 @@ public final class Broker implements AutoCloseable {
             executor.shutdown();
         }
         try {
-            for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor)) {
+            for (ExecutorService executor : List.of(scheduler, sendExecutor, pullExecutor, clientExecutor)) {
                 executor.awaitTermination(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
@@ -242,6 +294,8 @@ public final class Broker implements AutoCloseable {
         }
         offsets.persist();
         topics.persist();
+        schedule.persist();
+        transactions.persist();
         nameServerClient.close();
         store.close();
         LOG.log(System.Logger.Level.INFO, "broker {0} stopped", config.brokerName());

@@ -22,11 +22,19 @@ import java.util.Objects;
  * @param channelExpiry        a client silent this long is dropped from its groups
  * @param maxPullMessages      most messages one pull returns
  * @param sql92Enabled         whether SQL92 subscriptions are served
+ * @param delayLevels          the delays of levels 1..n, for delayed messages and retries
+ * @param maxReconsumeTimes    deliveries a group's message gets before it goes to the group's DLQ, unless the
+ *                             client says otherwise (RocketMQ's retryMaxTimes, 16)
+ * @param transactionCheckInterval how often the broker asks producers about undecided transactions
+ * @param transactionTimeout   a half message younger than this is not asked about yet
+ * @param transactionCheckMax  how often one transaction is asked about before it is discarded
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
                            Duration registerInterval, Duration offsetPersistInterval, Duration channelExpiry,
-                           int maxPullMessages, boolean sql92Enabled) {
+                           int maxPullMessages, boolean sql92Enabled, DelayLevels delayLevels,
+                           int maxReconsumeTimes, Duration transactionCheckInterval, Duration transactionTimeout,
+                           int transactionCheckMax) {
 
     public static final int DEFAULT_PORT = 10911;
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
@@ -47,6 +55,12 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         positive("offsetPersistInterval", offsetPersistInterval);
         positive("channelExpiry", channelExpiry);
         require(maxPullMessages > 0, "maxPullMessages", maxPullMessages, "must be positive");
+        Objects.requireNonNull(delayLevels, "delayLevels");
+        require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
+        positive("transactionCheckInterval", transactionCheckInterval);
+        require(transactionTimeout != null && !transactionTimeout.isNegative(), "transactionTimeout",
+                transactionTimeout, "must not be negative");
+        require(transactionCheckMax > 0, "transactionCheckMax", transactionCheckMax, "must be positive");
     }
 
     private static void require(boolean ok, String key, Object value, String rule) {
@@ -84,6 +98,11 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private Duration channelExpiry = Duration.ofSeconds(120);
         private int maxPullMessages = 32;
         private boolean sql92Enabled = true;
+        private DelayLevels delayLevels = DelayLevels.DEFAULT;
+        private int maxReconsumeTimes = 16;
+        private Duration transactionCheckInterval = Duration.ofSeconds(30);
+        private Duration transactionTimeout = Duration.ofSeconds(6);
+        private int transactionCheckMax = 15;
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -154,10 +173,36 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return this;
         }
 
+        public Builder delayLevels(DelayLevels value) {
+            this.delayLevels = value;
+            return this;
+        }
+
+        public Builder maxReconsumeTimes(int value) {
+            this.maxReconsumeTimes = value;
+            return this;
+        }
+
+        public Builder transactionCheckInterval(Duration value) {
+            this.transactionCheckInterval = value;
+            return this;
+        }
+
+        public Builder transactionTimeout(Duration value) {
+            this.transactionTimeout = value;
+            return this;
+        }
+
+        public Builder transactionCheckMax(int value) {
+            this.transactionCheckMax = value;
+            return this;
+        }
+
         public BrokerConfig build() {
             return new BrokerConfig(brokerName, clusterName, host, port, nameServers, storeDir, autoCreateTopics,
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
-                    maxPullMessages, sql92Enabled);
+                    maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
+                    transactionTimeout, transactionCheckMax);
         }
     }
 }

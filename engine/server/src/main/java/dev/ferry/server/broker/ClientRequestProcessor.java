@@ -10,14 +10,11 @@ import dev.ferry.remoting.protocol.body.CheckClientRequestBody;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.ConsumerListBody;
 import dev.ferry.remoting.protocol.body.HeartbeatData;
-import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.ProducerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
-import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.header.GetConsumerListByGroupRequestHeader;
 import dev.ferry.remoting.protocol.header.UnregisterClientRequestHeader;
 import dev.ferry.spi.FilterExpressionException;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -28,24 +25,22 @@ import java.util.function.Consumer;
 final class ClientRequestProcessor implements RequestProcessor {
     private final ConsumerGroups consumers;
     private final ProducerGroups producers;
-    private final TopicConfigTable topics;
+    private final RetryRouting retries;
     private final SubscriptionFilters filters;
     private final BodyCodec json;
     private final Consumer<String> membershipChanged;
     private final Consumer<String> subscriptionChanged;
-    private final Runnable topicsChanged;
 
-    ClientRequestProcessor(ConsumerGroups consumers, ProducerGroups producers, TopicConfigTable topics,
+    ClientRequestProcessor(ConsumerGroups consumers, ProducerGroups producers, RetryRouting retries,
                            SubscriptionFilters filters, BodyCodec json, Consumer<String> membershipChanged,
-                           Consumer<String> subscriptionChanged, Runnable topicsChanged) {
+                           Consumer<String> subscriptionChanged) {
         this.consumers = consumers;
         this.producers = producers;
-        this.topics = topics;
+        this.retries = retries;
         this.filters = filters;
         this.json = json;
         this.membershipChanged = membershipChanged;
         this.subscriptionChanged = subscriptionChanged;
-        this.topicsChanged = topicsChanged;
     }
 
     @Override
@@ -74,7 +69,7 @@ final class ClientRequestProcessor implements RequestProcessor {
         }
         for (ConsumerData consumer : heartbeat.consumerDataSet()) {
             if (!"BROADCASTING".equals(consumer.messageModel())) {
-                createRetryTopic(consumer.groupName());
+                retries.retryTopic(consumer.groupName());
             }
             boolean joined = consumers.heartbeat(consumer, heartbeat.clientID(), context.channel());
             if (joined) {
@@ -83,15 +78,6 @@ final class ClientRequestProcessor implements RequestProcessor {
             subscriptionChanged.accept(consumer.groupName());
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
-    }
-
-    private void createRetryTopic(String group) {
-        String retryTopic = TopicNames.retryTopic(group);
-        if (topics.get(retryTopic).isEmpty()) {
-            topics.putIfAbsent(new TopicConfig(retryTopic, 1, 1, Permission.READ | Permission.WRITE, null, 0, false,
-                    Map.of()));
-            topicsChanged.run();
-        }
     }
 
     /** Why the broker cannot serve the subscription, or {@code null}. */

@@ -59,6 +59,27 @@ final class ConsumerOffsetTable {
         return groups;
     }
 
+    /** The groups with any committed offset. */
+    java.util.Set<String> groups() {
+        java.util.Set<String> groups = new java.util.TreeSet<>();
+        for (String key : offsets.keySet()) {
+            groups.add(key.substring(key.lastIndexOf('@') + 1));
+        }
+        return groups;
+    }
+
+    /** The topics {@code group} has committed offsets on. */
+    java.util.Set<String> topicsOf(String group) {
+        java.util.Set<String> topics = new java.util.TreeSet<>();
+        String suffix = "@" + group;
+        for (String key : offsets.keySet()) {
+            if (key.endsWith(suffix)) {
+                topics.add(key.substring(0, key.length() - suffix.length()));
+            }
+        }
+        return topics;
+    }
+
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
         if (dirty.getAndSet(false)) {

@@ -8,6 +8,7 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.QueryMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.QueryMessageResponseHeader;
 import dev.ferry.remoting.protocol.header.ViewMessageRequestHeader;
+import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.QueryMessageResult;
 import dev.ferry.store.StoredMessageView;
@@ -15,8 +16,15 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 
-/** VIEW_MESSAGE_BY_ID (by commit-log offset) and QUERY_MESSAGE (by key within a time range). */
+/**
+ * VIEW_MESSAGE_BY_ID (by commit-log offset) and QUERY_MESSAGE (by key within a time range, or by
+ * unique message id when the request carries {@value #UNIQUE_KEY_QUERY}).
+ */
 final class MessageQueryProcessor implements RequestProcessor {
+    /** The ext field with which Apache's admin marks a lookup by message id (UNIQ_KEY) rather than by KEYS. */
+    static final String UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY";
+    private static final int UNIQUE_KEY_CANDIDATES = 64;
+
     private final MessageStore store;
 
     MessageQueryProcessor(MessageStore store) {
@@ -39,14 +47,19 @@ final class MessageQueryProcessor implements RequestProcessor {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR)
                     .remark("can not find message by the offset " + offset).build();
         }
-        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(copy(List.of(message.get().bytes())))
+        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).bodyParts(List.of(message.get().bytes()))
                 .build();
     }
 
     private RemotingCommand query(RemotingCommand request) {
         QueryMessageRequestHeader h = request.header(QueryMessageRequestHeader.class);
-        QueryMessageResult result = store.queryMessagesByKey(h.topic(), h.key(), Math.max(1, h.maxNum()),
-                h.beginTimestamp(), h.endTimestamp());
+        boolean uniqueKey = "true".equals(request.extField(UNIQUE_KEY_QUERY));
+        // A unique-key lookup asks for few; the index may hold other messages whose KEYS or hash
+        // collide, so look wider and keep only the one with that id.
+        int maxResults = uniqueKey ? Math.max(UNIQUE_KEY_CANDIDATES, h.maxNum()) : Math.max(1, h.maxNum());
+        QueryMessageResult found = store.queryMessagesByKey(h.topic(), h.key(), maxResults, h.beginTimestamp(),
+                h.endTimestamp());
+        QueryMessageResult result = uniqueKey ? withUniqueKey(found, h.key()) : found;
         if (result.messages().isEmpty()) {
             return RemotingCommand.responseTo(request, ResponseCode.QUERY_NOT_FOUND)
                     .remark("no message of " + h.topic() + " has the key " + h.key() + " in that time range").build();
@@ -54,23 +67,14 @@ final class MessageQueryProcessor implements RequestProcessor {
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
                 .header(new QueryMessageResponseHeader(result.indexLastUpdateTimestamp(),
                         result.indexLastUpdatePhysicalOffset()))
-                .body(copy(result.messages())).build();
+                .bodyParts(result.messages()).build();
     }
 
-    /** The stored records, back to back, as the wire carries them. */
-    static byte[] copy(List<ByteBuffer> messages) {
-        int total = 0;
-        for (ByteBuffer message : messages) {
-            total += message.remaining();
-        }
-        byte[] body = new byte[total];
-        int position = 0;
-        for (ByteBuffer message : messages) {
-            ByteBuffer view = message.duplicate();
-            int length = view.remaining();
-            view.get(body, position, length);
-            position += length;
-        }
-        return body;
+    private static QueryMessageResult withUniqueKey(QueryMessageResult result, String key) {
+        List<ByteBuffer> matching = result.messages().stream()
+                .filter(m -> key.equals(StoredMessageView.over(m.duplicate()).property(MessageProperties.UNIQ_KEY)))
+                .toList();
+        return new QueryMessageResult(matching, result.indexLastUpdateTimestamp(),
+                result.indexLastUpdatePhysicalOffset());
     }
 }

@@ -38,9 +38,12 @@ final class PullMessageProcessor implements RequestProcessor {
     private final SubscriptionFilters filters;
     private final PullRequestHold hold;
     private final Clock clock;
+    private final TopicCounters counters;
 
     PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, ConsumerGroups groups,
-                         ConsumerOffsetTable offsets, SubscriptionFilters filters, PullRequestHold hold, Clock clock) {
+                         ConsumerOffsetTable offsets, SubscriptionFilters filters, PullRequestHold hold, Clock clock,
+                         TopicCounters counters) {
+        this.counters = counters;
         this.config = config;
         this.store = store;
         this.topics = topics;
@@ -136,7 +139,10 @@ final class PullMessageProcessor implements RequestProcessor {
         GetMessageResult result = store.getMessages(header.topic(), header.queueId(), header.queueOffset(),
                 maxMessages, maxBytes, filter);
         return switch (result.status()) {
-            case FOUND -> found(request, result);
+            case FOUND -> {
+                counters.messagesOut(header.topic(), result.messages().size());
+                yield found(request, result);
+            }
             // A queue not dispatched yet is "nothing yet", never "move to 0": right after a send
             // or a restart the dispatcher may lag the commit log, and a reset would replay history.
             case NO_NEW_MESSAGE, NO_MESSAGE_IN_QUEUE -> nothingYet(context, request, header, result, suspend, mayHold,
@@ -183,9 +189,9 @@ final class PullMessageProcessor implements RequestProcessor {
     }
 
     private static RemotingCommand found(RemotingCommand request, GetMessageResult result) {
-        byte[] body = MessageQueryProcessor.copy(result.messages());
+        // The stored records go out as they are on disk: slices of the mapped files, not copied here.
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).remark("FOUND")
-                .header(responseHeader(result, result.nextBeginOffset())).body(body).build();
+                .header(responseHeader(result, result.nextBeginOffset())).bodyParts(result.messages()).build();
     }
 
     private static RemotingCommand answer(RemotingCommand request, int code, GetMessageResult result, long next) {

@@ -31,15 +31,26 @@ final class SendMessageProcessor implements RequestProcessor {
     private final MessageStore store;
     private final TopicConfigTable topics;
     private final Runnable topicsChanged;
+    private final ScheduleService schedule;
+    private final RetryRouting retries;
+    private final TopicCounters counters;
     private volatile InetSocketAddress storeHost;
 
     SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
-                         InetSocketAddress storeHost) {
+                         InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
+                         TopicCounters counters) {
         this.config = config;
         this.store = store;
         this.topics = topics;
         this.topicsChanged = topicsChanged;
         this.storeHost = storeHost;
+        this.schedule = schedule;
+        this.retries = retries;
+        this.counters = counters;
+    }
+
+    InetSocketAddress storeHost() {
+        return storeHost;
     }
 
     /** The address stored with each message, once the broker's port is bound. */
@@ -75,7 +86,7 @@ final class SendMessageProcessor implements RequestProcessor {
         List<MessageToStore> messages;
         try {
             messages = batch ? BatchBody.decode(request.body(), header, queueId, bornHost(context), storeHost)
-                    : List.of(single(request.body(), header, queueId, bornHost(context)));
+                    : List.of(route(single(request.body(), header, queueId, bornHost(context)), header));
         } catch (IllegalArgumentException e) {
             return error(request, ResponseCode.MESSAGE_ILLEGAL, e.getMessage());
         }
@@ -113,7 +124,27 @@ final class SendMessageProcessor implements RequestProcessor {
                 }
             }
         }
+        counters.messagesIn(header.topic(), messages.size());
         return sent(request, header, queueId, first, ids, ResponseCode.SUCCESS);
+    }
+
+    /**
+     * Where a single message really goes: a retry past its group's limit to the DLQ, a half
+     * message of a transaction to the half topic, a delayed one to the schedule topic.
+     */
+    private MessageToStore route(MessageToStore message, SendMessageRequestHeader header) {
+        if (TopicNames.isRetryTopic(message.topic())) {
+            MessageToStore routed = retries.directRetry(message, header.reconsumeTimes(),
+                    header.maxReconsumeTimes());
+            if (routed != message) {
+                return routed;
+            }
+        }
+        if (TransactionService.isPrepared(message.sysFlag())) {
+            return TransactionService.half(message);
+        }
+        int level = schedule.requestedLevel(message.properties());
+        return level > 0 ? schedule.delay(message, level) : message;
     }
 
     private static RemotingCommand sent(RemotingCommand request, SendMessageRequestHeader header, int queueId,

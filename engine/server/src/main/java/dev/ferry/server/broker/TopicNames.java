@@ -10,10 +10,13 @@ final class TopicNames {
     static final String RETRY_PREFIX = "%RETRY%";
     static final String DLQ_PREFIX = "%DLQ%";
     static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
+    static final String TRANSACTION_HALF_TOPIC = "RMQ_SYS_TRANS_HALF_TOPIC";
+    static final String TRANSACTION_OP_TOPIC = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
     static final int MAX_LENGTH = 127;
 
     private static final Pattern LEGAL = Pattern.compile("^[%|a-zA-Z0-9_-]+$");
-    private static final Set<String> NOT_FOR_SENDING = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC);
+    private static final Set<String> NOT_FOR_SENDING = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC,
+            TRANSACTION_HALF_TOPIC, TRANSACTION_OP_TOPIC);
 
     private TopicNames() {
     }
@@ -44,6 +47,14 @@ final class TopicNames {
 
     static String retryTopic(String group) {
         return RETRY_PREFIX + group;
+    }
+
+    static String deadLetterTopic(String group) {
+        return DLQ_PREFIX + group;
+    }
+
+    static boolean isDeadLetterTopic(String topic) {
+        return topic.startsWith(DLQ_PREFIX);
     }
 
     static boolean isRetryTopic(String topic) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServerConfig;
+import dev.ferry.store.MessageStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +27,9 @@ import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.netty.NettyRequestProcessor;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
+import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.remoting.protocol.header.GetConsumerListByGroupRequestHeader;
+import org.apache.rocketmq.remoting.protocol.header.QueryMessageRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.GetConsumerListByGroupResponseBody;
 import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumeType;
 import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumerData;
@@ -61,7 +65,8 @@ class BrokerQueriesTest {
                     sent.add(producer.send(new Message("TopicQuery", "T", "order-" + i,
                             ("query " + i).getBytes(StandardCharsets.UTF_8)), queue));
                 }
-                assertThat(producer.maxOffset(queue)).isEqualTo(5);
+                // Consume queues are written just after the commit log: wait for the dispatch.
+                await().atMost(Duration.ofSeconds(10)).until(() -> producer.maxOffset(queue) == 5);
                 assertThat(producer.minOffset(queue)).isZero();
                 assertThat(producer.searchOffset(queue, before - 60_000)).isZero();
                 assertThat(producer.searchOffset(queue, System.currentTimeMillis() + 60_000)).isEqualTo(5);
@@ -78,6 +83,59 @@ class BrokerQueriesTest {
                 producer.shutdown();
             }
         }
+    }
+
+    @Test
+    @SuppressWarnings("deprecation") // the MQAdmin calls of the producer are what tools use
+    void shouldFindAMessageByItsUniqueKeyAndNotByAnotherMessagesKeys() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(dir)) {
+            DefaultMQProducer producer = producer(ferry.nameServer());
+            NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+            client.start();
+            try {
+                SendResult wanted = producer.send(new Message("TopicUniq", "T", "own-key",
+                        "wanted".getBytes(StandardCharsets.UTF_8)));
+                // Another message whose KEYS happen to be the first one's id: same index key.
+                producer.send(new Message("TopicUniq", "T", wanted.getMsgId(),
+                        "impostor".getBytes(StandardCharsets.UTF_8)));
+                MessageStore store = ferry.server().broker().store();
+                await().atMost(Duration.ofSeconds(10)).until(() -> store.dispatchedOffset()
+                        >= store.commitLogMaxOffset()); // indexed
+
+                MessageExt viewed = producer.viewMessage("TopicUniq", wanted.getMsgId());
+                assertThat(new String(viewed.getBody(), StandardCharsets.UTF_8)).isEqualTo("wanted");
+                assertThat(viewed.getMsgId()).isEqualTo(wanted.getMsgId());
+
+                String broker = "127.0.0.1:" + ferry.server().brokerPort();
+                assertThat(rawQuery(client, broker, wanted.getMsgId(), true)).containsExactly("wanted");
+                assertThat(rawQuery(client, broker, wanted.getMsgId(), false))
+                        .containsExactlyInAnyOrder("wanted", "impostor");
+            } finally {
+                client.shutdown();
+                producer.shutdown();
+            }
+        }
+    }
+
+    private static List<String> rawQuery(NettyRemotingClient client, String broker, String key, boolean unique)
+            throws Exception {
+        QueryMessageRequestHeader header = new QueryMessageRequestHeader();
+        header.setTopic("TopicUniq");
+        header.setKey(key);
+        header.setMaxNum(unique ? 1 : 32);
+        header.setBeginTimestamp(0L);
+        header.setEndTimestamp(Long.MAX_VALUE);
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.QUERY_MESSAGE, header);
+        if (unique) {
+            request.addExtField("_UNIQUE_KEY_QUERY", "true");
+        }
+        RemotingCommand response = client.invokeSync(broker, request, 5000);
+        assertThat(response.getCode()).isEqualTo(ResponseCode.SUCCESS);
+        List<String> bodies = new ArrayList<>();
+        for (MessageExt m : MessageDecoder.decodes(java.nio.ByteBuffer.wrap(response.getBody()))) {
+            bodies.add(new String(m.getBody(), StandardCharsets.UTF_8));
+        }
+        return bodies;
     }
 
     @Test

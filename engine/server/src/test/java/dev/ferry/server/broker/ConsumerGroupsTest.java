@@ -3,15 +3,11 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.remoting.RemoteChannel;
-import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
 import dev.ferry.server.MutableClock;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 class ConsumerGroupsTest {
@@ -64,40 +60,6 @@ class ConsumerGroupsTest {
     }
 
     private static RemoteChannel channel(String id) {
-        return new RemoteChannel() {
-            @Override
-            public String id() {
-                return id;
-            }
-
-            @Override
-            public SocketAddress remoteAddress() {
-                return new InetSocketAddress("127.0.0.1", 1);
-            }
-
-            @Override
-            public boolean isActive() {
-                return true;
-            }
-
-            @Override
-            public CompletableFuture<RemotingCommand> invokeAsync(RemotingCommand request, Duration timeout) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public RemotingCommand invokeSync(RemotingCommand request, Duration timeout) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void invokeOneway(RemotingCommand request, Duration timeout) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return new FakeChannel(id);
     }
 }

@@ -1,0 +1,78 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.protocol.body.Permission;
+import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.store.MessageProperties;
+import dev.ferry.store.MessageToStore;
+import java.util.Map;
+
+/**
+ * Where a message a consumer group failed to consume goes next: back to the group's retry topic
+ * after a delay that grows with each attempt, or, once the group has tried it often enough, to
+ * the group's dead-letter topic ({@code %DLQ%group}, one queue), which no consumer of the group
+ * reads.
+ */
+final class RetryRouting {
+    /** RocketMQ's first retry waits delay level 3 (10 s by default); each further retry one level more. */
+    static final int FIRST_RETRY_LEVEL = 3;
+
+    private final int defaultMaxReconsumeTimes;
+    private final TopicConfigTable topics;
+    private final Runnable topicsChanged;
+
+    RetryRouting(int defaultMaxReconsumeTimes, TopicConfigTable topics, Runnable topicsChanged) {
+        this.defaultMaxReconsumeTimes = defaultMaxReconsumeTimes;
+        this.topics = topics;
+        this.topicsChanged = topicsChanged;
+    }
+
+    /** The client's limit when it sent one (it always does since RocketMQ 3.4.9), else the broker's. */
+    int maxReconsumeTimes(Integer fromClient) {
+        return fromClient != null && fromClient >= 0 ? fromClient : defaultMaxReconsumeTimes;
+    }
+
+    /** The delay level of the next retry: the client's choice, or one level more per earlier attempt. */
+    static int retryLevel(int requestedLevel, int reconsumeTimes) {
+        return requestedLevel > 0 ? requestedLevel : FIRST_RETRY_LEVEL + reconsumeTimes;
+    }
+
+    /** The group's retry topic (one queue), created on first use. */
+    String retryTopic(String group) {
+        return createIfAbsent(TopicNames.retryTopic(group));
+    }
+
+    /** The group's dead-letter topic (one queue), created on first use. */
+    String deadLetterTopic(String group) {
+        return createIfAbsent(TopicNames.deadLetterTopic(group));
+    }
+
+    private String createIfAbsent(String topic) {
+        if (topics.get(topic).isEmpty()) {
+            topics.putIfAbsent(new TopicConfig(topic, 1, 1, Permission.READ | Permission.WRITE, null, 0, false,
+                    Map.of()));
+            topicsChanged.run();
+        }
+        return topic;
+    }
+
+    /**
+     * A message a client sends to a retry topic itself (when CONSUMER_SEND_MSG_BACK failed): the
+     * client has already counted this attempt, so only a count above the limit sends it to the DLQ.
+     */
+    MessageToStore directRetry(MessageToStore message, Integer reconsumeTimes, Integer maxReconsumeTimes) {
+        int times = reconsumeTimes == null ? 0 : reconsumeTimes;
+        if (times <= maxReconsumeTimes(maxReconsumeTimes)) {
+            return message;
+        }
+        String group = message.topic().substring(TopicNames.RETRY_PREFIX.length());
+        return new MessageToStore(deadLetterTopic(group), 0, message.flag(), message.body(),
+                withoutDelay(message.properties()), message.sysFlag(), message.bornTimestamp(), message.bornHost(),
+                message.storeHost(), times, message.preparedTransactionOffset());
+    }
+
+    private static String withoutDelay(String properties) {
+        Map<String, String> parsed = MessageProperties.parse(properties);
+        parsed.remove(MessageRewrite.DELAY);
+        return MessageProperties.format(parsed);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.ConsumerSendMsgBackRequestHeader;
+import dev.ferry.store.AppendResult;
+import dev.ferry.store.MessageProperties;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageToStore;
+import dev.ferry.store.StoredMessageView;
+import java.net.InetSocketAddress;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * CONSUMER_SEND_MSG_BACK: a consumer could not consume a message. The broker looks the message up
+ * by its commit-log offset and stores it again for the group: in the retry topic behind a delay,
+ * or in the group's DLQ once its attempts are used up. The copy keeps the body, the producer's
+ * properties and id ({@code UNIQ_KEY}), and records where it came from ({@code RETRY_TOPIC},
+ * {@code ORIGIN_MESSAGE_ID}); its reconsume count is one higher.
+ */
+final class SendBackProcessor implements RequestProcessor {
+    private static final System.Logger LOG = System.getLogger(SendBackProcessor.class.getName());
+
+    private final MessageStore store;
+    private final RetryRouting routing;
+    private final ScheduleService schedule;
+    private final Supplier<InetSocketAddress> storeHost;
+
+    SendBackProcessor(MessageStore store, RetryRouting routing, ScheduleService schedule,
+                      Supplier<InetSocketAddress> storeHost) {
+        this.store = store;
+        this.routing = routing;
+        this.schedule = schedule;
+        this.storeHost = storeHost;
+    }
+
+    @Override
+    public RemotingCommand process(RequestContext context, RemotingCommand request) {
+        ConsumerSendMsgBackRequestHeader h = request.header(ConsumerSendMsgBackRequestHeader.class);
+        String retryTopic = routing.retryTopic(h.group());
+        Optional<StoredMessageView> found = store.messageAt(h.offset());
+        if (found.isEmpty()) {
+            return error(request, ResponseCode.SYSTEM_ERROR, "look message by offset failed, " + h.offset());
+        }
+        StoredMessageView original = found.get();
+        int reconsumeTimes = original.reconsumeTimes();
+        String originId = h.originMsgId() == null || h.originMsgId().isBlank()
+                ? firstNonNull(original.property(MessageProperties.UNIQ_KEY), original.offsetMessageId())
+                : h.originMsgId();
+        MessageRewrite copy = MessageRewrite.of(original).reconsumeTimes(reconsumeTimes + 1)
+                .propertyIfAbsent(MessageRewrite.RETRY_TOPIC, original.topic())
+                .propertyIfAbsent(MessageRewrite.ORIGIN_MESSAGE_ID, originId)
+                .property(MessageRewrite.DELAY, null);
+        MessageToStore next;
+        if (reconsumeTimes >= routing.maxReconsumeTimes(h.maxReconsumeTimes()) || h.delayLevel() < 0) {
+            next = copy.to(routing.deadLetterTopic(h.group()), 0, storeHost.get());
+            LOG.log(System.Logger.Level.INFO, "message {0} of {1} goes to the DLQ of group {2} after {3} attempts",
+                    originId, copy.property(MessageRewrite.RETRY_TOPIC), h.group(), reconsumeTimes + 1);
+        } else {
+            int level = RetryRouting.retryLevel(h.delayLevel(), reconsumeTimes);
+            next = schedule.delay(copy.to(retryTopic, 0, storeHost.get()), level);
+        }
+        AppendResult result = store.append(next);
+        if (!result.isStored()) {
+            return error(request, ResponseCode.SYSTEM_ERROR, "cannot store the message for a retry: "
+                    + result.status() + " " + result.detail());
+        }
+        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+    }
+
+    private static String firstNonNull(String first, String second) {
+        return first != null ? first : second;
+    }
+
+    private static RemotingCommand error(RemotingCommand request, int code, String remark) {
+        return RemotingCommand.responseTo(request, code).remark(remark).build();
+    }
+}

@@ -1,0 +1,263 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
+import dev.ferry.store.AppendResult;
+import dev.ferry.store.GetMessageResult;
+import dev.ferry.store.GetMessageStatus;
+import dev.ferry.store.MessageFilterPredicate;
+import dev.ferry.store.MessageProperties;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageSysFlag;
+import dev.ferry.store.MessageToStore;
+import dev.ferry.store.StoredMessageView;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * Transactional messages. A half message is stored in {@link TopicNames#TRANSACTION_HALF_TOPIC}
+ * queue 0 (its real topic and queue in properties), where no consumer reads it. The producer's
+ * END_TRANSACTION commits it (stored again, now in its real queue) or rolls it back; either
+ * outcome is recorded as a message in {@link TopicNames#TRANSACTION_OP_TOPIC} whose body is the
+ * half message's commit-log offset and queue offset ({@code "1234:5"}), so outcomes survive
+ * restarts with the messages themselves.
+ *
+ * <p>For a half message still undecided after the transaction timeout, {@link #checkUndecided()}
+ * asks a producer of its group (CHECK_TRANSACTION_STATE over a connection the group registered
+ * in a heartbeat), once per run, up to the configured number of times; then it discards it. The
+ * scan resumes from the first undecided half message; that offset and the check counts are
+ * persisted as {@code transactionCheck.json}. Every half message below that offset is decided, so
+ * only decisions at or above it are kept in memory.
+ *
+ * <p>Decisions ({@link #end}, discards) are serialized on this object's monitor, so a commit the
+ * producer sends twice (its own, then an answer to a check) is stored once.
+ */
+final class TransactionService {
+    private static final System.Logger LOG = System.getLogger(TransactionService.class.getName());
+    private static final Duration CHECK_SEND_TIMEOUT = Duration.ofSeconds(3);
+    private static final String OP_TAG = "d";
+    private static final int BATCH = 32;
+    private static final int BATCH_BYTES = 4 * 1024 * 1024;
+
+    /** The persisted scan state. */
+    record Stored(long checkOffset, Map<Long, Integer> checks) {
+    }
+
+    /** What the producer decided. */
+    enum Outcome { COMMIT, ROLLBACK, UNKNOWN }
+
+    private final BrokerConfig config;
+    private final MessageStore store;
+    private final ProducerGroups producers;
+    private final Clock clock;
+    private final Supplier<InetSocketAddress> storeHost;
+    private final JsonFile<Stored> file;
+    private final Set<Long> decided = ConcurrentHashMap.newKeySet();
+    private final Map<Long, Integer> checks = new ConcurrentHashMap<>();
+    private volatile long checkOffset;
+    private final AtomicBoolean dirty = new AtomicBoolean();
+
+    TransactionService(BrokerConfig config, MessageStore store, ProducerGroups producers, Path configDir, Clock clock,
+                       Supplier<InetSocketAddress> storeHost) {
+        this.config = config;
+        this.store = store;
+        this.producers = producers;
+        this.clock = clock;
+        this.storeHost = storeHost;
+        this.file = new JsonFile<>(configDir.resolve("transactionCheck.json"), Stored.class);
+        file.read().ifPresent(stored -> {
+            checkOffset = stored.checkOffset();
+            if (stored.checks() != null) {
+                checks.putAll(stored.checks());
+            }
+        });
+        loadDecisions();
+    }
+
+    /** Rebuilds the decided set from the op topic. */
+    private void loadDecisions() {
+        long offset = store.minOffset(TopicNames.TRANSACTION_OP_TOPIC, 0);
+        while (true) {
+            GetMessageResult result = store.getMessages(TopicNames.TRANSACTION_OP_TOPIC, 0, offset, BATCH,
+                    BATCH_BYTES, MessageFilterPredicate.ALL);
+            if (result.status() != GetMessageStatus.FOUND) {
+                return;
+            }
+            for (StoredMessageView op : result.views()) {
+                String[] offsets = new String(op.bodyBytes(), StandardCharsets.UTF_8).trim().split(":");
+                if (Long.parseLong(offsets[1]) >= checkOffset) {
+                    decided.add(Long.parseLong(offsets[0]));
+                }
+            }
+            offset = result.nextBeginOffset();
+        }
+    }
+
+    /** The half message a prepared send becomes; only the transaction bits and destination change. */
+    static MessageToStore half(MessageToStore prepared) {
+        Map<String, String> properties = MessageProperties.parse(prepared.properties());
+        properties.put(MessageRewrite.REAL_TOPIC, prepared.topic());
+        properties.put(MessageRewrite.REAL_QUEUE_ID, Integer.toString(prepared.queueId()));
+        // Not "prepared" in the store's eyes, so the half topic's queue indexes it and the check can scan it.
+        int sysFlag = prepared.sysFlag() & ~MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
+        return new MessageToStore(TopicNames.TRANSACTION_HALF_TOPIC, 0, prepared.flag(), prepared.body(),
+                MessageProperties.format(properties), sysFlag, prepared.bornTimestamp(), prepared.bornHost(),
+                prepared.storeHost(), prepared.reconsumeTimes(), prepared.preparedTransactionOffset());
+    }
+
+    static boolean isPrepared(int sysFlag) {
+        return MessageSysFlag.transactionType(sysFlag) == MessageSysFlag.TRANSACTION_PREPARED_TYPE;
+    }
+
+    static Outcome outcome(int commitOrRollback) {
+        return switch (commitOrRollback) {
+            case MessageSysFlag.TRANSACTION_COMMIT_TYPE -> Outcome.COMMIT;
+            case MessageSysFlag.TRANSACTION_ROLLBACK_TYPE -> Outcome.ROLLBACK;
+            default -> Outcome.UNKNOWN;
+        };
+    }
+
+    /**
+     * Applies a producer's decision about the half message at {@code halfOffset}.
+     *
+     * @return why it was not applied, or {@code null}
+     */
+    synchronized String end(long halfOffset, Outcome outcome) {
+        if (outcome == Outcome.UNKNOWN) {
+            return null; // the check will ask again
+        }
+        Optional<StoredMessageView> found = store.messageAt(halfOffset);
+        if (found.isEmpty() || !TopicNames.TRANSACTION_HALF_TOPIC.equals(found.get().topic())) {
+            return "no half message at commit-log offset " + halfOffset;
+        }
+        StoredMessageView half = found.get();
+        if (decided.contains(halfOffset) || half.queueOffset() < checkOffset) {
+            return "the transaction at " + halfOffset + " is already decided";
+        }
+        if (outcome == Outcome.COMMIT) {
+            MessageToStore real = MessageRewrite.of(half).property(MessageRewrite.REAL_TOPIC, null)
+                    .property(MessageRewrite.REAL_QUEUE_ID, null)
+                    .transactionType(MessageSysFlag.TRANSACTION_COMMIT_TYPE)
+                    .to(half.property(MessageRewrite.REAL_TOPIC),
+                            Integer.parseInt(half.property(MessageRewrite.REAL_QUEUE_ID)), storeHost.get());
+            AppendResult result = store.append(real);
+            if (!result.isStored()) {
+                return "cannot store the committed message: " + result.status() + " " + result.detail();
+            }
+        }
+        return recordDecision(half);
+    }
+
+    private String recordDecision(StoredMessageView half) {
+        long halfOffset = half.physicalOffset();
+        MessageToStore op = MessageToStore.builder(TopicNames.TRANSACTION_OP_TOPIC, 0,
+                        (halfOffset + ":" + half.queueOffset()).getBytes(StandardCharsets.UTF_8))
+                .properties(Map.of(MessageProperties.TAGS, OP_TAG)).bornTimestamp(clock.millis())
+                .storeHost(storeHost.get()).build();
+        AppendResult result = store.append(op);
+        if (!result.isStored()) {
+            return "cannot record the decision: " + result.status() + " " + result.detail();
+        }
+        decided.add(halfOffset);
+        checks.remove(halfOffset);
+        dirty.set(true);
+        return null;
+    }
+
+    /** One pass over undecided half messages: ask their producers, or give up on them. */
+    void checkUndecided() {
+        long offset = checkOffset;
+        boolean contiguous = true;
+        long now = clock.millis();
+        while (true) {
+            GetMessageResult result = store.getMessages(TopicNames.TRANSACTION_HALF_TOPIC, 0, offset, BATCH,
+                    BATCH_BYTES, MessageFilterPredicate.ALL);
+            if (result.status() == GetMessageStatus.OFFSET_TOO_SMALL) {
+                offset = result.minOffset();
+                advanceCheckOffset(offset);
+                continue;
+            }
+            if (result.status() != GetMessageStatus.FOUND) {
+                return;
+            }
+            for (StoredMessageView half : result.views()) {
+                if (now - half.storeTimestamp() < config.transactionTimeout().toMillis()) {
+                    return; // later ones are younger still
+                }
+                if (!decided.contains(half.physicalOffset()) && !checkOrDiscard(half)) {
+                    contiguous = false;
+                }
+                if (contiguous) {
+                    advanceCheckOffset(half.queueOffset() + 1);
+                    decided.remove(half.physicalOffset()); // below the check offset: decided for good
+                }
+            }
+            offset = result.nextBeginOffset();
+        }
+    }
+
+    /** Asks about one half message, or discards it; returns whether it is decided now. */
+    private boolean checkOrDiscard(StoredMessageView half) {
+        int asked = checks.getOrDefault(half.physicalOffset(), 0);
+        if (asked >= config.transactionCheckMax()) {
+            LOG.log(System.Logger.Level.WARNING, "discarding transaction {0} of group {1}: no decision after {2} "
+                    + "checks", half.property(MessageProperties.UNIQ_KEY),
+                    half.property(MessageRewrite.PRODUCER_GROUP), asked);
+            synchronized (this) {
+                return decided.contains(half.physicalOffset()) || recordDecision(half) == null;
+            }
+        }
+        List<RemoteChannel> channels = producers.channels(half.property(MessageRewrite.PRODUCER_GROUP));
+        if (channels.isEmpty()) {
+            return false; // nobody to ask now; not counted as a check
+        }
+        RemoteChannel channel = channels.get(ThreadLocalRandom.current().nextInt(channels.size()));
+        String uniqueKey = half.property(MessageProperties.UNIQ_KEY);
+        RemotingCommand check = RemotingCommand.request(RequestCode.CHECK_TRANSACTION_STATE,
+                        new CheckTransactionStateRequestHeader(half.property(MessageRewrite.REAL_TOPIC),
+                                half.queueOffset(), half.physicalOffset(), uniqueKey, uniqueKey,
+                                half.offsetMessageId(), config.brokerName()))
+                .bodyParts(List.of(half.bytes())).build();
+        try {
+            channel.invokeOneway(check, CHECK_SEND_TIMEOUT);
+            checks.put(half.physicalOffset(), asked + 1);
+            dirty.set(true);
+        } catch (RemotingException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot ask {0} about transaction {1}: {2}", channel, uniqueKey,
+                    e.getMessage());
+        }
+        return false;
+    }
+
+    private void advanceCheckOffset(long next) {
+        if (next != checkOffset) {
+            checkOffset = next;
+            dirty.set(true);
+        }
+    }
+
+    void persistIfChanged() {
+        if (dirty.getAndSet(false)) {
+            persist();
+        }
+    }
+
+    void persist() {
+        file.write(new Stored(checkOffset, new HashMap<>(checks)));
+    }
+}

@@ -1,0 +1,150 @@
+package dev.ferry.server.apache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.server.FerryServerConfig;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Transactional messages with Apache's TransactionMQProducer: commit, rollback, check-back, restart. */
+class TransactionTest {
+    @TempDir
+    Path dir;
+
+    private FerryServerConfig config(int maxChecks) {
+        return FerryServerConfig.defaults(dir).withPorts(0, 0).withCommitLogSegmentSize(8 * 1024 * 1024)
+                .withTransactionChecks(Duration.ofSeconds(1), maxChecks);
+    }
+
+    /** The local transaction decides by the message's key; the check answers {@code check} and records the key. */
+    private static TransactionListener listener(Function<String, LocalTransactionState> local,
+                                                LocalTransactionState check, List<String> checked) {
+        return new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                return local.apply(msg.getKeys());
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                checked.add(msg.getKeys());
+                return check;
+            }
+        };
+    }
+
+    private static LocalTransactionState byKey(String key) {
+        if (key.startsWith("commit")) {
+            return LocalTransactionState.COMMIT_MESSAGE;
+        }
+        return key.startsWith("rollback") ? LocalTransactionState.ROLLBACK_MESSAGE : LocalTransactionState.UNKNOW;
+    }
+
+    private static TransactionMQProducer producer(ApacheClients clients, String group, TransactionListener listener)
+            throws Exception {
+        TransactionMQProducer producer = new TransactionMQProducer(group);
+        producer.setTransactionListener(listener);
+        // The broker asks only producers whose heartbeat it has; a producer heartbeats brokers it
+        // knows from its routes, every 30 s by default. Once a second keeps check-backs prompt.
+        producer.setHeartbeatBrokerInterval(1000);
+        return clients.started(producer);
+    }
+
+    private static void send(TransactionMQProducer producer, String key) throws Exception {
+        Message message = new Message("TopicTx", "T", key, key.getBytes(StandardCharsets.UTF_8));
+        assertThat(producer.sendMessageInTransaction(message, null).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+    }
+
+    private static Map<String, Integer> consume(ApacheClients clients) throws Exception {
+        Map<String, Integer> received = new ConcurrentHashMap<>();
+        DefaultMQPushConsumer consumer = clients.pushConsumer("CG_TX");
+        consumer.subscribe("TopicTx", "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            messages.forEach(m -> received.merge(m.getKeys(), 1, Integer::sum));
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        clients.start(consumer);
+        return received;
+    }
+
+    @Test
+    void shouldDeliverCommittedDropRolledBackAndAskTheProducerAboutUnknownTransactions() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(config(15));
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            List<String> checked = new CopyOnWriteArrayList<>();
+            TransactionMQProducer producer = producer(clients, "PG_TX",
+                    listener(TransactionTest::byKey, LocalTransactionState.COMMIT_MESSAGE, checked));
+            send(producer, "commit-1");
+            send(producer, "rollback-1");
+            send(producer, "unknown-1");
+            Map<String, Integer> received = consume(clients);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> received.containsKey("commit-1")
+                    && received.containsKey("unknown-1"));
+            assertThat(checked).as("only the undecided one is asked about").containsOnly("unknown-1");
+            // The producer's answer to the check committed it: it is asked no more and delivered once.
+            await().during(Duration.ofMillis(2_500)).atMost(Duration.ofSeconds(5)).until(() ->
+                    checked.size() == 1 && received.equals(Map.of("commit-1", 1, "unknown-1", 1)));
+        }
+    }
+
+    @Test
+    void shouldDiscardATransactionAfterTheLastCheck() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(config(2));
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            List<String> checked = new CopyOnWriteArrayList<>();
+            TransactionMQProducer producer = producer(clients, "PG_TX_UNDECIDED",
+                    listener(TransactionTest::byKey, LocalTransactionState.UNKNOW, checked));
+            send(producer, "undecided");
+            send(producer, "commit-marker");
+            Map<String, Integer> received = consume(clients);
+            await().atMost(Duration.ofSeconds(15)).until(() -> checked.size() == 2);
+            await().during(Duration.ofMillis(2_500)).atMost(Duration.ofSeconds(5)).until(() -> checked.size() == 2);
+            assertThat(received).containsOnlyKeys("commit-marker");
+        }
+    }
+
+    @Test
+    void shouldKeepUndecidedAndDecidedTransactionsAcrossARestart() throws Exception {
+        FerryServerConfig config = config(15);
+        try (FerryServerFixture ferry = new FerryServerFixture(config);
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            TransactionMQProducer producer = producer(clients, "PG_TX_RESTART",
+                    listener(TransactionTest::byKey, LocalTransactionState.UNKNOW, new CopyOnWriteArrayList<>()));
+            send(producer, "commit-before");
+            send(producer, "rollback-before");
+            send(producer, "pending");
+        }
+        try (FerryServerFixture ferry = new FerryServerFixture(config);
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            List<String> checked = new CopyOnWriteArrayList<>();
+            TransactionMQProducer producer = producer(clients, "PG_TX_RESTART",
+                    listener(TransactionTest::byKey, LocalTransactionState.COMMIT_MESSAGE, checked));
+            send(producer, "commit-after"); // a producer knows (and heartbeats) the brokers it sends to
+            Map<String, Integer> received = consume(clients);
+            await().atMost(Duration.ofSeconds(30)).until(() -> received.containsKey("pending"));
+            await().during(Duration.ofMillis(2_500)).atMost(Duration.ofSeconds(5)).until(() ->
+                    received.equals(Map.of("commit-before", 1, "pending", 1, "commit-after", 1)));
+            assertThat(checked).as("decided transactions are not asked about after the restart")
+                    .containsOnly("pending");
+        }
+    }
+}

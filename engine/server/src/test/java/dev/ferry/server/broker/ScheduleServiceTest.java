@@ -1,0 +1,103 @@
+package dev.ferry.server.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.server.MutableClock;
+import dev.ferry.store.MessageFilterPredicate;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageToStore;
+import dev.ferry.store.StoreConfig;
+import dev.ferry.store.StoredMessageView;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScheduleServiceTest {
+    private static final InetSocketAddress HOST = new InetSocketAddress("127.0.0.1", 10911);
+
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+
+    private MessageStore open() {
+        return MessageStore.builder(StoreConfig.builder(dir.resolve("store")).commitLogSegmentSize(1024 * 1024)
+                .build()).clock(clock).open();
+    }
+
+    private static MessageToStore message(String body) {
+        return MessageToStore.builder("TopicDelayed", 2, body.getBytes(StandardCharsets.UTF_8))
+                .properties(Map.of("KEYS", body, "DELAY", "2")).storeHost(HOST).build();
+    }
+
+    private static void awaitQueue(MessageStore store, String topic, int queueId, long max) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset(topic, queueId) == max);
+    }
+
+    @Test
+    void shouldDeliverADelayedMessageNotBeforeItsLevelsDelayAndThenToItsRealQueue() {
+        DelayLevels levels = DelayLevels.parse("1s 5s");
+        try (MessageStore store = open()) {
+            ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
+            assertThat(schedule.requestedLevel("DELAY\u00012\u0002")).isEqualTo(2);
+            assertThat(schedule.requestedLevel("DELAY\u000199\u0002")).as("clamped").isEqualTo(2);
+            assertThat(schedule.requestedLevel("KEYS\u0001k\u0002")).isZero();
+            store.append(schedule.delay(message("m1"), 2));
+            awaitQueue(store, TopicNames.SCHEDULE_TOPIC, 1, 1);
+
+            clock.advance(Duration.ofMillis(4_999));
+            schedule.deliverDue();
+            assertThat(store.maxOffset("TopicDelayed", 2)).isZero();
+
+            clock.advance(Duration.ofMillis(1));
+            schedule.deliverDue();
+            awaitQueue(store, "TopicDelayed", 2, 1);
+            StoredMessageView delivered = store.getMessages("TopicDelayed", 2, 0, 1, 1 << 20,
+                    MessageFilterPredicate.ALL).views().get(0);
+            assertThat(delivered.property("KEYS")).isEqualTo("m1");
+            assertThat(delivered.property("DELAY")).isNull();
+            assertThat(delivered.property("REAL_TOPIC")).isNull();
+            assertThat(schedule.progress()).containsEntry(2, 1L);
+        }
+    }
+
+    @Test
+    void shouldResumeFromPersistedProgressSoNothingIsDeliveredTwiceAfterARestart() {
+        DelayLevels levels = DelayLevels.parse("1s 5s");
+        try (MessageStore store = open()) {
+            ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
+            store.append(schedule.delay(message("first"), 2));
+            awaitQueue(store, TopicNames.SCHEDULE_TOPIC, 1, 1);
+            clock.advance(Duration.ofSeconds(5));
+            schedule.deliverDue();
+            awaitQueue(store, "TopicDelayed", 2, 1);
+            store.append(schedule.delay(message("second"), 2));
+            awaitQueue(store, TopicNames.SCHEDULE_TOPIC, 1, 2);
+            schedule.persist();
+        }
+        try (MessageStore store = open()) {
+            ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
+            assertThat(schedule.progress()).containsEntry(2, 1L);
+            schedule.deliverDue();
+            assertThat(store.maxOffset("TopicDelayed", 2)).as("the second is not due yet").isEqualTo(1);
+            clock.advance(Duration.ofSeconds(5));
+            schedule.deliverDue();
+            awaitQueue(store, "TopicDelayed", 2, 2);
+        }
+    }
+
+    @Test
+    void shouldParseRocketMqDelayLevelsAndNameTheBadOne() {
+        assertThat(DelayLevels.DEFAULT.maxLevel()).isEqualTo(18);
+        assertThat(DelayLevels.DEFAULT.delay(18)).isEqualTo(Duration.ofHours(2));
+        assertThat(DelayLevels.DEFAULT.delay(3)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(DelayLevels.parse("500ms 2m").delay(7)).isEqualTo(Duration.ofMinutes(2));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DelayLevels.parse("1s 5x"))
+                .hasMessageContaining("delayLevels").hasMessageContaining("5x");
+    }
+}

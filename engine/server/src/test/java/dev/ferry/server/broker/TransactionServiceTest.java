@@ -1,0 +1,130 @@
+package dev.ferry.server.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.server.MutableClock;
+import dev.ferry.store.AppendResult;
+import dev.ferry.store.MessageFilterPredicate;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageSysFlag;
+import dev.ferry.store.MessageToStore;
+import dev.ferry.store.StoreConfig;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TransactionServiceTest {
+    private static final InetSocketAddress HOST = new InetSocketAddress("127.0.0.1", 10911);
+
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ProducerGroups producers = new ProducerGroups(clock);
+    private final List<RemotingCommand> checks = new CopyOnWriteArrayList<>();
+
+    private MessageStore open() {
+        return MessageStore.builder(StoreConfig.builder(dir.resolve("store")).commitLogSegmentSize(1024 * 1024)
+                .build()).clock(clock).open();
+    }
+
+    private TransactionService service(MessageStore store) {
+        BrokerConfig config = BrokerConfig.builder(dir).transactionCheckInterval(Duration.ofSeconds(30))
+                .transactionTimeout(Duration.ofSeconds(6)).transactionCheckMax(2).build();
+        return new TransactionService(config, store, producers, dir.resolve("config"), clock, () -> HOST);
+    }
+
+    private static long half(MessageStore store, String key) {
+        MessageToStore prepared = MessageToStore.builder("TopicTx", 1, key.getBytes(StandardCharsets.UTF_8))
+                .properties(Map.of("KEYS", key, "UNIQ_KEY", key, "PGROUP", "PG", "TRAN_MSG", "true"))
+                .sysFlag(MessageSysFlag.TRANSACTION_PREPARED_TYPE).storeHost(HOST).build();
+        AppendResult result = store.append(TransactionService.half(prepared));
+        assertThat(result.isStored()).isTrue();
+        return result.physicalOffset();
+    }
+
+    private static void awaitQueue(MessageStore store, String topic, int queueId, long max) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset(topic, queueId) == max);
+    }
+
+    private static List<String> keys(MessageStore store) {
+        return store.getMessages("TopicTx", 1, 0, 32, 1 << 20, MessageFilterPredicate.ALL).views().stream()
+                .map(m -> m.property("KEYS")).toList();
+    }
+
+    @Test
+    void shouldStoreACommittedMessageOnceInItsRealQueueAndNeverARolledBackOne() {
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            long commit = half(store, "commit");
+            long rollback = half(store, "rollback");
+            assertThat(transactions.end(commit, TransactionService.Outcome.COMMIT)).isNull();
+            assertThat(transactions.end(commit, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(transactions.end(rollback, TransactionService.Outcome.ROLLBACK)).isNull();
+            assertThat(transactions.end(rollback, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(transactions.end(12345, TransactionService.Outcome.COMMIT)).contains("no half message");
+            awaitQueue(store, "TopicTx", 1, 1);
+            assertThat(keys(store)).containsExactly("commit");
+            assertThat(store.getMessages("TopicTx", 1, 0, 1, 1 << 20, MessageFilterPredicate.ALL).views().get(0)
+                    .property("REAL_TOPIC")).isNull();
+        }
+    }
+
+    @Test
+    void shouldAskAProducerAfterTheTimeoutOncePerRunThenDiscardAfterTheLastCheck() {
+        producers.heartbeat("PG", "producer-1", new FakeChannel("producer", checks));
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            long pending = half(store, "pending");
+            awaitQueue(store, TopicNames.TRANSACTION_HALF_TOPIC, 0, 1);
+
+            clock.advance(Duration.ofMillis(5_999));
+            transactions.checkUndecided();
+            assertThat(checks).as("too young to ask about").isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            transactions.checkUndecided();
+            assertThat(checks).hasSize(1);
+            assertThat(checks.get(0).code()).isEqualTo(RequestCode.CHECK_TRANSACTION_STATE);
+            assertThat(checks.get(0).extField("commitLogOffset")).isEqualTo(Long.toString(pending));
+            transactions.checkUndecided();
+            transactions.checkUndecided(); // third run: two checks were the most, so it is discarded
+            transactions.checkUndecided();
+            assertThat(checks).hasSize(2);
+            assertThat(transactions.end(pending, TransactionService.Outcome.COMMIT)).contains("already decided");
+        }
+    }
+
+    @Test
+    void shouldRememberDecisionsAcrossARestart() {
+        long commit;
+        long rollback;
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            commit = half(store, "commit");
+            rollback = half(store, "rollback");
+            half(store, "pending");
+            transactions.end(commit, TransactionService.Outcome.COMMIT);
+            transactions.end(rollback, TransactionService.Outcome.ROLLBACK);
+            awaitQueue(store, TopicNames.TRANSACTION_OP_TOPIC, 0, 2);
+            transactions.persist();
+        }
+        producers.heartbeat("PG", "producer-1", new FakeChannel("producer", checks));
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            assertThat(transactions.end(commit, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(transactions.end(rollback, TransactionService.Outcome.COMMIT)).contains("already decided");
+            clock.advance(Duration.ofSeconds(6));
+            transactions.checkUndecided();
+            assertThat(checks).extracting(c -> c.extField("msgId")).containsExactly("pending");
+        }
+    }
+}
