@@ -92,7 +92,6 @@ class ConsumerGroupTest extends AgainstCluster {
     }
 
     @Test
-    @org.junit.jupiter.api.Tag("pending-on-ferry-server")
     void shouldRedeliverAMessageWhoseListenerFailed() {
         String topic = ClientTestSupport.unique("Retry");
         Producer producer = producer();

@@ -125,7 +125,6 @@ class SendAndConsumeTest extends AgainstCluster {
     }
 
     @Test
-    @org.junit.jupiter.api.Tag("pending-on-ferry-server")
     void shouldDelayMessagesWithADelayLevel() {
         String topic = ClientTestSupport.unique("Delayed");
         Producer producer = producer();

@@ -131,7 +131,8 @@ final class ScheduleService {
             LOG.log(System.Logger.Level.WARNING, "dropping scheduled message without a real topic: {0}", message);
             return true;
         }
-        MessageToStore real = MessageRewrite.of(message).property(MessageRewrite.DELAY, null)
+        // DELAY stays on the delivered message, as consumers of Apache's broker see it there.
+        MessageToStore real = MessageRewrite.of(message)
                 .property(MessageRewrite.REAL_TOPIC, null).property(MessageRewrite.REAL_QUEUE_ID, null)
                 .to(topic, Integer.parseInt(queueId), storeHost.get());
         AppendResult result = store.append(real);
