@@ -2,6 +2,7 @@ package dev.ferry.store;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,7 +28,14 @@ final class DutyLoop implements AutoCloseable {
     private final long idleWaitNanos;
     private final Thread thread;
     private final AtomicLong failures = new AtomicLong();
+    private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running = true;
+    /**
+     * The thread that really runs the loop. It may differ from {@link #thread}: an application
+     * server's factory can hand out a stand-in whose start() submits the work elsewhere, so
+     * waking and joining go through what run() records, not through the stand-in.
+     */
+    private volatile Thread runner;
 
     DutyLoop(String role, Duty duty, Duration idleWait, ThreadFactory threads) {
         this.role = role;
@@ -43,7 +51,8 @@ final class DutyLoop implements AutoCloseable {
 
     /** Ends the current wait early. */
     void wake() {
-        LockSupport.unpark(thread);
+        Thread current = runner;
+        LockSupport.unpark(current != null ? current : thread);
     }
 
     long failures() {
@@ -51,6 +60,15 @@ final class DutyLoop implements AutoCloseable {
     }
 
     private void run() {
+        runner = Thread.currentThread();
+        try {
+            loop();
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private void loop() {
         while (running) {
             int work = 0;
             try {
@@ -70,9 +88,13 @@ final class DutyLoop implements AutoCloseable {
     public void close() {
         running = false;
         wake();
-        if (Thread.currentThread() != thread && thread.isAlive()) {
+        Thread current = runner;
+        if (current == null && !thread.isAlive()) {
+            return; // never started
+        }
+        if (Thread.currentThread() != current) {
             try {
-                thread.join(TimeUnit.SECONDS.toMillis(10));
+                finished.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
