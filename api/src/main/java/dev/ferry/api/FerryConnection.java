@@ -1,0 +1,34 @@
+package dev.ferry.api;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A connection to Ferry obtained from a {@link FerryConnectionFactory}: sends messages. Cheap to get and to
+ * close; inside an application server the connection is a handle on a pooled connection, so get one per unit
+ * of work and close it (try-with-resources) rather than keeping it.
+ *
+ * <p>Every method throws {@link FerryException} (its {@link FerryException#isRetriable()} tells whether trying
+ * again may help) and {@link IllegalStateException} once the connection is closed. Thread-safe, though a
+ * connection is meant for one thread at a time.
+ */
+public interface FerryConnection extends AutoCloseable {
+
+    /** Sends a message and waits for the broker's answer (retried on another broker when that may help). */
+    SendResult send(Message message);
+
+    /** Sends a message; the future completes with the broker's answer or a {@link FerryException}. */
+    CompletableFuture<SendResult> sendAsync(Message message);
+
+    /** Sends a message without waiting for, or getting, an answer; never retried. */
+    void sendOneway(Message message);
+
+    /**
+     * Sends a message to the queue its sharding key maps to: messages with the same key reach an orderly
+     * consumer in the order they were sent (as long as the topic's queues do not change).
+     */
+    SendResult sendOrdered(Message message, String shardingKey);
+
+    /** Gives the connection back; later calls throw {@link IllegalStateException}. Closing twice is allowed. */
+    @Override
+    void close();
+}

@@ -1,0 +1,48 @@
+package dev.ferry.ra;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The resource adapter's settings, validated once when it starts.
+ *
+ * @param mode whether the adapter runs the engine itself or uses a remote cluster
+ * @param nameServer remote mode: the name servers, {@code host:port;host:port}
+ * @param host embedded mode: the address the name server and broker listen on and advertise
+ * @param namesrvPort embedded mode: the name server's port, 0 for any free port
+ * @param brokerPort embedded mode: the broker's port, 0 for any free port
+ * @param storeDir embedded mode: where the broker keeps messages, offsets and topics; in both modes the
+ *     parent of {@code consumer-offsets}, where broadcasting consumers keep theirs
+ * @param pluginDir embedded mode: a directory of plugin jars for the broker, if any
+ * @param commitLogSegmentSize embedded mode: bytes per commit-log file
+ */
+public record AdapterConfig(Mode mode, Optional<String> nameServer, String host, int namesrvPort, int brokerPort,
+                            Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize) {
+
+    /** Where the engine runs. */
+    public enum Mode {
+        /** The adapter starts a name server and a broker in the application server. */
+        EMBEDDED,
+        /** The adapter connects to name servers running elsewhere (Ferry or Apache RocketMQ). */
+        REMOTE;
+
+        static Mode parse(String value) {
+            return Mode.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    public AdapterConfig {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(nameServer, "nameServer");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(storeDir, "storeDir");
+        Objects.requireNonNull(pluginDir, "pluginDir");
+    }
+
+    /** Where broadcasting consumers keep their offsets. */
+    public Path localOffsetDirectory() {
+        return storeDir.resolve("consumer-offsets");
+    }
+}

@@ -1,0 +1,142 @@
+package dev.ferry.ra;
+
+import dev.ferry.client.ClientConfig;
+import dev.ferry.client.FerryClient;
+import dev.ferry.server.FerryServer;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * What a started adapter offers its activations and connection factories: the name server address, clients
+ * whose threads come from the server's WorkManager, and a place to register what must close when the adapter
+ * stops. Created by {@link FerryResourceAdapter#start} and closed by its {@code stop}; thread-safe.
+ */
+public final class AdapterRuntime implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(AdapterRuntime.class.getName());
+    /** How long {@link #close()} waits for the adapter's works to end. */
+    private static final Duration WORKS_END_TIMEOUT = Duration.ofSeconds(10);
+    /** How long {@link #close()} lets idle loops end by themselves before it interrupts them. */
+    private static final Duration GRACE = Duration.ofMillis(200);
+
+    private final AdapterConfig config;
+    private final WorkManagerThreadFactory threads;
+    private final FerryServer server;
+    private final String nameServerAddress;
+    private final List<WorkManagerThreadFactory> factories = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> closeAtStop = new CopyOnWriteArrayList<>();
+
+    AdapterRuntime(AdapterConfig config, WorkManagerThreadFactory threads, FerryServer server) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.threads = Objects.requireNonNull(threads, "threads");
+        this.server = server;
+        this.nameServerAddress = server != null ? server.nameServerAddress() : config.nameServer().orElseThrow();
+        factories.add(threads);
+    }
+
+    public AdapterConfig config() {
+        return config;
+    }
+
+    /** The name servers clients use unless told otherwise: the embedded one's, or the configured remote ones. */
+    public String nameServerAddress() {
+        return nameServerAddress;
+    }
+
+    /** The embedded engine, when the adapter runs one. */
+    public Optional<FerryServer> embeddedServer() {
+        return Optional.ofNullable(server);
+    }
+
+    /**
+     * A new client whose threads come from the WorkManager, named {@code ferry-ra-<role>-N}.
+     *
+     * @param nameServer other name servers than the adapter's, if given
+     * @param instanceName a stable instance name (broadcasting consumers keep local offsets by it), if given
+     */
+    public FerryClient newClient(String role, Optional<String> nameServer, Optional<String> instanceName) {
+        WorkManagerThreadFactory clientThreads = threads.named("ferry-ra-" + role);
+        factories.removeIf(f -> f != threads && f.runningWorks() == 0); // the factories of closed clients
+        factories.add(clientThreads);
+        ClientConfig.Builder builder = ClientConfig.builder(nameServer.orElse(nameServerAddress))
+                .threadFactory(clientThreads)
+                .localOffsetDirectory(config.localOffsetDirectory())
+                .pluginClassLoader(AdapterRuntime.class.getClassLoader());
+        instanceName.ifPresent(builder::instanceName);
+        return new FerryClient(builder.build());
+    }
+
+    /** Closes {@code resource} when the adapter stops, unless it was {@link #forget forgotten} before. */
+    public void closeAtStop(AutoCloseable resource) {
+        closeAtStop.add(resource);
+    }
+
+    public void forget(AutoCloseable resource) {
+        closeAtStop.remove(resource);
+    }
+
+    /** How many WorkManager works of the adapter run now (engine and clients). */
+    public int runningWorks() {
+        return factories.stream().mapToInt(WorkManagerThreadFactory::runningWorks).sum();
+    }
+
+    private void awaitWorks(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (runningWorks() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The names of the adapter's threads running now. */
+    public List<String> runningThreadNames() {
+        return factories.stream().flatMap(f -> f.runningThreadNames().stream()).toList();
+    }
+
+    /**
+     * Closes what was registered (newest first), then the embedded engine (which persists offsets, topics and
+     * the store), then waits for the adapter's works to end.
+     */
+    @Override
+    public void close() {
+        List<AutoCloseable> resources = new ArrayList<>(closeAtStop);
+        Collections.reverse(resources);
+        closeAtStop.clear();
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "FERRY-RA-0010 closing " + resource + " failed", e);
+            }
+        }
+        if (server != null) {
+            try {
+                server.close();
+                LOG.log(Level.INFO, "FERRY-RA-0011 embedded engine stopped; its store is in {0}",
+                        config.storeDir().toAbsolutePath());
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "FERRY-RA-0012 stopping the embedded engine failed", e);
+            }
+        }
+        // Everything is closed; give any loop still finishing its round a moment to end on its own,
+        // then interrupt what a component failed to stop, so no adapter thread outlives stop().
+        awaitWorks(GRACE);
+        if (runningWorks() > 0) {
+            factories.forEach(WorkManagerThreadFactory::interruptRunning);
+            awaitWorks(WORKS_END_TIMEOUT);
+        }
+        if (runningWorks() > 0) {
+            LOG.log(Level.WARNING, "FERRY-RA-0013 {0} adapter threads still run {1} after stop: {2}",
+                    String.valueOf(runningWorks()), WORKS_END_TIMEOUT, runningThreadNames());
+        }
+    }
+}

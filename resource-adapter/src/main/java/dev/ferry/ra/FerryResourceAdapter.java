@@ -1,0 +1,328 @@
+package dev.ferry.ra;
+
+import dev.ferry.server.FerryServer;
+import dev.ferry.server.FerryServerConfig;
+import dev.ferry.store.FlushMode;
+import jakarta.resource.NotSupportedException;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.BootstrapContext;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.Connector;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterInternalException;
+import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.HintsContext;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.transaction.xa.XAResource;
+
+/**
+ * Ferry's resource adapter: in {@code embedded} mode (the default) it runs a name server and a broker inside
+ * the application server, in {@code remote} mode it connects to name servers elsewhere. Activations (message
+ * driven beans listening with {@link dev.ferry.api.MessageListener}) and connection factories use it.
+ *
+ * <p>The adapter is described by annotations ({@link Connector}, {@link ConfigProperty}, and
+ * {@code @Activation}/{@code @ConnectionDefinition} on the inbound and outbound classes), not by a hand-written
+ * {@code ra.xml}: Open Liberty and Payara both read connector annotations from the jars in a .rar, the
+ * descriptor cannot drift from the code, and {@code AnnotationsTest} checks that every setter is a declared
+ * property. If a server ever misses a property, a {@code src/main/rar/META-INF/ra.xml} with
+ * {@code metadata-complete="false"} can add it without losing the rest.
+ *
+ * <p>Config properties are JavaBean setters (as JCA requires) that only store what they are given; {@link
+ * #start} validates them all at once into an {@link AdapterConfig}. Nothing is static: two adapters in one
+ * server, pointing at two clusters, share nothing. Threads: {@code start}, {@code stop} and the activation
+ * calls come from the server; everything else runs on works of the server's {@code WorkManager}.
+ */
+@Connector(
+        displayName = "Ferry",
+        description = "RocketMQ-compatible messaging: an embedded or remote engine, message-driven beans"
+                + " and a connection factory",
+        vendorName = "Ferry",
+        eisType = "RocketMQ-compatible messaging",
+        version = "0.1",
+        licenseRequired = false,
+        reauthenticationSupport = false,
+        transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction)
+public class FerryResourceAdapter implements ResourceAdapter {
+    private static final System.Logger LOG = System.getLogger(FerryResourceAdapter.class.getName());
+
+    private String mode = "embedded";
+    private String nameServer;
+    private String host = "127.0.0.1";
+    private Integer namesrvPort = 9876;
+    private Integer brokerPort = 10911;
+    private String storeDir = "ferry-data";
+    private String pluginDir;
+    private Integer commitLogSegmentSize = 1024 * 1024 * 1024;
+
+    private volatile AdapterRuntime runtime;
+    private final Map<ActivationKey, AutoCloseable> activations = new ConcurrentHashMap<>();
+
+    /** Identity of one activation: the server passes the same two objects to deactivate it. */
+    private record ActivationKey(MessageEndpointFactory factory, ActivationSpec spec) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ActivationKey other && other.factory == factory && other.spec == spec;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * System.identityHashCode(factory) + System.identityHashCode(spec);
+        }
+    }
+
+    @Override
+    public void start(BootstrapContext context) throws ResourceAdapterInternalException {
+        if (runtime != null) {
+            throw new ResourceAdapterInternalException("FERRY-RA-0005 the adapter is started already");
+        }
+        AdapterConfig config = validate();
+        WorkManagerThreadFactory threads = new WorkManagerThreadFactory(context.getWorkManager(), "ferry-ra-engine",
+                context.isContextSupported(HintsContext.class), FerryResourceAdapter.class.getClassLoader());
+        FerryServer server = config.mode() == AdapterConfig.Mode.EMBEDDED ? startEngine(config, threads) : null;
+        this.runtime = new AdapterRuntime(config, threads, server);
+        if (server != null) {
+            LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode: name server {0}, broker port {1}, store {2}",
+                    runtime.nameServerAddress(), String.valueOf(server.brokerPort()),
+                    config.storeDir().toAbsolutePath());
+        } else {
+            LOG.log(Level.INFO, "FERRY-RA-0001 started in remote mode: name server {0}", runtime.nameServerAddress());
+        }
+    }
+
+    private static FerryServer startEngine(AdapterConfig config, WorkManagerThreadFactory threads)
+            throws ResourceAdapterInternalException {
+        FerryServer server = null;
+        try {
+            Files.createDirectories(config.storeDir());
+            FerryServerConfig serverConfig = new FerryServerConfig(config.host(), config.namesrvPort(),
+                    config.brokerPort(), config.storeDir(), config.pluginDir().orElse(null), "broker-a",
+                    "DefaultCluster", FlushMode.ASYNC_FLUSH, config.commitLogSegmentSize(), true, true);
+            server = new FerryServer(serverConfig, Clock.systemUTC(), threads);
+            return server.start();
+        } catch (IOException | RuntimeException e) {
+            if (server != null) {
+                try {
+                    server.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            String message = "FERRY-RA-0003 cannot start the embedded engine (store " + config.storeDir().toAbsolutePath()
+                    + ", name server port " + config.namesrvPort() + ", broker port " + config.brokerPort() + "): "
+                    + rootMessage(e);
+            LOG.log(Level.ERROR, message, e);
+            throw new ResourceAdapterInternalException(message, e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable t = e; t != null && messages.size() < 5; t = t.getCause()) {
+            messages.add(t.getMessage() != null ? t.getMessage() : t.getClass().getName());
+        }
+        return String.join(" <- ", messages);
+    }
+
+    /** Checks every property, naming all the bad ones at once. */
+    AdapterConfig validate() throws ResourceAdapterInternalException {
+        PropertyProblems problems = new PropertyProblems();
+        AdapterConfig.Mode parsedMode = problems.parse("mode", String.valueOf(mode), AdapterConfig.Mode::parse,
+                "must be embedded or remote").orElse(AdapterConfig.Mode.EMBEDDED);
+        Optional<String> names = Optional.ofNullable(nameServer).map(String::trim).filter(s -> !s.isEmpty());
+        if (parsedMode == AdapterConfig.Mode.REMOTE) {
+            problems.require(names.isPresent(), "nameServer", nameServer, "remote mode needs the name servers");
+        }
+        names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
+                "must be host:port, several separated by ';'"));
+        problems.require(host != null && !host.isBlank(), "host", host, "must not be blank");
+        problems.require(namesrvPort != null && namesrvPort >= 0 && namesrvPort <= 65535, "namesrvPort",
+                namesrvPort, "must be between 0 (any free port) and 65535");
+        problems.require(brokerPort != null && brokerPort >= 0 && brokerPort <= 65535, "brokerPort", brokerPort,
+                "must be between 0 (any free port) and 65535");
+        problems.require(commitLogSegmentSize != null && commitLogSegmentSize >= 64 * 1024, "commitLogSegmentSize",
+                commitLogSegmentSize, "must be at least 65536 bytes");
+        Path store = path(problems, "storeDir", storeDir).orElse(null);
+        problems.require(store != null, "storeDir", storeDir, "must be a directory path");
+        Optional<Path> plugins = Optional.ofNullable(pluginDir).filter(s -> !s.isBlank())
+                .flatMap(p -> path(problems, "pluginDir", p));
+        plugins.ifPresent(p -> problems.require(Files.isDirectory(p), "pluginDir", p, "must be an existing directory"));
+        if (!problems.isEmpty()) {
+            String message = "FERRY-RA-0002 " + problems.describe("resource adapter configuration");
+            LOG.log(Level.ERROR, message);
+            throw new ResourceAdapterInternalException(message);
+        }
+        return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
+                commitLogSegmentSize);
+    }
+
+    private static Optional<Path> path(PropertyProblems problems, String property, String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Path.of(value.trim()));
+        } catch (InvalidPathException e) {
+            problems.add(property, value, "is not a valid path: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Stops every activation (each lets its running deliveries finish and persists its offsets), closes the
+     * connection factories' producers, then the embedded engine, which persists everything.
+     */
+    @Override
+    public void stop() {
+        AdapterRuntime current = runtime;
+        if (current == null) {
+            return;
+        }
+        for (ActivationKey key : List.copyOf(activations.keySet())) {
+            deactivate(key);
+        }
+        current.close();
+        runtime = null;
+        LOG.log(Level.INFO, "FERRY-RA-0009 stopped");
+    }
+
+    @Override
+    public void endpointActivation(MessageEndpointFactory endpointFactory, ActivationSpec spec)
+            throws ResourceException {
+        if (!(spec instanceof Activatable activatable)) {
+            throw new NotSupportedException("FERRY-RA-0020 activation spec " + spec + " is not Ferry's");
+        }
+        AutoCloseable activation = activatable.activate(endpointFactory, runtime());
+        activations.put(new ActivationKey(endpointFactory, spec), activation);
+    }
+
+    @Override
+    public void endpointDeactivation(MessageEndpointFactory endpointFactory, ActivationSpec spec) {
+        deactivate(new ActivationKey(endpointFactory, spec));
+    }
+
+    private void deactivate(ActivationKey key) {
+        AutoCloseable activation = activations.remove(key);
+        if (activation == null) {
+            LOG.log(Level.WARNING, "FERRY-RA-0021 no activation of {0} to deactivate", key.spec());
+            return;
+        }
+        try {
+            activation.close();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "FERRY-RA-0022 deactivating " + activation + " failed", e);
+        }
+    }
+
+    /** No XA: the adapter supports no transactions, so there is nothing to recover. */
+    @Override
+    public XAResource[] getXAResources(ActivationSpec[] specs) {
+        return new XAResource[0];
+    }
+
+    /**
+     * The running adapter's runtime.
+     *
+     * @throws ResourceAdapterInternalException when the adapter is not started
+     */
+    public AdapterRuntime runtime() throws ResourceAdapterInternalException {
+        AdapterRuntime current = runtime;
+        if (current == null) {
+            throw new ResourceAdapterInternalException("FERRY-RA-0004 the Ferry resource adapter is not started");
+        }
+        return current;
+    }
+
+    /** How many activations deliver now. */
+    public int activationCount() {
+        return activations.size();
+    }
+
+    // JavaBean config properties. Setters only store; start() validates.
+
+    public String getMode() {
+        return mode;
+    }
+
+    @ConfigProperty(defaultValue = "embedded",
+            description = "embedded: run a name server and broker in the application server; remote: use nameServer")
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    public String getNameServer() {
+        return nameServer;
+    }
+
+    @ConfigProperty(description = "Remote mode: name servers, host:port, several separated by ';'")
+    public void setNameServer(String nameServer) {
+        this.nameServer = nameServer;
+    }
+
+    public String getHost() {
+        return host;
+    }
+
+    @ConfigProperty(defaultValue = "127.0.0.1",
+            description = "Embedded mode: the address the name server and broker listen on and advertise")
+    public void setHost(String host) {
+        this.host = host;
+    }
+
+    public Integer getNamesrvPort() {
+        return namesrvPort;
+    }
+
+    @ConfigProperty(defaultValue = "9876", description = "Embedded mode: the name server's port (0: any free port)")
+    public void setNamesrvPort(Integer namesrvPort) {
+        this.namesrvPort = namesrvPort;
+    }
+
+    public Integer getBrokerPort() {
+        return brokerPort;
+    }
+
+    @ConfigProperty(defaultValue = "10911", description = "Embedded mode: the broker's port (0: any free port)")
+    public void setBrokerPort(Integer brokerPort) {
+        this.brokerPort = brokerPort;
+    }
+
+    public String getStoreDir() {
+        return storeDir;
+    }
+
+    @ConfigProperty(defaultValue = "ferry-data", description = "Embedded mode: where the broker keeps messages,"
+            + " offsets and topics (relative to the server's working directory); also broadcasting offsets")
+    public void setStoreDir(String storeDir) {
+        this.storeDir = storeDir;
+    }
+
+    public String getPluginDir() {
+        return pluginDir;
+    }
+
+    @ConfigProperty(description = "Embedded mode: a directory of plugin jars (filters, strategies) for the broker")
+    public void setPluginDir(String pluginDir) {
+        this.pluginDir = pluginDir;
+    }
+
+    public Integer getCommitLogSegmentSize() {
+        return commitLogSegmentSize;
+    }
+
+    @ConfigProperty(defaultValue = "1073741824", description = "Embedded mode: bytes per commit-log file")
+    public void setCommitLogSegmentSize(Integer commitLogSegmentSize) {
+        this.commitLogSegmentSize = commitLogSegmentSize;
+    }
+}

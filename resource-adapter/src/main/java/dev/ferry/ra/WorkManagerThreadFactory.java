@@ -1,0 +1,207 @@
+package dev.ferry.ra;
+
+import io.netty.util.concurrent.FastThreadLocal;
+import jakarta.resource.spi.work.HintsContext;
+import jakarta.resource.spi.work.Work;
+import jakarta.resource.spi.work.WorkContext;
+import jakarta.resource.spi.work.WorkContextProvider;
+import jakarta.resource.spi.work.WorkException;
+import jakarta.resource.spi.work.WorkManager;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link ThreadFactory} whose threads run on the application server's {@link WorkManager}: the engine and
+ * the client keep their executors and event loops, but every thread they start is a {@link Work} started
+ * with {@link WorkManager#startWork} (marked long-running with a {@link HintsContext} when the server
+ * supports hints).
+ *
+ * <p>{@link #newThread} returns a stand-in {@link Thread} that is never started itself: its {@code start()}
+ * submits the work, and {@code interrupt()}/{@code isInterrupted()} reach the server thread that runs it
+ * (which is how executors stop their workers). What a stand-in cannot forward, because the methods are
+ * final, is {@code isAlive()}, {@code join()} and {@code LockSupport.unpark}: code that needs them must use
+ * {@code Thread.currentThread()} from inside the task. While it runs, the server thread carries the
+ * stand-in's name and the adapter's class loader; both are restored, and Netty's thread-locals cleared,
+ * before the thread goes back to the server.
+ *
+ * <p>A rejected work makes {@code start()} throw {@link RejectedExecutionException} (FERRY-RA-0101), which
+ * fails whatever was starting, such as the adapter. Thread-safe.
+ */
+public final class WorkManagerThreadFactory implements ThreadFactory {
+    private static final System.Logger LOG = System.getLogger(WorkManagerThreadFactory.class.getName());
+    /** How long {@code start()} waits for the server to begin a work before it counts as rejected. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+    private final WorkManager workManager;
+    private final String namePrefix;
+    private final boolean hintsSupported;
+    private final ClassLoader contextClassLoader;
+    private final AtomicInteger count = new AtomicInteger();
+    private final Set<WorkThread> running = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param workManager the server's work manager
+     * @param namePrefix names the threads {@code prefix-1}, {@code prefix-2}, ...
+     * @param hintsSupported whether the server accepts a {@link HintsContext} (long-running, name)
+     * @param contextClassLoader the context class loader while a work runs
+     */
+    public WorkManagerThreadFactory(WorkManager workManager, String namePrefix, boolean hintsSupported,
+                                    ClassLoader contextClassLoader) {
+        this.workManager = Objects.requireNonNull(workManager, "workManager");
+        this.namePrefix = Objects.requireNonNull(namePrefix, "namePrefix");
+        this.hintsSupported = hintsSupported;
+        this.contextClassLoader = contextClassLoader;
+    }
+
+    /** A factory on the same work manager naming its threads {@code prefix-N}. */
+    public WorkManagerThreadFactory named(String prefix) {
+        return new WorkManagerThreadFactory(workManager, prefix, hintsSupported, contextClassLoader);
+    }
+
+    @Override
+    public Thread newThread(Runnable task) {
+        return new WorkThread(namePrefix + "-" + count.incrementAndGet(), Objects.requireNonNull(task, "task"));
+    }
+
+    /** How many of this factory's works are running now. */
+    public int runningWorks() {
+        return running.size();
+    }
+
+    /**
+     * Interrupts every running work of this factory: for loops that outlive the close of their owner because
+     * they park and expect an {@code unpark} of their (stand-in) thread, which cannot reach the server thread.
+     */
+    public void interruptRunning() {
+        running.forEach(Thread::interrupt);
+    }
+
+    /** The names of the threads whose works are running now. */
+    public List<String> runningThreadNames() {
+        return running.stream().map(Thread::getName).sorted().toList();
+    }
+
+    /** The stand-in: starting it submits a work; interrupting it interrupts the server thread running it. */
+    private final class WorkThread extends Thread {
+        private final Runnable task;
+        private final Object lock = new Object();
+        private boolean submitted;
+        /** The server thread running the task; {@code null} before it starts and after it ends. */
+        private Thread carrier;
+        private boolean interruptPending;
+
+        WorkThread(String name, Runnable task) {
+            super(name);
+            this.task = task;
+            setDaemon(true);
+        }
+
+        @Override
+        public void start() {
+            synchronized (lock) {
+                if (submitted) {
+                    throw new IllegalThreadStateException(getName() + " was started already");
+                }
+                submitted = true;
+            }
+            try {
+                workManager.startWork(new TaskWork(this), START_TIMEOUT.toMillis(), null, null);
+            } catch (WorkException | RuntimeException e) {
+                String message = "FERRY-RA-0101 the WorkManager rejected thread '" + getName() + "': " + e;
+                LOG.log(Level.ERROR, message, e);
+                throw new RejectedExecutionException(message, e);
+            }
+        }
+
+        @Override
+        public void interrupt() {
+            synchronized (lock) {
+                if (carrier != null) {
+                    carrier.interrupt();
+                } else {
+                    interruptPending = true;
+                }
+            }
+        }
+
+        @Override
+        public boolean isInterrupted() {
+            synchronized (lock) {
+                return carrier != null ? carrier.isInterrupted() : interruptPending;
+            }
+        }
+
+        void run(Thread current) {
+            String originalName = current.getName();
+            ClassLoader originalLoader = current.getContextClassLoader();
+            synchronized (lock) {
+                carrier = current;
+                if (interruptPending) {
+                    current.interrupt();
+                }
+            }
+            running.add(this);
+            current.setName(getName());
+            current.setContextClassLoader(contextClassLoader);
+            try {
+                task.run();
+            } catch (Throwable e) {
+                LOG.log(Level.ERROR, "FERRY-RA-0102 thread '" + getName() + "' ended with an exception", e);
+            } finally {
+                synchronized (lock) {
+                    carrier = null;
+                }
+                running.remove(this);
+                FastThreadLocal.removeAll();
+                Thread.interrupted(); // the server's thread goes back to its pool uninterrupted
+                current.setContextClassLoader(originalLoader);
+                current.setName(originalName);
+            }
+        }
+    }
+
+    /** The work the server runs for one stand-in thread. */
+    private final class TaskWork implements Work, WorkContextProvider {
+        private static final long serialVersionUID = 1L;
+        private final transient WorkThread thread;
+
+        TaskWork(WorkThread thread) {
+            this.thread = thread;
+        }
+
+        @Override
+        public void run() {
+            thread.run(Thread.currentThread());
+        }
+
+        /** The server wants the thread back (it is shutting down): interrupt the task. */
+        @Override
+        public void release() {
+            thread.interrupt();
+        }
+
+        @Override
+        public List<WorkContext> getWorkContexts() {
+            if (!hintsSupported) {
+                return List.of();
+            }
+            HintsContext hints = new HintsContext();
+            hints.setName(thread.getName());
+            hints.setDescription("Ferry resource adapter thread");
+            hints.setHint(HintsContext.LONGRUNNING_HINT, Boolean.TRUE);
+            return List.of(hints);
+        }
+
+        @Override
+        public String toString() {
+            return "Work[" + thread.getName() + "]";
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.ferry.ra.inbound;
+
+import dev.ferry.api.MessageModel;
+import dev.ferry.client.ConsumeFromWhere;
+import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.client.Subscription;
+import dev.ferry.spi.PluginConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One activation's settings, validated by {@link FerryActivationSpec#validate()}.
+ *
+ * @param topic the topic the endpoint consumes
+ * @param consumerGroup the consumer group
+ * @param selectorType {@code TAG}, {@code SQL92} or the name of a filter plugin the broker has
+ * @param selectorExpression the expression of that type ({@code *} for every message)
+ * @param messageModel clustering or broadcasting
+ * @param consumeMode concurrently, or one message at a time per queue in queue order
+ * @param maxConcurrency most deliveries running at once
+ * @param consumeFromWhere where queues without a committed offset start
+ * @param consumeTimestamp the start for {@link ConsumeFromWhere#TIMESTAMP}; empty means half an hour before
+ *     the activation, as RocketMQ does
+ * @param maxReconsumeTimes redeliveries before a failing message goes to the dead-letter queue
+ * @param allocateStrategy the allocate strategy plugin
+ * @param offsetStore the offset store plugin; empty picks the model's default
+ * @param nameServer other name servers than the adapter's, if given
+ */
+public record ActivationConfig(String topic, String consumerGroup, String selectorType, String selectorExpression,
+                               MessageModel messageModel, ConsumeMode consumeMode, int maxConcurrency,
+                               ConsumeFromWhere consumeFromWhere, Optional<Instant> consumeTimestamp,
+                               int maxReconsumeTimes, String allocateStrategy, Optional<String> offsetStore,
+                               Optional<String> nameServer) {
+
+    /** How far back {@link ConsumeFromWhere#TIMESTAMP} starts without a timestamp (RocketMQ's default). */
+    static final Duration DEFAULT_TIMESTAMP_AGE = Duration.ofMinutes(30);
+
+    public ActivationConfig {
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(consumerGroup, "consumerGroup");
+        Objects.requireNonNull(selectorType, "selectorType");
+        Objects.requireNonNull(selectorExpression, "selectorExpression");
+        Objects.requireNonNull(messageModel, "messageModel");
+        Objects.requireNonNull(consumeMode, "consumeMode");
+        Objects.requireNonNull(consumeFromWhere, "consumeFromWhere");
+        Objects.requireNonNull(consumeTimestamp, "consumeTimestamp");
+        Objects.requireNonNull(allocateStrategy, "allocateStrategy");
+        Objects.requireNonNull(offsetStore, "offsetStore");
+        Objects.requireNonNull(nameServer, "nameServer");
+    }
+
+    /** The push consumer's settings; {@code clock} dates a missing consume timestamp. */
+    public PushConsumerConfig consumerConfig(Clock clock) {
+        PushConsumerConfig.Builder builder = PushConsumerConfig.builder(consumerGroup)
+                .subscribe(new Subscription(topic, selectorType, selectorExpression))
+                .messageModel(messageModel)
+                .consumeFromWhere(consumeFromWhere)
+                .consumeOrderly(consumeMode == ConsumeMode.ORDERLY)
+                .consumeThreads(maxConcurrency)
+                .consumeBatchSize(1)
+                .maxReconsumeTimes(maxReconsumeTimes)
+                .allocateStrategy(allocateStrategy, PluginConfig.empty());
+        if (consumeFromWhere == ConsumeFromWhere.TIMESTAMP) {
+            builder.consumeFromTimestamp(consumeTimestamp.orElse(clock.instant().minus(DEFAULT_TIMESTAMP_AGE)));
+        }
+        offsetStore.ifPresent(builder::offsetStore);
+        return builder.build();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.ferry.ra.inbound;
+
+import dev.ferry.api.MessageModel;
+import dev.ferry.client.FerryClient;
+import dev.ferry.client.PushConsumer;
+import dev.ferry.ra.AdapterRuntime;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One activation: a client of its own and one push consumer whose listener is an {@link EndpointDelivery}.
+ * {@link #close()} stops pulling, lets the running deliveries finish, persists the offsets and leaves the
+ * group, then closes the client. Created and closed on the server's activation threads.
+ */
+final class EndpointActivation implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(EndpointActivation.class.getName());
+    /** How long deactivation waits for deliveries still running once the consumer has stopped. */
+    private static final Duration LATE_DELIVERIES_TIMEOUT = Duration.ofSeconds(30);
+
+    private final ActivationConfig config;
+    private final FerryClient client;
+    private final PushConsumer consumer;
+    private final EndpointDelivery delivery;
+    private final String name;
+
+    private EndpointActivation(ActivationConfig config, FerryClient client, PushConsumer consumer,
+                               EndpointDelivery delivery, String name) {
+        this.config = config;
+        this.client = client;
+        this.consumer = consumer;
+        this.delivery = delivery;
+        this.name = name;
+    }
+
+    static EndpointActivation start(ActivationConfig config, MessageEndpointFactory endpoints, AdapterRuntime runtime)
+            throws ResourceException {
+        String name = "activation[" + config.consumerGroup() + " <- " + config.topic() + " "
+                + endpointName(endpoints) + "]";
+        EndpointDelivery delivery = new EndpointDelivery(endpoints, name);
+        // A broadcasting consumer keeps its offsets in local files by client id: give it a stable one.
+        Optional<String> instanceName = config.messageModel() == MessageModel.BROADCASTING
+                ? Optional.of("ra-" + config.consumerGroup()) : Optional.empty();
+        FerryClient client = null;
+        try {
+            client = runtime.newClient("consumer-" + config.consumerGroup(), config.nameServer(), instanceName);
+            PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
+            LOG.log(Level.INFO, "FERRY-RA-0220 {0} started: {1} {2} {3}, up to {4} at once, name server {5}", name,
+                    config.messageModel(), config.consumeMode(), config.selectorType() + " "
+                            + config.selectorExpression(), String.valueOf(config.maxConcurrency()),
+                    config.nameServer().orElse(runtime.nameServerAddress()));
+            return new EndpointActivation(config, client, consumer, delivery, name);
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            String message = "FERRY-RA-0221 cannot start " + name + ": " + e.getMessage();
+            LOG.log(Level.ERROR, message, e);
+            throw new ResourceException(message, e);
+        }
+    }
+
+    private static String endpointName(MessageEndpointFactory endpoints) {
+        try {
+            String activationName = endpoints.getActivationName();
+            return activationName != null ? activationName : endpoints.toString();
+        } catch (RuntimeException | AbstractMethodError e) {
+            return endpoints.toString();
+        }
+    }
+
+    ActivationConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        try {
+            consumer.close();
+        } finally {
+            delivery.close(LATE_DELIVERIES_TIMEOUT);
+            client.close();
+            LOG.log(Level.INFO, "FERRY-RA-0222 {0} stopped; offsets persisted", name);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.ferry.ra.inbound;
+
+import dev.ferry.api.MessageListener;
+import dev.ferry.api.ReceivedMessage;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The push consumer's listener for one activation: delivers each message to a fresh {@link MessageEndpoint}
+ * ({@code createEndpoint}, {@code beforeDelivery}, {@code onMessage}, {@code afterDelivery}, and {@code release}
+ * in {@code finally}). A normal return acknowledges the message; an exception from any step (an unavailable
+ * endpoint, a failing bean, a failing {@code afterDelivery}) is rethrown, which makes the consumer deliver the
+ * message again later.
+ *
+ * <p>Called on the consumer's consume threads, at most {@code maxConcurrency} at once. {@link #close} shuts a
+ * gate: later calls fail without touching the endpoint factory, and it waits for the calls already inside.
+ */
+final class EndpointDelivery implements MessageListener {
+    private static final System.Logger LOG = System.getLogger(EndpointDelivery.class.getName());
+    /** {@link MessageListener#onMessage}, what {@code beforeDelivery} is told will be called. */
+    static final Method ON_MESSAGE = onMessageMethod();
+
+    private final MessageEndpointFactory endpoints;
+    private final String activation;
+    private final Object gate = new Object();
+    private int inside;
+    private boolean closed;
+
+    EndpointDelivery(MessageEndpointFactory endpoints, String activation) {
+        this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+        this.activation = activation;
+    }
+
+    private static Method onMessageMethod() {
+        try {
+            return MessageListener.class.getMethod("onMessage", ReceivedMessage.class);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @Override
+    public void onMessage(ReceivedMessage message) throws Exception {
+        synchronized (gate) {
+            if (closed) {
+                throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
+                        + message.msgId() + " will be delivered again");
+            }
+            inside++;
+        }
+        try {
+            deliver(message);
+        } finally {
+            synchronized (gate) {
+                inside--;
+                gate.notifyAll();
+            }
+        }
+    }
+
+    private void deliver(ReceivedMessage message) throws Exception {
+        MessageEndpoint endpoint = endpoints.createEndpoint(null);
+        try {
+            endpoint.beforeDelivery(ON_MESSAGE);
+            Throwable failure = null;
+            try {
+                ((MessageListener) endpoint).onMessage(message);
+            } catch (Throwable e) {
+                failure = e;
+            }
+            try {
+                endpoint.afterDelivery();
+            } catch (Throwable e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            if (failure != null) {
+                LOG.log(Level.DEBUG, () -> "FERRY-RA-0211 " + activation + ": delivery of " + message.msgId()
+                        + " failed; it will be delivered again", failure);
+                throwUnchecked(failure);
+            }
+        } finally {
+            endpoint.release();
+        }
+    }
+
+    private static void throwUnchecked(Throwable failure) throws Exception {
+        if (failure instanceof Exception e) {
+            throw e;
+        }
+        throw (Error) failure;
+    }
+
+    /**
+     * Refuses further deliveries and waits up to {@code timeout} for the running ones.
+     *
+     * @return whether none is running any more
+     */
+    boolean close(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (gate) {
+            closed = true;
+            while (inside > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.log(Level.WARNING, "FERRY-RA-0212 {0}: {1} deliveries still run after {2}", activation,
+                            String.valueOf(inside), timeout);
+                    return false;
+                }
+                try {
+                    gate.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}

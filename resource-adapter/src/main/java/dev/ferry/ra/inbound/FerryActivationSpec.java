@@ -1,0 +1,328 @@
+package dev.ferry.ra.inbound;
+
+import dev.ferry.api.InvalidMessageException;
+import dev.ferry.api.Message;
+import dev.ferry.api.MessageListener;
+import dev.ferry.api.MessageModel;
+import dev.ferry.client.ConsumeFromWhere;
+import dev.ferry.ra.Activatable;
+import dev.ferry.ra.AdapterRuntime;
+import dev.ferry.ra.PropertyProblems;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.Activation;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import java.beans.IntrospectionException;
+import java.beans.PropertyDescriptor;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The settings of one message-driven bean listening with {@link MessageListener}, named as RocketMQ users
+ * know them. Set them with {@code @ActivationConfigProperty} or the server's configuration. JavaBean setters
+ * only store; {@link #validate()} checks every property and reports all the bad ones at once, by name, in an
+ * {@link InvalidPropertyException} whose descriptors list them.
+ *
+ * <ul>
+ *   <li>{@code topic}, {@code consumerGroup}: required;</li>
+ *   <li>{@code selectorType}: {@code TAG} (default), {@code SQL92} or a filter plugin's name;
+ *       {@code selectorExpression}: default {@code *};</li>
+ *   <li>{@code messageModel}: {@code CLUSTERING} (default) or {@code BROADCASTING};</li>
+ *   <li>{@code consumeMode}: {@code CONCURRENTLY} (default) or {@code ORDERLY}; {@code maxConcurrency}: most
+ *       deliveries at once (20);</li>
+ *   <li>{@code consumeFromWhere}: {@code CONSUME_FROM_LAST_OFFSET} (default), {@code CONSUME_FROM_FIRST_OFFSET},
+ *       {@code CONSUME_FROM_TIMESTAMP} (the {@code CONSUME_FROM_} prefix may be left out);
+ *       {@code consumeTimestamp}: {@code yyyyMMddHHmmss} in the server's time zone, as RocketMQ reads it, or
+ *       an ISO-8601 instant;</li>
+ *   <li>{@code maxReconsumeTimes}: 16; {@code allocateStrategy}: {@code averagely}; {@code offsetStore}: the
+ *       model's default; {@code nameServer}: overrides the adapter's.</li>
+ * </ul>
+ */
+@Activation(messageListeners = MessageListener.class)
+public class FerryActivationSpec implements ActivationSpec, Activatable {
+    private static final Pattern GROUP = Pattern.compile("^[%|a-zA-Z0-9_-]{1,120}$");
+    private static final Pattern PLUGIN_NAME = Pattern.compile("^[A-Za-z0-9_.-]+$");
+    private static final DateTimeFormatter ROCKETMQ_TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+
+    private String topic;
+    private String consumerGroup;
+    private String selectorType = "TAG";
+    private String selectorExpression = "*";
+    private String messageModel = "CLUSTERING";
+    private String consumeMode = "CONCURRENTLY";
+    private Integer maxConcurrency = 20;
+    private String consumeFromWhere = "CONSUME_FROM_LAST_OFFSET";
+    private String consumeTimestamp;
+    private Integer maxReconsumeTimes = 16;
+    private String allocateStrategy = "averagely";
+    private String offsetStore;
+    private String nameServer;
+    private ResourceAdapter resourceAdapter;
+
+    /**
+     * Checks every property.
+     *
+     * @throws InvalidPropertyException naming each bad property (message and descriptors)
+     */
+    @Override
+    public void validate() throws InvalidPropertyException {
+        toConfig();
+    }
+
+    /**
+     * The validated settings.
+     *
+     * @throws InvalidPropertyException naming each bad property (message and descriptors)
+     */
+    public ActivationConfig toConfig() throws InvalidPropertyException {
+        PropertyProblems problems = new PropertyProblems();
+        String checkedTopic = text(topic);
+        if (checkedTopic == null) {
+            problems.add("topic", topic, "is required");
+        } else {
+            try {
+                Message.validateTopic(checkedTopic);
+            } catch (InvalidMessageException e) {
+                problems.add("topic", topic, e.getMessage());
+            }
+        }
+        String group = text(consumerGroup);
+        if (group == null) {
+            problems.add("consumerGroup", consumerGroup, "is required");
+        } else {
+            problems.require(GROUP.matcher(group).matches(), "consumerGroup", group,
+                    "must be 1 to 120 characters of ^[%|a-zA-Z0-9_-]+$");
+        }
+        String type = Optional.ofNullable(text(selectorType)).orElse("TAG");
+        if (type.equalsIgnoreCase("TAG") || type.equalsIgnoreCase("SQL92")) {
+            type = type.toUpperCase(Locale.ROOT);
+        } else {
+            problems.require(PLUGIN_NAME.matcher(type).matches(), "selectorType", selectorType,
+                    "must be TAG, SQL92 or the name of a filter plugin");
+        }
+        String expression = Optional.ofNullable(text(selectorExpression)).orElse("*");
+        if (type.equals("SQL92")) {
+            problems.require(!expression.equals("*"), "selectorExpression", selectorExpression,
+                    "an SQL92 selector is needed when selectorType is SQL92");
+        }
+        MessageModel model = problems.parse("messageModel", messageModel, v -> MessageModel.valueOf(upper(v)),
+                PropertyProblems.oneOf(MessageModel.class)).orElse(MessageModel.CLUSTERING);
+        ConsumeMode mode = problems.parse("consumeMode", consumeMode, v -> ConsumeMode.valueOf(upper(v)),
+                PropertyProblems.oneOf(ConsumeMode.class)).orElse(ConsumeMode.CONCURRENTLY);
+        problems.require(maxConcurrency != null && maxConcurrency >= 1 && maxConcurrency <= 1000, "maxConcurrency",
+                maxConcurrency, "must be between 1 and 1000");
+        ConsumeFromWhere from = problems.parse("consumeFromWhere", consumeFromWhere,
+                FerryActivationSpec::consumeFromWhere,
+                "must be CONSUME_FROM_LAST_OFFSET, CONSUME_FROM_FIRST_OFFSET or CONSUME_FROM_TIMESTAMP")
+                .orElse(ConsumeFromWhere.LAST_OFFSET);
+        Optional<Instant> timestamp = Optional.empty();
+        if (text(consumeTimestamp) != null) {
+            timestamp = problems.parse("consumeTimestamp", consumeTimestamp, FerryActivationSpec::timestamp,
+                    "must be yyyyMMddHHmmss (server time zone) or an ISO-8601 instant such as 2026-01-31T12:00:00Z");
+        }
+        problems.require(maxReconsumeTimes != null && maxReconsumeTimes >= -1 && maxReconsumeTimes <= 10_000,
+                "maxReconsumeTimes", maxReconsumeTimes, "must be between 0 and 10000 (-1: RocketMQ's default, 16)");
+        String strategy = Optional.ofNullable(text(allocateStrategy)).orElse("averagely");
+        problems.require(PLUGIN_NAME.matcher(strategy).matches(), "allocateStrategy", allocateStrategy,
+                "must be the name of an allocate strategy plugin");
+        Optional<String> store = Optional.ofNullable(text(offsetStore));
+        store.ifPresent(s -> problems.require(PLUGIN_NAME.matcher(s).matches(), "offsetStore", s,
+                "must be the name of an offset store plugin"));
+        Optional<String> names = Optional.ofNullable(text(nameServer));
+        names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
+                "must be host:port, several separated by ';'"));
+        if (!problems.isEmpty()) {
+            throw invalid(problems);
+        }
+        int reconsume = maxReconsumeTimes == -1 ? 16 : maxReconsumeTimes;
+        return new ActivationConfig(checkedTopic, group, type, expression, model, mode, maxConcurrency, from,
+                timestamp, reconsume, strategy, store, names);
+    }
+
+    private static InvalidPropertyException invalid(PropertyProblems problems) {
+        InvalidPropertyException e = new InvalidPropertyException("FERRY-RA-0201 "
+                + problems.describe("activation spec"));
+        PropertyDescriptor[] descriptors = problems.properties().stream().map(name -> {
+            try {
+                return new PropertyDescriptor(name, FerryActivationSpec.class);
+            } catch (IntrospectionException ex) {
+                throw new IllegalStateException("no JavaBean property " + name, ex);
+            }
+        }).toArray(PropertyDescriptor[]::new);
+        e.setInvalidPropertyDescriptors(descriptors);
+        return e;
+    }
+
+    private static String text(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static String upper(String value) {
+        return value.trim().toUpperCase(Locale.ROOT);
+    }
+
+    private static ConsumeFromWhere consumeFromWhere(String value) {
+        String name = upper(value);
+        return ConsumeFromWhere.valueOf(name.startsWith("CONSUME_FROM_") ? name.substring(13) : name);
+    }
+
+    private static Instant timestamp(String value) {
+        String text = value.trim();
+        if (text.matches("\\d{14}")) {
+            return LocalDateTime.parse(text, ROCKETMQ_TIMESTAMP).atZone(ZoneId.systemDefault()).toInstant();
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    @Override
+    public AutoCloseable activate(MessageEndpointFactory endpoints, AdapterRuntime runtime) throws ResourceException {
+        return EndpointActivation.start(toConfig(), endpoints, runtime);
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter resourceAdapter) {
+        this.resourceAdapter = resourceAdapter;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    @ConfigProperty(description = "The topic to consume (required)")
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getConsumerGroup() {
+        return consumerGroup;
+    }
+
+    @ConfigProperty(description = "The consumer group (required)")
+    public void setConsumerGroup(String consumerGroup) {
+        this.consumerGroup = consumerGroup;
+    }
+
+    public String getSelectorType() {
+        return selectorType;
+    }
+
+    @ConfigProperty(defaultValue = "TAG", description = "TAG, SQL92 or the name of a filter plugin")
+    public void setSelectorType(String selectorType) {
+        this.selectorType = selectorType;
+    }
+
+    public String getSelectorExpression() {
+        return selectorExpression;
+    }
+
+    @ConfigProperty(defaultValue = "*", description = "Which messages: TagA || TagB, an SQL92 selector, ...")
+    public void setSelectorExpression(String selectorExpression) {
+        this.selectorExpression = selectorExpression;
+    }
+
+    public String getMessageModel() {
+        return messageModel;
+    }
+
+    @ConfigProperty(defaultValue = "CLUSTERING", description = "CLUSTERING or BROADCASTING")
+    public void setMessageModel(String messageModel) {
+        this.messageModel = messageModel;
+    }
+
+    public String getConsumeMode() {
+        return consumeMode;
+    }
+
+    @ConfigProperty(defaultValue = "CONCURRENTLY", description = "CONCURRENTLY or ORDERLY (per queue)")
+    public void setConsumeMode(String consumeMode) {
+        this.consumeMode = consumeMode;
+    }
+
+    public Integer getMaxConcurrency() {
+        return maxConcurrency;
+    }
+
+    @ConfigProperty(defaultValue = "20", description = "Most deliveries running at once")
+    public void setMaxConcurrency(Integer maxConcurrency) {
+        this.maxConcurrency = maxConcurrency;
+    }
+
+    public String getConsumeFromWhere() {
+        return consumeFromWhere;
+    }
+
+    @ConfigProperty(defaultValue = "CONSUME_FROM_LAST_OFFSET", description = "Where a new group starts: "
+            + "CONSUME_FROM_LAST_OFFSET, CONSUME_FROM_FIRST_OFFSET or CONSUME_FROM_TIMESTAMP")
+    public void setConsumeFromWhere(String consumeFromWhere) {
+        this.consumeFromWhere = consumeFromWhere;
+    }
+
+    public String getConsumeTimestamp() {
+        return consumeTimestamp;
+    }
+
+    @ConfigProperty(description = "For CONSUME_FROM_TIMESTAMP: yyyyMMddHHmmss or an ISO-8601 instant")
+    public void setConsumeTimestamp(String consumeTimestamp) {
+        this.consumeTimestamp = consumeTimestamp;
+    }
+
+    public Integer getMaxReconsumeTimes() {
+        return maxReconsumeTimes;
+    }
+
+    @ConfigProperty(defaultValue = "16", description = "Redeliveries before a failing message is dead-lettered")
+    public void setMaxReconsumeTimes(Integer maxReconsumeTimes) {
+        this.maxReconsumeTimes = maxReconsumeTimes;
+    }
+
+    public String getAllocateStrategy() {
+        return allocateStrategy;
+    }
+
+    @ConfigProperty(defaultValue = "averagely", description = "The allocate strategy plugin")
+    public void setAllocateStrategy(String allocateStrategy) {
+        this.allocateStrategy = allocateStrategy;
+    }
+
+    public String getOffsetStore() {
+        return offsetStore;
+    }
+
+    @ConfigProperty(description = "The offset store plugin (default: broker for clustering, local-file for"
+            + " broadcasting)")
+    public void setOffsetStore(String offsetStore) {
+        this.offsetStore = offsetStore;
+    }
+
+    public String getNameServer() {
+        return nameServer;
+    }
+
+    @ConfigProperty(description = "Name servers, host:port;host:port, instead of the adapter's")
+    public void setNameServer(String nameServer) {
+        this.nameServer = nameServer;
+    }
+
+    @Override
+    public String toString() {
+        return "FerryActivationSpec[topic=" + topic + ", consumerGroup=" + consumerGroup + "]";
+    }
+}

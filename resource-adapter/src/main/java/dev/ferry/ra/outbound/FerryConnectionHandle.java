@@ -1,0 +1,76 @@
+package dev.ferry.ra.outbound;
+
+import dev.ferry.api.FerryConnection;
+import dev.ferry.api.Message;
+import dev.ferry.api.SendResult;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What an application holds: a cheap handle that sends through its managed connection's shared producer and
+ * reports its {@link #close()} to that managed connection. Invalid after close or after the server cleaned up
+ * the managed connection. Thread-safe.
+ */
+public final class FerryConnectionHandle implements FerryConnection {
+    private volatile FerryManagedConnection managed;
+    private volatile boolean closed;
+
+    FerryConnectionHandle(FerryManagedConnection managed) {
+        this.managed = managed;
+    }
+
+    /** Moves the handle to {@code other}; returns the managed connection it had. */
+    FerryManagedConnection associate(FerryManagedConnection other) {
+        FerryManagedConnection previous = managed;
+        managed = other;
+        return previous;
+    }
+
+    void invalidate() {
+        closed = true;
+    }
+
+    private FerryManagedConnection open() {
+        FerryManagedConnection current = managed;
+        if (closed || current == null) {
+            throw new IllegalStateException("FERRY-RA-0320 the connection is closed");
+        }
+        return current;
+    }
+
+    @Override
+    public SendResult send(Message message) {
+        return open().producer().send(message);
+    }
+
+    @Override
+    public CompletableFuture<SendResult> sendAsync(Message message) {
+        return open().producer().sendAsync(message);
+    }
+
+    @Override
+    public void sendOneway(Message message) {
+        open().producer().sendOneway(message);
+    }
+
+    @Override
+    public SendResult sendOrdered(Message message, String shardingKey) {
+        return open().producer().send(message, shardingKey);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        FerryManagedConnection current = managed;
+        if (current != null) {
+            current.closed(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FerryConnection[" + (closed ? "closed" : "open") + "]";
+    }
+}

@@ -1,0 +1,231 @@
+package dev.ferry.ra.outbound;
+
+import dev.ferry.api.FerryConnection;
+import dev.ferry.api.FerryConnectionFactory;
+import dev.ferry.client.FerryClient;
+import dev.ferry.ra.AdapterRuntime;
+import dev.ferry.ra.FerryResourceAdapter;
+import dev.ferry.ra.PropertyProblems;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.ConnectionDefinition;
+import jakarta.resource.spi.ConnectionManager;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionFactory;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterAssociation;
+import jakarta.resource.spi.ResourceAdapterInternalException;
+import jakarta.resource.spi.TransactionSupport;
+import java.beans.IntrospectionException;
+import java.beans.PropertyDescriptor;
+import java.io.PrintWriter;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.security.auth.Subject;
+
+/**
+ * Makes {@link FerryConnectionFactory}s and the managed connections behind them. All managed connections of one
+ * factory share one producer (created when the first one is, closed when the adapter stops), so a managed
+ * connection costs nothing but a few objects and any of them matches any request.
+ *
+ * <p>Config properties: {@code nameServer} (default: the adapter's, embedded or remote), {@code producerGroup},
+ * {@code sendTimeoutMillis}, {@code retries}. {@link #equals}/{@link #hashCode} compare them (and the
+ * adapter). No transactions: connections take part in none. Thread-safe.
+ */
+@ConnectionDefinition(
+        connectionFactory = FerryConnectionFactory.class,
+        connectionFactoryImpl = FerryConnectionFactoryImpl.class,
+        connection = FerryConnection.class,
+        connectionImpl = FerryConnectionHandle.class)
+public class FerryManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation,
+        TransactionSupport {
+    private static final long serialVersionUID = 1L;
+    private static final System.Logger LOG = System.getLogger(FerryManagedConnectionFactory.class.getName());
+    private static final Pattern GROUP = Pattern.compile("^[%|a-zA-Z0-9_-]{1,120}$");
+
+    private String nameServer;
+    private String producerGroup = "FERRY_RA_PRODUCER";
+    private Integer sendTimeoutMillis = 3000;
+    private Integer retries = 2;
+
+    private transient ResourceAdapter resourceAdapter;
+    private transient PrintWriter logWriter;
+    private transient SharedProducer shared;
+    private transient AdapterRuntime sharedRuntime;
+
+    @Override
+    public Object createConnectionFactory(ConnectionManager connectionManager) {
+        return new FerryConnectionFactoryImpl(this, connectionManager);
+    }
+
+    /** A factory for use outside an application server: every connection is a new, unpooled one. */
+    @Override
+    public Object createConnectionFactory() {
+        return new FerryConnectionFactoryImpl(this, new UnpooledConnectionManager());
+    }
+
+    @Override
+    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
+            throws ResourceException {
+        return new FerryManagedConnection(this, sharedProducer());
+    }
+
+    /** The producer every managed connection of this factory uses; created on first use. */
+    synchronized SharedProducer sharedProducer() throws ResourceException {
+        AdapterRuntime runtime = adapter().runtime();
+        if (shared != null && sharedRuntime == runtime) {
+            return shared;
+        }
+        OutboundConfig config = validate();
+        FerryClient client = null;
+        try {
+            client = runtime.newClient("producer-" + config.producerGroup(), config.nameServer(), Optional.empty());
+            shared = new SharedProducer(client, client.producer(config.producerConfig()));
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            throw new ResourceException("FERRY-RA-0301 cannot create the producer of group "
+                    + config.producerGroup() + ": " + e.getMessage(), e);
+        }
+        sharedRuntime = runtime;
+        runtime.closeAtStop(shared);
+        LOG.log(Level.INFO, "FERRY-RA-0302 connection factory producer {0} started, name server {1}",
+                config.producerGroup(), config.nameServer().orElse(runtime.nameServerAddress()));
+        return shared;
+    }
+
+    private FerryResourceAdapter adapter() throws ResourceAdapterInternalException {
+        if (resourceAdapter instanceof FerryResourceAdapter ferry) {
+            return ferry;
+        }
+        throw new ResourceAdapterInternalException("FERRY-RA-0303 the connection factory is not associated with a"
+                + " Ferry resource adapter (found " + resourceAdapter + ")");
+    }
+
+    /** Checks every property, naming all the bad ones at once. */
+    OutboundConfig validate() throws InvalidPropertyException {
+        PropertyProblems problems = new PropertyProblems();
+        Optional<String> names = Optional.ofNullable(nameServer).map(String::trim).filter(s -> !s.isEmpty());
+        names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
+                "must be host:port, several separated by ';'"));
+        problems.require(producerGroup != null && GROUP.matcher(producerGroup.trim()).matches(), "producerGroup",
+                producerGroup, "must be 1 to 120 characters of ^[%|a-zA-Z0-9_-]+$");
+        problems.require(sendTimeoutMillis != null && sendTimeoutMillis > 0, "sendTimeoutMillis", sendTimeoutMillis,
+                "must be positive");
+        problems.require(retries != null && retries >= 0, "retries", retries, "must not be negative");
+        if (!problems.isEmpty()) {
+            InvalidPropertyException e = new InvalidPropertyException("FERRY-RA-0304 "
+                    + problems.describe("connection factory configuration"));
+            e.setInvalidPropertyDescriptors(problems.properties().stream().map(name -> {
+                try {
+                    return new PropertyDescriptor(name, FerryManagedConnectionFactory.class);
+                } catch (IntrospectionException ex) {
+                    throw new IllegalStateException("no JavaBean property " + name, ex);
+                }
+            }).toArray(PropertyDescriptor[]::new));
+            throw e;
+        }
+        return new OutboundConfig(names, producerGroup.trim(), Duration.ofMillis(sendTimeoutMillis), retries);
+    }
+
+    /** Any of this factory's managed connections will do: they all share one producer and hold no credentials. */
+    @Override
+    public ManagedConnection matchManagedConnections(@SuppressWarnings("rawtypes") Set connections, Subject subject,
+                                                     ConnectionRequestInfo info) {
+        for (Object candidate : connections) {
+            if (candidate instanceof FerryManagedConnection connection && connection.factory().equals(this)
+                    && connection.isUsable()) {
+                return connection;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    @Override
+    public TransactionSupportLevel getTransactionSupport() {
+        return TransactionSupportLevel.NoTransaction;
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter resourceAdapter) {
+        this.resourceAdapter = resourceAdapter;
+    }
+
+    public String getNameServer() {
+        return nameServer;
+    }
+
+    @ConfigProperty(description = "Name servers, host:port;host:port (default: the adapter's)")
+    public void setNameServer(String nameServer) {
+        this.nameServer = nameServer;
+    }
+
+    public String getProducerGroup() {
+        return producerGroup;
+    }
+
+    @ConfigProperty(defaultValue = "FERRY_RA_PRODUCER", description = "The producer group")
+    public void setProducerGroup(String producerGroup) {
+        this.producerGroup = producerGroup;
+    }
+
+    public Integer getSendTimeoutMillis() {
+        return sendTimeoutMillis;
+    }
+
+    @ConfigProperty(defaultValue = "3000", description = "How long a send may take, retries included")
+    public void setSendTimeoutMillis(Integer sendTimeoutMillis) {
+        this.sendTimeoutMillis = sendTimeoutMillis;
+    }
+
+    public Integer getRetries() {
+        return retries;
+    }
+
+    @ConfigProperty(defaultValue = "2", description = "Extra attempts of a failed send, on another broker")
+    public void setRetries(Integer retries) {
+        this.retries = retries;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FerryManagedConnectionFactory other && Objects.equals(nameServer, other.nameServer)
+                && Objects.equals(producerGroup, other.producerGroup)
+                && Objects.equals(sendTimeoutMillis, other.sendTimeoutMillis) && Objects.equals(retries, other.retries)
+                && resourceAdapter == other.resourceAdapter;
+    }
+
+    /** Over the config properties only (the adapter is associated after the server put it in its tables). */
+    @Override
+    public int hashCode() {
+        return Objects.hash(nameServer, producerGroup, sendTimeoutMillis, retries);
+    }
+
+    @Override
+    public String toString() {
+        return "FerryManagedConnectionFactory[producerGroup=" + producerGroup + ", nameServer="
+                + (nameServer != null ? nameServer : "the adapter's") + "]";
+    }
+}

@@ -1,0 +1,27 @@
+package dev.ferry.ra.outbound;
+
+import dev.ferry.client.ProducerConfig;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A managed connection factory's settings, validated once when its producer is first needed.
+ *
+ * @param nameServer other name servers than the adapter's, if given
+ * @param producerGroup the producer group
+ * @param sendTimeout how long a send may take, retries included
+ * @param retries extra attempts of a failed send
+ */
+record OutboundConfig(Optional<String> nameServer, String producerGroup, Duration sendTimeout, int retries) {
+
+    OutboundConfig {
+        Objects.requireNonNull(nameServer, "nameServer");
+        Objects.requireNonNull(producerGroup, "producerGroup");
+        Objects.requireNonNull(sendTimeout, "sendTimeout");
+    }
+
+    ProducerConfig producerConfig() {
+        return ProducerConfig.builder(producerGroup).sendTimeout(sendTimeout).retriesWhenSendFailed(retries).build();
+    }
+}

@@ -1,0 +1,191 @@
+package dev.ferry.ra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.api.FerryConnection;
+import dev.ferry.api.FerryConnectionFactory;
+import dev.ferry.api.Message;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.ra.inbound.FerryActivationSpec;
+import dev.ferry.server.FerryServer;
+import dev.ferry.server.FerryServerConfig;
+import jakarta.resource.spi.ResourceAdapterInternalException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Starting, stopping and restarting adapters; remote mode; two adapters side by side. */
+class AdapterLifecycleTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path directory;
+
+    private static Message text(String topic, String body) {
+        return Message.builder(topic).body(body.getBytes(StandardCharsets.UTF_8)).build();
+    }
+
+    private static String text(ReceivedMessage message) {
+        return new String(message.body(), StandardCharsets.UTF_8);
+    }
+
+    private static void send(FerryConnectionFactory factory, Message message) {
+        try (FerryConnection connection = factory.getConnection()) {
+            connection.send(message);
+        }
+    }
+
+    @Test
+    void shouldKeepMessagesAndCommittedOffsetsAcrossStopAndStart() throws Exception {
+        Path store = directory.resolve("store");
+        String topic = TestAdapters.unique("Persist");
+        String group = TestAdapters.unique("CG");
+
+        FakeBootstrapContext firstContext = new FakeBootstrapContext();
+        FerryResourceAdapter first = TestAdapters.embedded(store);
+        first.start(firstContext);
+        FerryConnectionFactory firstFactory = TestAdapters.connectionFactory(first);
+        for (int i = 0; i < 3; i++) {
+            send(firstFactory, text(topic, "old" + i));
+        }
+        RecordingEndpointFactory before = RecordingEndpointFactory.accepting();
+        FerryActivationSpec firstSpec = TestAdapters.spec(first, topic, group);
+        first.endpointActivation(before, firstSpec);
+        await().atMost(WAIT).until(() -> before.released() == 3);
+        first.stop(); // deactivates (offsets persisted), closes the producer, stops the engine
+        assertThat(first.activationCount()).isZero();
+        assertThat(firstContext.fakeWorkManager().running()).as("works left running after stop").isZero();
+
+        FakeBootstrapContext secondContext = new FakeBootstrapContext();
+        FerryResourceAdapter second = TestAdapters.embedded(store);
+        second.start(secondContext);
+        try {
+            FerryConnectionFactory secondFactory = TestAdapters.connectionFactory(second);
+            send(secondFactory, text(topic, "new"));
+            RecordingEndpointFactory after = RecordingEndpointFactory.accepting();
+            second.endpointActivation(after, TestAdapters.spec(second, topic, group));
+            await().atMost(WAIT).until(() -> after.released() >= 1);
+            Thread.sleep(300);
+            assertThat(after.received()).extracting(AdapterLifecycleTest::text).containsExactly("new");
+
+            RecordingEndpointFactory newGroup = RecordingEndpointFactory.accepting();
+            second.endpointActivation(newGroup, TestAdapters.spec(second, topic, TestAdapters.unique("CG")));
+            await().atMost(WAIT).until(() -> newGroup.released() == 4);
+            assertThat(newGroup.received()).extracting(AdapterLifecycleTest::text)
+                    .containsExactlyInAnyOrder("old0", "old1", "old2", "new");
+        } finally {
+            second.stop();
+        }
+        assertThat(secondContext.fakeWorkManager().running()).isZero();
+    }
+
+    @Test
+    void shouldFailToStartWhenTheWorkManagerRejectsWork() {
+        FakeBootstrapContext context = new FakeBootstrapContext();
+        context.fakeWorkManager().rejectEverything();
+        FerryResourceAdapter adapter = TestAdapters.embedded(directory);
+        assertThatThrownBy(() -> adapter.start(context))
+                .isInstanceOf(ResourceAdapterInternalException.class)
+                .hasMessageContaining("FERRY-RA-0003")
+                .hasMessageContaining("FERRY-RA-0101 the WorkManager rejected thread");
+        assertThatThrownBy(adapter::runtime).hasMessageContaining("not started");
+        assertThat(context.fakeWorkManager().running()).isZero();
+    }
+
+    @Test
+    void shouldFailToStartOnAPortInUse() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            FakeBootstrapContext context = new FakeBootstrapContext();
+            FerryResourceAdapter adapter = TestAdapters.embedded(directory);
+            adapter.setNamesrvPort(taken.getLocalPort());
+            assertThatThrownBy(() -> adapter.start(context))
+                    .isInstanceOf(ResourceAdapterInternalException.class)
+                    .hasMessageContaining("FERRY-RA-0003")
+                    .hasMessageContaining("name server port " + taken.getLocalPort());
+            await().atMost(WAIT).until(() -> context.fakeWorkManager().running() == 0);
+        }
+    }
+
+    @Test
+    void shouldNameEveryBadAdapterProperty() {
+        FerryResourceAdapter adapter = new FerryResourceAdapter();
+        adapter.setMode("sideways");
+        adapter.setNameServer("no-port");
+        adapter.setHost(" ");
+        adapter.setNamesrvPort(-1);
+        adapter.setBrokerPort(70000);
+        adapter.setPluginDir(directory.resolve("missing").toString());
+        adapter.setCommitLogSegmentSize(10);
+        assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
+                .isInstanceOf(ResourceAdapterInternalException.class)
+                .hasMessageContaining("FERRY-RA-0002")
+                .hasMessageContaining("7 bad properties")
+                .hasMessageContaining("mode = 'sideways'")
+                .hasMessageContaining("nameServer = 'no-port'")
+                .hasMessageContaining("host = ' '")
+                .hasMessageContaining("namesrvPort = '-1'")
+                .hasMessageContaining("brokerPort = '70000'")
+                .hasMessageContaining("pluginDir = ")
+                .hasMessageContaining("commitLogSegmentSize = '10'");
+
+        FerryResourceAdapter remote = new FerryResourceAdapter();
+        remote.setMode("REMOTE");
+        assertThatThrownBy(() -> remote.start(new FakeBootstrapContext()))
+                .hasMessageContaining("nameServer = 'null': remote mode needs the name servers");
+    }
+
+    @Test
+    void shouldWorkInRemoteModeBesideAnEmbeddedAdapterOfAnotherCluster() throws Exception {
+        FerryServerConfig config = FerryServerConfig.defaults(directory.resolve("remote")).withPorts(0, 0)
+                .withCommitLogSegmentSize(16 * 1024 * 1024);
+        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), Executors.defaultThreadFactory())
+                .start()) {
+            FakeBootstrapContext remoteContext = new FakeBootstrapContext();
+            FerryResourceAdapter remote = TestAdapters.remote(server.nameServerAddress(),
+                    directory.resolve("remote-local"));
+            FerryResourceAdapter embedded = TestAdapters.embedded(directory.resolve("embedded"));
+            remote.start(remoteContext);
+            embedded.start(new FakeBootstrapContext());
+            try {
+                assertThat(remote.runtime().embeddedServer()).isEmpty();
+                assertThat(remote.runtime().nameServerAddress()).isEqualTo(server.nameServerAddress());
+                assertThat(remoteContext.fakeWorkManager().running()).as("remote mode starts no engine").isZero();
+
+                String topic = TestAdapters.unique("Remote");
+                String group = TestAdapters.unique("CG");
+                send(TestAdapters.connectionFactory(remote), text(topic, "to-remote"));
+                send(TestAdapters.connectionFactory(embedded), text(topic, "to-embedded"));
+                RecordingEndpointFactory remoteEndpoints = RecordingEndpointFactory.accepting();
+                RecordingEndpointFactory embeddedEndpoints = RecordingEndpointFactory.accepting();
+                FerryActivationSpec remoteSpec = TestAdapters.spec(remote, topic, group);
+                remote.endpointActivation(remoteEndpoints, remoteSpec);
+                embedded.endpointActivation(embeddedEndpoints, TestAdapters.spec(embedded, topic, group));
+                await().atMost(WAIT).until(() -> remoteEndpoints.released() == 1 && embeddedEndpoints.released() == 1);
+                Thread.sleep(200);
+                assertThat(remoteEndpoints.received()).extracting(AdapterLifecycleTest::text)
+                        .containsExactly("to-remote");
+                assertThat(embeddedEndpoints.received()).extracting(AdapterLifecycleTest::text)
+                        .containsExactly("to-embedded");
+
+                // An activation may name other name servers than its adapter's.
+                RecordingEndpointFactory crossed = RecordingEndpointFactory.accepting();
+                FerryActivationSpec crossedSpec = TestAdapters.spec(embedded, topic, TestAdapters.unique("CG"));
+                crossedSpec.setNameServer(server.nameServerAddress());
+                embedded.endpointActivation(crossed, crossedSpec);
+                await().atMost(WAIT).until(() -> crossed.released() == 1);
+                assertThat(crossed.received()).extracting(AdapterLifecycleTest::text).containsExactly("to-remote");
+            } finally {
+                remote.stop();
+                embedded.stop();
+            }
+            assertThat(remoteContext.fakeWorkManager().running()).isZero();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.ferry.ra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.api.FerryConnection;
+import dev.ferry.api.FerryConnectionFactory;
+import dev.ferry.api.MessageListener;
+import dev.ferry.ra.inbound.FerryActivationSpec;
+import dev.ferry.ra.outbound.FerryManagedConnectionFactory;
+import jakarta.resource.spi.Activation;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.ConnectionDefinition;
+import jakarta.resource.spi.Connector;
+import jakarta.resource.spi.TransactionSupport;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.io.Serializable;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connector annotations servers read instead of an ra.xml: every JavaBean property is a declared config
+ * property, with the names the issue promises, and the declared classes fit together.
+ */
+class AnnotationsTest {
+
+    private static Set<String> configProperties(Class<?> type) throws Exception {
+        return Arrays.stream(Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors())
+                .map(PropertyDescriptor::getWriteMethod).filter(m -> m != null)
+                .filter(m -> m.isAnnotationPresent(ConfigProperty.class))
+                .map(m -> Introspector.decapitalize(m.getName().substring(3))).collect(Collectors.toSet());
+    }
+
+    private static Set<String> writableProperties(Class<?> type, String... except) throws Exception {
+        Set<String> excluded = Set.of(except);
+        return Arrays.stream(Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors())
+                .filter(p -> p.getWriteMethod() != null).map(PropertyDescriptor::getName)
+                .filter(n -> !excluded.contains(n)).collect(Collectors.toSet());
+    }
+
+    @Test
+    void shouldDeclareTheAdapterAndItsProperties() throws Exception {
+        Connector connector = FerryResourceAdapter.class.getAnnotation(Connector.class);
+        assertThat(connector).isNotNull();
+        assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.NoTransaction);
+        assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
+                "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize");
+        assertThat(writableProperties(FerryResourceAdapter.class))
+                .isEqualTo(configProperties(FerryResourceAdapter.class));
+    }
+
+    @Test
+    void shouldDeclareTheActivationSpecForMessageListener() throws Exception {
+        Activation activation = FerryActivationSpec.class.getAnnotation(Activation.class);
+        assertThat(activation.messageListeners()).containsExactly(MessageListener.class);
+        assertThat(configProperties(FerryActivationSpec.class)).containsExactlyInAnyOrder("topic", "consumerGroup",
+                "selectorType", "selectorExpression", "messageModel", "consumeMode", "maxConcurrency",
+                "consumeFromWhere", "consumeTimestamp", "maxReconsumeTimes", "allocateStrategy", "offsetStore",
+                "nameServer");
+        assertThat(writableProperties(FerryActivationSpec.class, "resourceAdapter"))
+                .isEqualTo(configProperties(FerryActivationSpec.class));
+        Method onMessage = MessageListener.class.getMethod("onMessage", dev.ferry.api.ReceivedMessage.class);
+        assertThat(MessageListener.class.getMethods()).containsExactly(onMessage);
+    }
+
+    @Test
+    void shouldDeclareAConnectionDefinitionWhoseClassesFitTogether() throws Exception {
+        ConnectionDefinition definition = FerryManagedConnectionFactory.class.getAnnotation(ConnectionDefinition.class);
+        assertThat(definition.connectionFactory()).isEqualTo(FerryConnectionFactory.class);
+        assertThat(definition.connection()).isEqualTo(FerryConnection.class);
+        assertThat(definition.connectionFactoryImpl()).isAssignableTo(FerryConnectionFactory.class)
+                .isAssignableTo(Serializable.class).isAssignableTo(jakarta.resource.Referenceable.class);
+        assertThat(definition.connectionImpl()).isAssignableTo(FerryConnection.class);
+        assertThat(configProperties(FerryManagedConnectionFactory.class)).containsExactlyInAnyOrder("nameServer",
+                "producerGroup", "sendTimeoutMillis", "retries");
+        assertThat(writableProperties(FerryManagedConnectionFactory.class, "resourceAdapter", "logWriter"))
+                .isEqualTo(configProperties(FerryManagedConnectionFactory.class));
+    }
+}

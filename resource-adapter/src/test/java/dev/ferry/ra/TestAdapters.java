@@ -1,0 +1,58 @@
+package dev.ferry.ra;
+
+import dev.ferry.api.FerryConnectionFactory;
+import dev.ferry.ra.inbound.FerryActivationSpec;
+import dev.ferry.ra.outbound.FerryManagedConnectionFactory;
+import jakarta.resource.ResourceException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Helpers that build adapters, activation specs and connection factories for tests. */
+public final class TestAdapters {
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private TestAdapters() {
+    }
+
+    /** A topic or group name no other test uses. */
+    public static String unique(String prefix) {
+        return prefix + "_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36) + "_" + NAMES.incrementAndGet();
+    }
+
+    /** An embedded-mode adapter on free ports with small commit-log files, not started. */
+    public static FerryResourceAdapter embedded(Path storeDir) {
+        FerryResourceAdapter adapter = new FerryResourceAdapter();
+        adapter.setStoreDir(storeDir.toString());
+        adapter.setNamesrvPort(0);
+        adapter.setBrokerPort(0);
+        adapter.setCommitLogSegmentSize(16 * 1024 * 1024);
+        return adapter;
+    }
+
+    /** A remote-mode adapter, not started. */
+    public static FerryResourceAdapter remote(String nameServer, Path storeDir) {
+        FerryResourceAdapter adapter = new FerryResourceAdapter();
+        adapter.setMode("remote");
+        adapter.setNameServer(nameServer);
+        adapter.setStoreDir(storeDir.toString());
+        return adapter;
+    }
+
+    /** An activation spec of {@code adapter} reading {@code topic} from its start. */
+    public static FerryActivationSpec spec(FerryResourceAdapter adapter, String topic, String group) {
+        FerryActivationSpec spec = new FerryActivationSpec();
+        spec.setResourceAdapter(adapter);
+        spec.setTopic(topic);
+        spec.setConsumerGroup(group);
+        spec.setConsumeFromWhere("CONSUME_FROM_FIRST_OFFSET");
+        return spec;
+    }
+
+    /** A connection factory of {@code adapter} outside a server (unpooled connections). */
+    public static FerryConnectionFactory connectionFactory(FerryResourceAdapter adapter) throws ResourceException {
+        FerryManagedConnectionFactory managed = new FerryManagedConnectionFactory();
+        managed.setResourceAdapter(adapter);
+        managed.setProducerGroup(unique("PG"));
+        return (FerryConnectionFactory) managed.createConnectionFactory();
+    }
+}
