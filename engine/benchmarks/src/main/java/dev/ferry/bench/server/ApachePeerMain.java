@@ -1,0 +1,67 @@
+package dev.ferry.bench.server;
+
+import java.nio.file.Path;
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.common.BrokerConfig;
+import org.apache.rocketmq.common.MQVersion;
+import org.apache.rocketmq.common.namesrv.NamesrvConfig;
+import org.apache.rocketmq.namesrv.NamesrvController;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.store.config.MessageStoreConfig;
+
+/**
+ * Runs an Apache RocketMQ 5.3.3 name server and broker in this JVM, bound to 127.0.0.1, with
+ * the same store settings the harness gives Ferry. Start it with {@code -Duser.home=DIR}: some
+ * of Apache's defaults live under the home directory.
+ *
+ * <p>Arguments: {@code namesrvPort brokerPort haPort storeDir commitLogSegmentBytes}.
+ */
+public final class ApachePeerMain {
+    private ApachePeerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int namesrvPort = Integer.parseInt(args[0]);
+        int brokerPort = Integer.parseInt(args[1]);
+        int haPort = Integer.parseInt(args[2]);
+        Path storeDir = Path.of(args[3]);
+        int segmentBytes = Integer.parseInt(args[4]);
+        // As Apache's own launchers do: without it commands declare version 0 and the name server
+        // reads registrations in the pre-3.0.11 format, dropping every topic.
+        System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
+
+        NettyServerConfig namesrvNetty = new NettyServerConfig();
+        namesrvNetty.setBindAddress("127.0.0.1");
+        namesrvNetty.setListenPort(namesrvPort);
+        NamesrvController namesrv = new NamesrvController(new NamesrvConfig(), namesrvNetty);
+        if (!namesrv.initialize()) {
+            throw new IllegalStateException("the Apache name server did not initialize");
+        }
+        namesrv.start();
+
+        BrokerConfig broker = new BrokerConfig();
+        broker.setBrokerName("broker-a");
+        broker.setBrokerIP1("127.0.0.1");
+        broker.setBrokerIP2("127.0.0.1");
+        broker.setNamesrvAddr("127.0.0.1:" + namesrvPort);
+        broker.setAutoCreateTopicEnable(true);
+        broker.setEnablePropertyFilter(true);
+        NettyServerConfig brokerNetty = new NettyServerConfig();
+        brokerNetty.setBindAddress("127.0.0.1");
+        brokerNetty.setListenPort(brokerPort);
+        MessageStoreConfig store = new MessageStoreConfig();
+        store.setStorePathRootDir(storeDir.resolve("store").toString());
+        store.setStorePathCommitLog(storeDir.resolve("store").resolve("commitlog").toString());
+        store.setMappedFileSizeCommitLog(segmentBytes);
+        store.setHaListenPort(haPort);
+        BrokerController controller = new BrokerController(broker, brokerNetty, new NettyClientConfig(), store);
+        if (!controller.initialize()) {
+            throw new IllegalStateException("the Apache broker did not initialize");
+        }
+        controller.start();
+        System.out.println("Apache RocketMQ started");
+        Thread.currentThread().join();
+    }
+}

@@ -1,0 +1,236 @@
+package dev.ferry.bench.server;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+
+/**
+ * The load the harness puts on a broker, always through the Apache rocketmq-client so both
+ * brokers see the same client. Each method returns its figure; none asserts.
+ */
+final class ClientLoad {
+    private final String nameServer;
+    private final String prefix;
+
+    ClientLoad(String nameServer, String prefix) {
+        this.nameServer = nameServer;
+        this.prefix = prefix;
+    }
+
+    private DefaultMQProducer producer(String group) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer(prefix + group);
+        producer.setNamesrvAddr(nameServer);
+        producer.setInstanceName(prefix + group + System.nanoTime());
+        producer.setSendMsgTimeout(10_000);
+        producer.start();
+        return producer;
+    }
+
+    private static byte[] body(int size) {
+        byte[] body = new byte[size];
+        for (int i = 0; i < size; i++) {
+            body[i] = (byte) ('a' + i % 26);
+        }
+        return body;
+    }
+
+    /** Milliseconds from the process start until a sync send succeeds. */
+    long timeToReadyMillis(ServerProcess server) throws Exception {
+        DefaultMQProducer producer = producer("ready");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    SendResult result = producer.send(new Message(prefix + "Ready", "T", body(16)));
+                    if (result.getSendStatus() == SendStatus.SEND_OK) {
+                        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - server.startedNanos());
+                    }
+                } catch (Exception e) {
+                    if (!server.isAlive()) {
+                        throw new IllegalStateException(server.name + " died; see " + server.log, e);
+                    }
+                }
+                Thread.sleep(50); // retrying a send while the broker starts
+            }
+            throw new IllegalStateException(server.name + " did not accept a message within 2 minutes; see "
+                    + server.log);
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    /** Messages per second sent synchronously by {@code threads} threads for {@code duration}. */
+    double syncSend(int threads, int size, Duration duration) throws Exception {
+        DefaultMQProducer producer = producer("sync");
+        String topic = prefix + "Sync";
+        producer.send(new Message(topic, "T", body(size))); // creates the topic
+        AtomicLong sent = new AtomicLong();
+        long end = System.nanoTime() + duration.toNanos();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        long start = System.nanoTime();
+        byte[] payload = body(size);
+        for (int t = 0; t < threads; t++) {
+            futures.add(pool.submit(() -> {
+                while (System.nanoTime() < end) {
+                    if (producer.send(new Message(topic, "T", payload)).getSendStatus() == SendStatus.SEND_OK) {
+                        sent.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (var future : futures) {
+            future.get();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        producer.shutdown();
+        return sent.get() / seconds;
+    }
+
+    /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
+    double asyncSend(int inFlight, int size, Duration duration) throws Exception {
+        DefaultMQProducer producer = producer("async");
+        String topic = prefix + "Async";
+        producer.send(new Message(topic, "T", body(size)));
+        long sent = sendAsync(producer, topic, size, inFlight, Long.MAX_VALUE, duration);
+        producer.shutdown();
+        return sent / (double) duration.toSeconds();
+    }
+
+    private static long sendAsync(DefaultMQProducer producer, String topic, int size, int inFlight, long count,
+                                  Duration duration) throws Exception {
+        Semaphore permits = new Semaphore(inFlight);
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        byte[] payload = body(size);
+        long end = System.nanoTime() + duration.toNanos();
+        long issued = 0;
+        while (issued < count && System.nanoTime() < end) {
+            permits.acquire();
+            issued++;
+            producer.send(new Message(topic, "T", payload), new SendCallback() {
+                @Override
+                public void onSuccess(SendResult sendResult) {
+                    acknowledged.incrementAndGet();
+                    permits.release();
+                }
+
+                @Override
+                public void onException(Throwable e) {
+                    failure.compareAndSet(null, e);
+                    permits.release();
+                }
+            });
+        }
+        permits.acquire(inFlight); // every send answered
+        permits.release(inFlight);
+        if (failure.get() != null && acknowledged.get() < issued) {
+            System.out.println("  (" + (issued - acknowledged.get()) + " async sends failed: " + failure.get() + ")");
+        }
+        return acknowledged.get();
+    }
+
+    /** Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at. */
+    double consumeBacklog(long count, int size) throws Exception {
+        DefaultMQProducer producer = producer("backlog");
+        String topic = prefix + "Backlog";
+        producer.send(new Message(topic, "T", body(size)));
+        long filled = 1 + sendAsync(producer, topic, size, 2048, count - 1, Duration.ofHours(1));
+        producer.shutdown();
+        AtomicLong received = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(1);
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "backlog");
+        consumer.setNamesrvAddr(nameServer);
+        consumer.setInstanceName(prefix + "backlog" + System.nanoTime());
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setConsumeMessageBatchMaxSize(32);
+        consumer.subscribe(topic, "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            if (received.addAndGet(messages.size()) >= filled) {
+                done.countDown();
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        long start = System.nanoTime();
+        consumer.start();
+        if (!done.await(10, TimeUnit.MINUTES)) {
+            System.out.println("  (backlog not drained: " + received.get() + " of " + filled + ")");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        consumer.shutdown();
+        return received.get() / seconds;
+    }
+
+    /** End-to-end latency (send to listener) at a fixed rate, in microseconds. */
+    Histogram latency(int perSecond, Duration duration, int size) throws Exception {
+        String topic = prefix + "Latency";
+        DefaultMQProducer producer = producer("latency");
+        producer.send(new Message(topic, "T", body(size)));
+        Histogram histogram = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "latency");
+        consumer.setNamesrvAddr(nameServer);
+        consumer.setInstanceName(prefix + "latency" + System.nanoTime());
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        consumer.subscribe(topic, "*");
+        AtomicLong received = new AtomicLong();
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            long now = System.nanoTime();
+            for (var m : messages) {
+                String sentAt = m.getUserProperty("sentNanos");
+                if (sentAt != null) {
+                    synchronized (histogram) {
+                        histogram.recordValue(Math.max(0, (now - Long.parseLong(sentAt)) / 1000));
+                    }
+                    received.incrementAndGet();
+                }
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        Thread.sleep(3000); // let the consumer take its queues before the measured traffic starts
+        long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
+        long total = perSecond * duration.toSeconds();
+        long next = System.nanoTime();
+        byte[] payload = body(size);
+        for (long i = 0; i < total; i++) {
+            while (System.nanoTime() < next) {
+                Thread.onSpinWait();
+            }
+            Message message = new Message(topic, "T", payload);
+            message.putUserProperty("sentNanos", Long.toString(System.nanoTime()));
+            producer.sendOneway(message);
+            next += interval;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (received.get() < total && System.nanoTime() < deadline) {
+            Thread.sleep(100); // waiting for the tail of the measured traffic
+        }
+        consumer.shutdown();
+        producer.shutdown();
+        return histogram;
+    }
+
+    static String text(int size) {
+        return new String(body(size), StandardCharsets.US_ASCII);
+    }
+}

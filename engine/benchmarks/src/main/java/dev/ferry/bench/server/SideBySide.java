@@ -1,0 +1,176 @@
+package dev.ferry.bench.server;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Starts ferry-server and an Apache RocketMQ 5.3.3 name server + broker, each in a child JVM
+ * with the same heap and commit-log file size, drives both with the same Apache-client load
+ * one after the other, and prints Ferry, Apache and their ratio for every figure.
+ *
+ * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.SideBySide</pre>
+ */
+@Command(name = "side-by-side", mixinStandardHelpOptions = true,
+        description = "Ferry's broker beside Apache RocketMQ's under the same Apache-client load.")
+public final class SideBySide implements Callable<Integer> {
+
+    @Option(names = "--work-dir", description = "Scratch directory (deleted first).")
+    Path workDir = Path.of(System.getProperty("java.io.tmpdir"), "ferry-side-by-side");
+
+    @Option(names = "--heap", description = "-Xmx of each broker JVM.")
+    String heap = "1g";
+
+    @Option(names = "--segment-mib", description = "Commit-log file size of both brokers, MiB.")
+    int segmentMib = 128;
+
+    @Option(names = "--duration-s", description = "Seconds of each send measurement.")
+    int durationSeconds = 15;
+
+    @Option(names = "--backlog", description = "Messages in the backlog the consumer drains.")
+    long backlog = 1_000_000;
+
+    @Option(names = "--backlog-size", description = "Body bytes of backlog messages.")
+    int backlogSize = 256;
+
+    @Option(names = "--rate", description = "Messages per second of the latency run.")
+    int rate = 1000;
+
+    @Option(names = "--latency-s", description = "Seconds of the latency run.")
+    int latencySeconds = 15;
+
+    @Option(names = "--only", description = "Run one broker only: ferry or apache.")
+    String only;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SideBySide()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        deleteRecursively(workDir);
+        Files.createDirectories(workDir);
+        Map<String, Map<String, Double>> results = new LinkedHashMap<>();
+        if (only == null || only.equals("ferry")) {
+            results.put("Ferry", measure("ferry"));
+        }
+        if (only == null || only.equals("apache")) {
+            results.put("Apache", measure("apache"));
+        }
+        print(results);
+        return 0;
+    }
+
+    private Map<String, Double> measure(String which) throws Exception {
+        int[] ports = freePorts();
+        Path dir = workDir.resolve(which);
+        Files.createDirectories(dir);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String classpath = System.getProperty("java.class.path");
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-cp", classpath));
+        if (which.equals("ferry")) {
+            Path config = dir.resolve("ferry.properties");
+            Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n");
+            command.addAll(List.of("dev.ferry.server.FerryServerCommand", "--namesrv-port", ports[0] + "",
+                    "--broker-port", ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config",
+                    config.toString()));
+        } else {
+            command.add(2, "-Duser.home=" + dir);
+            command.addAll(List.of(ApachePeerMain.class.getName(), ports[0] + "", ports[1] + "", ports[2] + "",
+                    dir.toString(), Integer.toString(segmentMib * 1024 * 1024)));
+        }
+        System.out.println("== " + which + ": " + String.join(" ", command.subList(0, 3)) + " ... "
+                + command.subList(5, command.size()));
+        Map<String, Double> figures = new LinkedHashMap<>();
+        try (ServerProcess server = ServerProcess.start(which, "127.0.0.1:" + ports[0], command, dir)) {
+            ClientLoad load = new ClientLoad(server.nameServer, "B" + which);
+            figures.put("time to ready (ms)", (double) load.timeToReadyMillis(server));
+            Thread.sleep(5000); // let the broker settle before reading its idle memory
+            figures.put("idle resident memory (MiB)", server.residentMib());
+            figures.put("sync send 1 KiB, 16 threads (msg/s)", load.syncSend(16, 1024,
+                    Duration.ofSeconds(durationSeconds)));
+            System.out.println("  sync done");
+            figures.put("async send 1 KiB (msg/s)", load.asyncSend(1024, 1024, Duration.ofSeconds(durationSeconds)));
+            System.out.println("  async done");
+            figures.put("consume " + backlog + " backlog (msg/s)", load.consumeBacklog(backlog, backlogSize));
+            System.out.println("  backlog done");
+            Histogram latency = load.latency(rate, Duration.ofSeconds(latencySeconds), 1024);
+            figures.put("e2e latency p50 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(50));
+            figures.put("e2e latency p99 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99));
+            figures.put("e2e latency p99.9 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99.9));
+            figures.put("resident memory after load (MiB)", server.residentMib());
+        }
+        figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
+        return figures;
+    }
+
+    private static void print(Map<String, Map<String, Double>> results) {
+        Map<String, Double> ferry = results.getOrDefault("Ferry", Map.of());
+        Map<String, Double> apache = results.getOrDefault("Apache", Map.of());
+        System.out.printf(Locale.ROOT, "%n| %-40s | %14s | %14s | %13s |%n", "figure", "Ferry", "Apache",
+                "Ferry/Apache");
+        System.out.println("|" + "-".repeat(42) + "|" + "-".repeat(16) + "|" + "-".repeat(16) + "|" + "-".repeat(15)
+                + "|");
+        List<String> keys = new ArrayList<>(ferry.keySet());
+        apache.keySet().stream().filter(k -> !keys.contains(k)).forEach(keys::add);
+        for (String key : keys) {
+            Double f = ferry.get(key);
+            Double a = apache.get(key);
+            String ratio = f != null && a != null && a != 0 ? String.format(Locale.ROOT, "%.2f", f / a) : "-";
+            System.out.printf(Locale.ROOT, "| %-40s | %14s | %14s | %13s |%n", key, format(f), format(a), ratio);
+        }
+    }
+
+    private static String format(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%,.1f", value);
+    }
+
+    /** Three free ports p, q, r where q-2 and q+1 are free too (Apache's broker binds its port -2 and +1). */
+    private static int[] freePorts() throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int namesrv = freePort();
+            int broker = freePort();
+            if (isFree(broker - 2) && isFree(broker + 1) && broker - 2 != namesrv && broker + 1 != namesrv) {
+                return new int[] {namesrv, broker, broker + 1};
+            }
+        }
+        throw new IOException("no free ports found");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}
