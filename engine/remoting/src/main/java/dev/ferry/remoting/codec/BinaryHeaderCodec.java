@@ -22,6 +22,24 @@ import java.util.Map;
  */
 final class BinaryHeaderCodec {
     private final FieldNames fieldNames = new FieldNames();
+    /** Per header record type: each field's name as written, 2-byte length then UTF-8, built once. */
+    private final ClassValue<byte[][]> namePrefixes = new ClassValue<>() {
+        @Override
+        protected byte[][] computeValue(Class<?> type) {
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            HeaderCodec<?> codec = HeaderCodec.of((Class) type);
+            byte[][] prefixes = new byte[codec.size()][];
+            for (int i = 0; i < prefixes.length; i++) {
+                byte[] name = codec.wireNameUtf8(i);
+                byte[] prefix = new byte[2 + name.length];
+                prefix[0] = (byte) (name.length >>> 8);
+                prefix[1] = (byte) name.length;
+                System.arraycopy(name, 0, prefix, 2, name.length);
+                prefixes[i] = prefix;
+            }
+            return prefixes;
+        }
+    };
 
     void encode(RemotingCommand command, ByteBuf out) {
         out.writeShort(command.code());
@@ -56,13 +74,12 @@ final class BinaryHeaderCodec {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static void writeTyped(CommandHeader header, ByteBuf out) {
+    private void writeTyped(CommandHeader header, ByteBuf out) {
         HeaderCodec codec = HeaderCodec.of((Class) header.getClass());
+        byte[][] prefixes = namePrefixes.get(header.getClass());
         codec.write((Record) header, new HeaderFieldSink() {
             private void key(int index) {
-                byte[] name = codec.wireNameUtf8(index);
-                out.writeShort(name.length);
-                out.writeBytes(name);
+                out.writeBytes(prefixes[index]);
             }
 
             @Override

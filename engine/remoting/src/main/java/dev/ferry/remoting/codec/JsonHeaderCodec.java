@@ -26,6 +26,20 @@ import java.util.Map;
  * unquoted names are accepted, as other RocketMQ clients' serializers may produce them.
  */
 final class JsonHeaderCodec {
+    /** Per header record type: each field's {@code "name":} as written, built once (names are plain ASCII). */
+    private final ClassValue<byte[][]> namePrefixes = new ClassValue<>() {
+        @Override
+        protected byte[][] computeValue(Class<?> type) {
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            HeaderCodec<?> codec = HeaderCodec.of((Class) type);
+            byte[][] prefixes = new byte[codec.size()][];
+            for (int i = 0; i < prefixes.length; i++) {
+                prefixes[i] = ("\"" + codec.wireName(i) + "\":").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+            return prefixes;
+        }
+    };
+
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final JsonFactory factory = JsonFactory.builder()
@@ -68,8 +82,9 @@ final class JsonHeaderCodec {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static void writeTyped(CommandHeader header, ByteBuf out, boolean firstField) {
+    private void writeTyped(CommandHeader header, ByteBuf out, boolean firstField) {
         HeaderCodec codec = HeaderCodec.of((Class) header.getClass());
+        byte[][] prefixes = namePrefixes.get(header.getClass());
         codec.write((Record) header, new HeaderFieldSink() {
             private boolean first = firstField;
 
@@ -78,10 +93,7 @@ final class JsonHeaderCodec {
                     out.writeByte(',');
                 }
                 first = false;
-                out.writeByte('"');
-                out.writeBytes(codec.wireNameUtf8(index)); // names are plain ASCII identifiers
-                out.writeByte('"');
-                out.writeByte(':');
+                out.writeBytes(prefixes[index]);
             }
 
             @Override

@@ -94,6 +94,15 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
 
     /** Hands the header's non-null components to {@code sink}, in declaration order. */
     public void write(T header, HeaderFieldSink sink) {
+        if (header instanceof SelfWritingHeader self) {
+            self.writeFields(sink);
+        } else {
+            writeComponents(header, sink);
+        }
+    }
+
+    /** The generic path: each component through its reader. */
+    void writeComponents(T header, HeaderFieldSink sink) {
         for (int i = 0; i < components.length; i++) {
             components[i].write(header, i, sink);
         }

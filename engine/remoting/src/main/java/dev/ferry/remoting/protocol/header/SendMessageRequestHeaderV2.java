@@ -1,6 +1,8 @@
 package dev.ferry.remoting.protocol.header;
 
 import dev.ferry.remoting.protocol.CommandHeader;
+import dev.ferry.remoting.protocol.HeaderFieldSink;
+import dev.ferry.remoting.protocol.SelfWritingHeader;
 import dev.ferry.remoting.protocol.HeaderField;
 import dev.ferry.remoting.protocol.Required;
 
@@ -19,7 +21,43 @@ public record SendMessageRequestHeaderV2(
         @HeaderField("k") Boolean unitMode,
         @HeaderField("l") Integer maxReconsumeTimes,
         @HeaderField("m") Boolean batch,
-        @HeaderField("n") String brokerName) implements CommandHeader {
+        @HeaderField("n") String brokerName) implements CommandHeader, SelfWritingHeader {
+
+    @Override
+    public void writeFields(HeaderFieldSink sink) {
+        if (producerGroup != null) {
+            sink.string(0, producerGroup);
+        }
+        if (topic != null) {
+            sink.string(1, topic);
+        }
+        if (defaultTopic != null) {
+            sink.string(2, defaultTopic);
+        }
+        sink.number(3, defaultTopicQueueNums);
+        sink.number(4, queueId);
+        sink.number(5, sysFlag);
+        sink.number(6, bornTimestamp);
+        sink.number(7, flag);
+        if (properties != null) {
+            sink.string(8, properties);
+        }
+        if (reconsumeTimes != null) {
+            sink.number(9, reconsumeTimes);
+        }
+        if (unitMode != null) {
+            sink.bool(10, unitMode);
+        }
+        if (maxReconsumeTimes != null) {
+            sink.number(11, maxReconsumeTimes);
+        }
+        if (batch != null) {
+            sink.bool(12, batch);
+        }
+        if (brokerName != null) {
+            sink.string(13, brokerName);
+        }
+    }
 
     /** The compact form of a full-named header. */
     public static SendMessageRequestHeaderV2 of(SendMessageRequestHeader h) {
