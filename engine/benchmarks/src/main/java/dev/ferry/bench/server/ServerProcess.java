@@ -54,7 +54,10 @@ final class ServerProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        process.destroy(); // SIGTERM: lets a flight recording be written on exit
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 }

@@ -54,6 +54,10 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
 
+    @Option(names = "--broker-jvm-arg", description = "An extra JVM option for the broker JVMs (repeatable), "
+            + "e.g. -XX:StartFlightRecording=filename=broker.jfr to profile them.")
+    List<String> brokerJvmArgs = new ArrayList<>();
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new SideBySide()).execute(args));
     }
@@ -79,7 +83,11 @@ public final class SideBySide implements Callable<Integer> {
         Files.createDirectories(dir);
         String java = ProcessHandle.current().info().command().orElse("java");
         String classpath = System.getProperty("java.class.path");
-        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-cp", classpath));
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
+        for (String arg : brokerJvmArgs) {
+            command.add(arg.replace("{broker}", which));
+        }
+        command.addAll(List.of("-cp", classpath));
         if (which.equals("ferry")) {
             Path config = dir.resolve("ferry.properties");
             Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n");
@@ -87,7 +95,7 @@ public final class SideBySide implements Callable<Integer> {
                     "--broker-port", ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config",
                     config.toString()));
         } else {
-            command.add(2, "-Duser.home=" + dir);
+            command.add(3, "-Duser.home=" + dir);
             command.addAll(List.of(ApachePeerMain.class.getName(), ports[0] + "", ports[1] + "", ports[2] + "",
                     dir.toString(), Integer.toString(segmentMib * 1024 * 1024)));
         }

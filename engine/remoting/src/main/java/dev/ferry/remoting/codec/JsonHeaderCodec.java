@@ -26,6 +26,7 @@ import java.util.Map;
  * unquoted names are accepted, as other RocketMQ clients' serializers may produce them.
  */
 final class JsonHeaderCodec {
+    private final FieldNames fieldNames = new FieldNames();
     /** Per header record type: each field's {@code "name":} as written, built once (names are plain ASCII). */
     private final ClassValue<byte[][]> namePrefixes = new ClassValue<>() {
         @Override
@@ -133,47 +134,81 @@ final class JsonHeaderCodec {
     /** A JSON string literal, UTF-8, with quotes, backslashes and control characters escaped. */
     private static void string(ByteBuf out, String s) {
         int length = s.length();
-        out.ensureWritable(length * 6 + 2);
-        int w = out.writerIndex();
-        out.setByte(w++, '"');
+        int encoded = 0;
+        boolean plain = true;
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                encoded++;
+            } else {
+                plain = false;
+                if (c < 0x80) {
+                    encoded += c == '"' || c == '\\' ? 2 : 6;
+                } else if (c < 0x800) {
+                    encoded += 2;
+                } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    encoded += 4;
+                    i++;
+                } else {
+                    encoded += Character.isSurrogate(c) ? 1 : 3;
+                }
+            }
+        }
+        out.writeByte('"');
+        if (plain) {
+            out.writeCharSequence(s, java.nio.charset.StandardCharsets.US_ASCII);
+        } else {
+            out.writeBytes(escaped(s, encoded));
+        }
+        out.writeByte('"');
+    }
+
+    /** The escaped UTF-8 bytes of {@code s}, which {@link #string} measured to be {@code size} long. */
+    private static byte[] escaped(String s, int size) {
+        byte[] bytes = new byte[size];
+        int w = 0;
+        int length = s.length();
         for (int i = 0; i < length; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
                 if (c >= 0x20 && c != '"' && c != '\\') {
-                    out.setByte(w++, c);
+                    bytes[w++] = (byte) c;
                 } else if (c == '"' || c == '\\') {
-                    out.setByte(w++, '\\');
-                    out.setByte(w++, c);
+                    bytes[w++] = '\\';
+                    bytes[w++] = (byte) c;
                 } else {
-                    out.setByte(w++, '\\');
-                    out.setByte(w++, 'u');
-                    out.setByte(w++, '0');
-                    out.setByte(w++, '0');
-                    out.setByte(w++, HEX[c >> 4]);
-                    out.setByte(w++, HEX[c & 0xF]);
+                    bytes[w++] = '\\';
+                    bytes[w++] = 'u';
+                    bytes[w++] = '0';
+                    bytes[w++] = '0';
+                    bytes[w++] = HEX[c >> 4];
+                    bytes[w++] = HEX[c & 0xF];
                 }
             } else if (c < 0x800) {
-                out.setByte(w++, 0xC0 | (c >> 6));
-                out.setByte(w++, 0x80 | (c & 0x3F));
+                bytes[w++] = (byte) (0xC0 | (c >> 6));
+                bytes[w++] = (byte) (0x80 | (c & 0x3F));
             } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(s.charAt(i + 1))) {
                 int cp = Character.toCodePoint(c, s.charAt(++i));
-                out.setByte(w++, 0xF0 | (cp >> 18));
-                out.setByte(w++, 0x80 | ((cp >> 12) & 0x3F));
-                out.setByte(w++, 0x80 | ((cp >> 6) & 0x3F));
-                out.setByte(w++, 0x80 | (cp & 0x3F));
+                bytes[w++] = (byte) (0xF0 | (cp >> 18));
+                bytes[w++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                bytes[w++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                bytes[w++] = (byte) (0x80 | (cp & 0x3F));
             } else if (Character.isSurrogate(c)) {
-                out.setByte(w++, '?'); // a lone surrogate has no UTF-8 form
+                bytes[w++] = '?'; // a lone surrogate has no UTF-8 form
             } else {
-                out.setByte(w++, 0xE0 | (c >> 12));
-                out.setByte(w++, 0x80 | ((c >> 6) & 0x3F));
-                out.setByte(w++, 0x80 | (c & 0x3F));
+                bytes[w++] = (byte) (0xE0 | (c >> 12));
+                bytes[w++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                bytes[w++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        out.setByte(w++, '"');
-        out.writerIndex(w);
+        return bytes;
     }
 
     RemotingCommand.Builder decode(byte[] header) {
+        RemotingCommand.Builder fast = new JsonHeaderReader(header, fieldNames).read();
+        if (fast != null) {
+            return fast;
+        }
         RemotingCommand.Builder b = RemotingCommand.Builder.blank();
         try (JsonParser p = factory.createParser(header)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
