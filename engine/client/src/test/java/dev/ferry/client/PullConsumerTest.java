@@ -54,10 +54,12 @@ class PullConsumerTest extends AgainstCluster {
             consumer.commit();
         }
         // Commits travel oneway: wait until the broker answers queries with them before a new consumer starts.
-        try (PullConsumer probe = client.pullConsumer(config)) {
-            await().atMost(WAIT).until(() -> queues.stream()
-                    .mapToLong(q -> probe.committed(q).orElse(0)).sum() == 10);
-        }
+        // Each look uses a fresh probe, since a consumer caches the first offset it read.
+        await().atMost(WAIT).until(() -> {
+            try (PullConsumer probe = client.pullConsumer(config)) {
+                return queues.stream().mapToLong(q -> probe.committed(q).orElse(0)).sum() == 10;
+            }
+        });
         send(producer, topic, "second-", 5);
         try (FerryClient other = ClientTestSupport.client(cluster, directory);
              PullConsumer resumed = other.pullConsumer(config)) {
