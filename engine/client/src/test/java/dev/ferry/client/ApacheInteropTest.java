@@ -28,6 +28,7 @@ class ApacheInteropTest extends AgainstCluster {
         String topic = ClientTestSupport.unique("FromApache");
         DefaultMQProducer apache = new DefaultMQProducer(ClientTestSupport.unique("PG"));
         apache.setNamesrvAddr(cluster.nameServerAddress());
+        apache.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
         apache.setInstanceName(ClientTestSupport.unique("apache"));
         apache.start();
         org.apache.rocketmq.client.producer.SendResult sent;

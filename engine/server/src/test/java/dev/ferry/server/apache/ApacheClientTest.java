@@ -65,6 +65,7 @@ class ApacheClientTest {
                                                Map<String, MessageExt> received) throws Exception {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(ferry.nameServer());
+        consumer.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
         consumer.setInstanceName(group + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(topic, tags);
@@ -168,6 +169,7 @@ class ApacheClientTest {
             throws Exception {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(ferry.nameServer());
+        consumer.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
         consumer.setInstanceName(group + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(topic, tags);
@@ -192,6 +194,7 @@ class ApacheClientTest {
         for (Map<String, MessageExt> sink : received) {
             DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("CG_BCAST");
             consumer.setNamesrvAddr(ferry.nameServer());
+            consumer.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
             consumer.setInstanceName("bcast" + System.nanoTime());
             consumer.setMessageModel(MessageModel.BROADCASTING);
             consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
@@ -247,6 +250,7 @@ class ApacheClientTest {
     private DefaultLitePullConsumer litePull(String group) throws Exception {
         DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(group);
         consumer.setNamesrvAddr(ferry.nameServer());
+        consumer.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
         consumer.setInstanceName(group + System.nanoTime());
         consumer.setAutoCommit(false);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);

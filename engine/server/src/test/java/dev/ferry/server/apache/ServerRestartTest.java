@@ -52,6 +52,7 @@ class ServerRestartTest {
         Set<String> received = ConcurrentHashMap.newKeySet();
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(nameServer);
+        consumer.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
         consumer.setInstanceName(group + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(topic, "*");
