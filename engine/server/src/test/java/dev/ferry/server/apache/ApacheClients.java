@@ -41,6 +41,11 @@ final class ApacheClients implements AutoCloseable {
         return producer;
     }
 
+    /** Runs {@code shutdown} when these clients close, before whatever was started earlier. */
+    void onClose(Runnable shutdown) {
+        shutdowns.add(shutdown);
+    }
+
     /** A push consumer of {@code group} reading from the first offset; subscribe, listen, then {@link #start}. */
     DefaultMQPushConsumer pushConsumer(String group) {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);

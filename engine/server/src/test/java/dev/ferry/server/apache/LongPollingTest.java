@@ -66,57 +66,49 @@ class LongPollingTest {
 
     @Test
     void shouldHoldAPullUntilAMatchingMessageArrives() throws Exception {
-        try (FerryServerFixture ferry = new FerryServerFixture(dir)) {
+        try (FerryServerFixture ferry = new FerryServerFixture(dir);
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            DefaultMQProducer producer = clients.producer("PG_LONG");
+            NettyRemotingClient client = rawClient(clients);
             String broker = "127.0.0.1:" + ferry.server().brokerPort();
-            DefaultMQProducer producer = new DefaultMQProducer("PG_LONG");
-            producer.setNamesrvAddr(ferry.nameServer());
-            producer.setInstanceName("long" + System.nanoTime());
-            producer.start();
-            NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
-            client.start();
-            try {
-                MessageQueue queue = new MessageQueue("TopicLong", "broker-a", 0);
-                producer.send(new Message("TopicLong", "TagA", "first".getBytes()), queue);
+            MessageQueue queue = new MessageQueue("TopicLong", "broker-a", 0);
+            producer.send(new Message("TopicLong", "TagA", "first".getBytes()), queue);
 
-                CompletableFuture<RemotingCommand> held = pullAsync(client, broker, pull(1, 20_000, "TagB"));
-                // a message that does not match the subscription does not answer it
-                producer.send(new Message("TopicLong", "TagA", "other".getBytes()), queue);
-                producer.send(new Message("TopicLong", "TagA", "other".getBytes()), queue);
-                assertThat(held.isDone()).isFalse();
-                producer.send(new Message("TopicLong", "TagB", "wanted".getBytes()), queue);
+            CompletableFuture<RemotingCommand> held = pullAsync(client, broker, pull(1, 20_000, "TagB"));
+            // a message that does not match the subscription does not answer it
+            producer.send(new Message("TopicLong", "TagA", "other".getBytes()), queue);
+            producer.send(new Message("TopicLong", "TagA", "other".getBytes()), queue);
+            assertThat(held.isDone()).isFalse();
+            producer.send(new Message("TopicLong", "TagB", "wanted".getBytes()), queue);
 
-                RemotingCommand response = held.get(10, TimeUnit.SECONDS);
-                assertThat(response.getCode()).isEqualTo(ResponseCode.SUCCESS);
-                MessageExt message = MessageDecoder.decodes(java.nio.ByteBuffer.wrap(response.getBody())).get(0);
-                assertThat(new String(message.getBody())).isEqualTo("wanted");
-                assertThat(message.getQueueOffset()).isEqualTo(3);
-            } finally {
-                client.shutdown();
-                producer.shutdown();
-            }
+            RemotingCommand response = held.get(10, TimeUnit.SECONDS);
+            assertThat(response.getCode()).isEqualTo(ResponseCode.SUCCESS);
+            MessageExt message = MessageDecoder.decodes(java.nio.ByteBuffer.wrap(response.getBody())).get(0);
+            assertThat(new String(message.getBody())).isEqualTo("wanted");
+            assertThat(message.getQueueOffset()).isEqualTo(3);
         }
     }
 
     @Test
     void shouldAnswerPullNotFoundWhenTheHoldTimesOut() throws Exception {
-        try (FerryServerFixture ferry = new FerryServerFixture(dir)) {
+        try (FerryServerFixture ferry = new FerryServerFixture(dir);
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            DefaultMQProducer producer = clients.producer("PG_LONG");
+            NettyRemotingClient client = rawClient(clients);
             String broker = "127.0.0.1:" + ferry.server().brokerPort();
-            DefaultMQProducer producer = new DefaultMQProducer("PG_LONG");
-            producer.setNamesrvAddr(ferry.nameServer());
-            producer.setInstanceName("long" + System.nanoTime());
-            producer.start();
-            NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
-            client.start();
-            try {
-                producer.send(new Message("TopicLong", "TagA", "first".getBytes()),
-                        new MessageQueue("TopicLong", "broker-a", 0));
-                RemotingCommand response = pullAsync(client, broker, pull(1, 500, "*")).get(10, TimeUnit.SECONDS);
-                assertThat(response.getCode()).isEqualTo(ResponseCode.PULL_NOT_FOUND);
-                assertThat(response.getExtFields()).containsEntry("nextBeginOffset", "1");
-            } finally {
-                client.shutdown();
-                producer.shutdown();
-            }
+            producer.send(new Message("TopicLong", "TagA", "first".getBytes()),
+                    new MessageQueue("TopicLong", "broker-a", 0));
+            RemotingCommand response = pullAsync(client, broker, pull(1, 500, "*")).get(10, TimeUnit.SECONDS);
+            assertThat(response.getCode()).isEqualTo(ResponseCode.PULL_NOT_FOUND);
+            assertThat(response.getExtFields()).containsEntry("nextBeginOffset", "1");
         }
+    }
+
+    /** A started raw remoting client, shut down with the test's other clients. */
+    private static NettyRemotingClient rawClient(ApacheClients clients) {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.start();
+        clients.onClose(client::shutdown);
+        return client;
     }
 }
