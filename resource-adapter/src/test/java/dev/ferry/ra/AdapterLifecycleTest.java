@@ -61,7 +61,7 @@ class AdapterLifecycleTest {
         await().atMost(WAIT).until(() -> before.released() == 3);
         first.stop(); // deactivates (offsets persisted), closes the producer, stops the engine
         assertThat(first.activationCount()).isZero();
-        assertThat(firstContext.fakeWorkManager().running()).as("works left running after stop").isZero();
+        firstContext.fakeWorkManager().assertNoWorkOutlivesStop();
 
         FakeBootstrapContext secondContext = new FakeBootstrapContext();
         FerryResourceAdapter second = TestAdapters.embedded(store);
@@ -83,7 +83,7 @@ class AdapterLifecycleTest {
         } finally {
             second.stop();
         }
-        assertThat(secondContext.fakeWorkManager().running()).isZero();
+        secondContext.fakeWorkManager().assertNoWorkOutlivesStop();
     }
 
     @Test
@@ -185,7 +185,7 @@ class AdapterLifecycleTest {
                 remote.stop();
                 embedded.stop();
             }
-            assertThat(remoteContext.fakeWorkManager().running()).isZero();
+            remoteContext.fakeWorkManager().assertNoWorkOutlivesStop();
         }
     }
 }

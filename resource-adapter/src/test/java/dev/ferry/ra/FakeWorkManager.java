@@ -37,6 +37,17 @@ public final class FakeWorkManager implements WorkManager {
         return running.get();
     }
 
+    /**
+     * Asserts that no work outlives the adapter's stop(). stop() returns once every adapter work has
+     * finished its run(); this fake counts a work as running until its own wrapper returns a moment
+     * later, so that moment is allowed, no more.
+     */
+    public void assertNoWorkOutlivesStop() {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMillis(500)).untilAsserted(() ->
+                org.assertj.core.api.Assertions.assertThat(running.get()).as("works left running after stop")
+                        .isZero());
+    }
+
     /** The hints contexts works carried. */
     public List<HintsContext> hints() {
         return hints;

@@ -236,7 +236,7 @@ class OutboundLifecycleTest {
         FerryConnection connection = connections.getConnection();
         connection.close();
         adapter.stop();
-        assertThat(context.fakeWorkManager().running()).isZero();
+        context.fakeWorkManager().assertNoWorkOutlivesStop();
         assertThatThrownBy(connections::getConnection).hasMessageContaining("FERRY-RA-0330")
                 .hasMessageContaining("not started");
         adapter.start(context); // for stopAdapter
