@@ -95,6 +95,11 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     List<String> consumerIds(String brokerName) {
         RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.GET_CONSUMER_LIST_BY_GROUP,
                 new GetConsumerListByGroupRequestHeader(group, null)).build());
+        if (response.code() == ResponseCode.SYSTEM_ERROR) {
+            // Brokers answer this request so only when the group has no member online (Apache: "no consumer for this
+            // group"): an empty list, so that the caller greets the broker instead of failing every round.
+            return List.of();
+        }
         requireSuccess(response, "consumers of group " + group);
         return client.codec().decode(response.body(), ConsumerListBody.class).consumerIdList();
     }

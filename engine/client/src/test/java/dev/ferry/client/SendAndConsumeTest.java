@@ -67,6 +67,24 @@ class SendAndConsumeTest extends AgainstCluster {
     }
 
     @Test
+    void shouldDeliverToAConsumerThatStartedBeforeItsTopicExisted() {
+        String topic = ClientTestSupport.unique("Later");
+        // A client of its own that knows no broker yet: nothing to heartbeat until the topic has a route.
+        FerryClient consumerClient = newClient();
+        List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PushConsumer consumer = consumerClient.pushConsumer(PushConsumerConfig.builder(ClientTestSupport.unique("CG"))
+                .subscribe(topic, "*").consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).build(),
+                message -> received.add(new String(message.body(), StandardCharsets.UTF_8)));
+        try {
+            producer().send(Message.builder(topic).body(utf8("created the topic")).build());
+            // Well before the 30 s heartbeat period: the consumer greets the broker as soon as it sees the route.
+            await().atMost(Duration.ofSeconds(15)).until(() -> received.contains("created the topic"));
+        } finally {
+            consumer.close();
+        }
+    }
+
+    @Test
     void shouldDeliverOnlyMessagesWithSubscribedTags() {
         String topic = ClientTestSupport.unique("Tags");
         Producer producer = producer();
