@@ -1,5 +1,6 @@
 package dev.ferry.ra;
 
+import dev.ferry.server.broker.DelayLevels;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -17,9 +18,13 @@ import java.util.Optional;
  *     parent of {@code consumer-offsets}, where broadcasting consumers keep theirs
  * @param pluginDir embedded mode: a directory of plugin jars for the broker, if any
  * @param commitLogSegmentSize embedded mode: bytes per commit-log file
+ * @param delayLevels embedded mode: the broker's delay levels (delayed sends and retries)
+ * @param threadPlacement where the adapter's threads run: dedicated threads each started by a work of the
+ *     server's WorkManager, or the WorkManager's own threads
  */
 public record AdapterConfig(Mode mode, Optional<String> nameServer, String host, int namesrvPort, int brokerPort,
-                            Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize) {
+                            Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize,
+                            DelayLevels delayLevels, WorkManagerThreadFactory.Placement threadPlacement) {
 
     /** Where the engine runs. */
     public enum Mode {
@@ -39,6 +44,8 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(storeDir, "storeDir");
         Objects.requireNonNull(pluginDir, "pluginDir");
+        Objects.requireNonNull(delayLevels, "delayLevels");
+        Objects.requireNonNull(threadPlacement, "threadPlacement");
     }
 
     /** Where broadcasting consumers keep their offsets. */

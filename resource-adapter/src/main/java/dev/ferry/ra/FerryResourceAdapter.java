@@ -2,6 +2,7 @@ package dev.ferry.ra;
 
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
+import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,6 +58,7 @@ import javax.transaction.xa.XAResource;
         transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction)
 public class FerryResourceAdapter implements ResourceAdapter {
     private static final System.Logger LOG = System.getLogger(FerryResourceAdapter.class.getName());
+    private static final String DEFAULT_DELAY_LEVELS = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
 
     private String mode = "embedded";
     private String nameServer;
@@ -65,6 +68,8 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private String storeDir = "ferry-data";
     private String pluginDir;
     private Integer commitLogSegmentSize = 1024 * 1024 * 1024;
+    private String messageDelayLevel = DEFAULT_DELAY_LEVELS;
+    private String threadPlacement = "spawned";
 
     private volatile AdapterRuntime runtime;
     private final Map<ActivationKey, AutoCloseable> activations = new ConcurrentHashMap<>();
@@ -88,7 +93,8 @@ public class FerryResourceAdapter implements ResourceAdapter {
             throw new ResourceAdapterInternalException("FERRY-RA-0005 the adapter is started already");
         }
         AdapterConfig config = validate();
-        WorkManagerThreadFactory threads = new WorkManagerThreadFactory(context.getWorkManager(), "ferry-ra-engine",
+        WorkManagerThreadFactory threads = new WorkManagerThreadFactory(context.getWorkManager(),
+                config.threadPlacement(), "ferry-ra-engine",
                 context.isContextSupported(HintsContext.class), FerryResourceAdapter.class.getClassLoader());
         FerryServer server = config.mode() == AdapterConfig.Mode.EMBEDDED ? startEngine(config, threads) : null;
         this.runtime = new AdapterRuntime(config, threads, server);
@@ -108,7 +114,8 @@ public class FerryResourceAdapter implements ResourceAdapter {
             Files.createDirectories(config.storeDir());
             FerryServerConfig serverConfig = new FerryServerConfig(config.host(), config.namesrvPort(),
                     config.brokerPort(), config.storeDir(), config.pluginDir().orElse(null), "broker-a",
-                    "DefaultCluster", FlushMode.ASYNC_FLUSH, config.commitLogSegmentSize(), true, true);
+                    "DefaultCluster", FlushMode.ASYNC_FLUSH, config.commitLogSegmentSize(), true, true,
+                    config.delayLevels(), FerryServerConfig.DEFAULT_CHECK_INTERVAL, FerryServerConfig.DEFAULT_CHECK_MAX);
             server = new FerryServer(serverConfig, Clock.systemUTC(), threads);
             return server.start();
         } catch (IOException | RuntimeException e) {
@@ -153,6 +160,12 @@ public class FerryResourceAdapter implements ResourceAdapter {
                 "must be between 0 (any free port) and 65535");
         problems.require(commitLogSegmentSize != null && commitLogSegmentSize >= 64 * 1024, "commitLogSegmentSize",
                 commitLogSegmentSize, "must be at least 65536 bytes");
+        DelayLevels delayLevels = problems.parse("messageDelayLevel", String.valueOf(messageDelayLevel),
+                DelayLevels::parse, "must be durations with units, such as 1s 5s 10s 30s 1m").orElse(null);
+        WorkManagerThreadFactory.Placement placement = problems.parse("threadPlacement",
+                String.valueOf(threadPlacement),
+                v -> WorkManagerThreadFactory.Placement.valueOf(v.trim().toUpperCase(Locale.ROOT)),
+                "must be spawned or work").orElse(null);
         Path store = path(problems, "storeDir", storeDir).orElse(null);
         problems.require(store != null, "storeDir", storeDir, "must be a directory path");
         Optional<Path> plugins = Optional.ofNullable(pluginDir).filter(s -> !s.isBlank())
@@ -164,7 +177,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
             throw new ResourceAdapterInternalException(message);
         }
         return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
-                commitLogSegmentSize);
+                commitLogSegmentSize, delayLevels, placement);
     }
 
     private static Optional<Path> path(PropertyProblems problems, String property, String value) {
@@ -324,5 +337,26 @@ public class FerryResourceAdapter implements ResourceAdapter {
     @ConfigProperty(defaultValue = "1073741824", description = "Embedded mode: bytes per commit-log file")
     public void setCommitLogSegmentSize(Integer commitLogSegmentSize) {
         this.commitLogSegmentSize = commitLogSegmentSize;
+    }
+
+    public String getMessageDelayLevel() {
+        return messageDelayLevel;
+    }
+
+    @ConfigProperty(defaultValue = DEFAULT_DELAY_LEVELS, description = "Embedded mode: the broker's delay levels"
+            + " (delayed sends; a failed delivery's n-th retry waits level 3 + n), RocketMQ's messageDelayLevel")
+    public void setMessageDelayLevel(String messageDelayLevel) {
+        this.messageDelayLevel = messageDelayLevel;
+    }
+
+    public String getThreadPlacement() {
+        return threadPlacement;
+    }
+
+    @ConfigProperty(defaultValue = "spawned", description = "spawned: each adapter thread is a dedicated thread"
+            + " started by a short work of the server's WorkManager (a server's stop does not wait for it); work:"
+            + " each runs on a WorkManager thread for its whole life (Open Liberty's stop then waits 30 s for them)")
+    public void setThreadPlacement(String threadPlacement) {
+        this.threadPlacement = threadPlacement;
     }
 }

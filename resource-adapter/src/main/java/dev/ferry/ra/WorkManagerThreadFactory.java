@@ -18,17 +18,21 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A {@link ThreadFactory} whose threads run on the application server's {@link WorkManager}: the engine and
- * the client keep their executors and event loops, but every thread they start is a {@link Work} started
- * with {@link WorkManager#startWork} (marked long-running with a {@link HintsContext} when the server
- * supports hints).
+ * A {@link ThreadFactory} fed by the application server's {@link WorkManager}: the engine and the client keep
+ * their executors and event loops, but every thread they start begins as a {@link Work} started with
+ * {@link WorkManager#startWork}, so the server can refuse it and it starts in the server's context. Two
+ * placements ({@link Placement}): the task runs on the server's thread itself, as a long-running work
+ * ({@link Placement#WORK}, marked so with a {@link HintsContext} when the server supports hints), or the work
+ * starts a dedicated daemon thread for it and ends ({@link Placement#SPAWNED}). The second is the default of
+ * the adapter because servers wait for their busy pool threads when they stop: Open Liberty's quiesce waits its
+ * full 30 s for an engine's event loops, which only end when the adapter stops, after the quiesce.
  *
  * <p>{@link #newThread} returns a stand-in {@link Thread} that is never started itself: its {@code start()}
  * submits the work, and {@code interrupt()}/{@code isInterrupted()} reach the server thread that runs it
  * (which is how executors stop their workers). What a stand-in cannot forward, because the methods are
  * final, is {@code isAlive()}, {@code join()} and {@code LockSupport.unpark}: code that needs them must use
- * {@code Thread.currentThread()} from inside the task. While it runs, the server thread carries the
- * stand-in's name and the adapter's class loader; both are restored, and Netty's thread-locals cleared,
+ * {@code Thread.currentThread()} from inside the task. While it runs, the thread carries the stand-in's name
+ * and the adapter's class loader; on a server thread both are restored, and Netty's thread-locals cleared,
  * before the thread goes back to the server.
  *
  * <p>A rejected work makes {@code start()} throw {@link RejectedExecutionException} (FERRY-RA-0101), which
@@ -39,7 +43,16 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
     /** How long {@code start()} waits for the server to begin a work before it counts as rejected. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
+    /** Where a task runs. */
+    public enum Placement {
+        /** On the server's thread that runs the work, for as long as the task runs. */
+        WORK,
+        /** On a daemon thread the work starts; the work itself ends at once. */
+        SPAWNED
+    }
+
     private final WorkManager workManager;
+    private final Placement placement;
     private final String namePrefix;
     private final boolean hintsSupported;
     private final ClassLoader contextClassLoader;
@@ -48,13 +61,15 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
 
     /**
      * @param workManager the server's work manager
+     * @param placement where tasks run
      * @param namePrefix names the threads {@code prefix-1}, {@code prefix-2}, ...
      * @param hintsSupported whether the server accepts a {@link HintsContext} (long-running, name)
      * @param contextClassLoader the context class loader while a work runs
      */
-    public WorkManagerThreadFactory(WorkManager workManager, String namePrefix, boolean hintsSupported,
-                                    ClassLoader contextClassLoader) {
+    public WorkManagerThreadFactory(WorkManager workManager, Placement placement, String namePrefix,
+                                    boolean hintsSupported, ClassLoader contextClassLoader) {
         this.workManager = Objects.requireNonNull(workManager, "workManager");
+        this.placement = Objects.requireNonNull(placement, "placement");
         this.namePrefix = Objects.requireNonNull(namePrefix, "namePrefix");
         this.hintsSupported = hintsSupported;
         this.contextClassLoader = contextClassLoader;
@@ -62,7 +77,7 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
 
     /** A factory on the same work manager naming its threads {@code prefix-N}. */
     public WorkManagerThreadFactory named(String prefix) {
-        return new WorkManagerThreadFactory(workManager, prefix, hintsSupported, contextClassLoader);
+        return new WorkManagerThreadFactory(workManager, placement, prefix, hintsSupported, contextClassLoader);
     }
 
     @Override
@@ -178,7 +193,14 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
 
         @Override
         public void run() {
-            thread.run(Thread.currentThread());
+            if (placement == Placement.WORK) {
+                thread.run(Thread.currentThread());
+                return;
+            }
+            Thread dedicated = new Thread(() -> thread.run(Thread.currentThread()), thread.getName());
+            dedicated.setDaemon(true);
+            dedicated.setContextClassLoader(contextClassLoader);
+            dedicated.start();
         }
 
         /** The server wants the thread back (it is shutting down): interrupt the task. */
@@ -195,7 +217,7 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
             HintsContext hints = new HintsContext();
             hints.setName(thread.getName());
             hints.setDescription("Ferry resource adapter thread");
-            hints.setHint(HintsContext.LONGRUNNING_HINT, Boolean.TRUE);
+            hints.setHint(HintsContext.LONGRUNNING_HINT, placement == Placement.WORK);
             return List.of(hints);
         }
 

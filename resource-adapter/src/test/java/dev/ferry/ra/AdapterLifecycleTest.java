@@ -12,11 +12,13 @@ import dev.ferry.ra.inbound.FerryActivationSpec;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import jakarta.resource.spi.ResourceAdapterInternalException;
+import jakarta.resource.spi.work.HintsContext;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +64,7 @@ class AdapterLifecycleTest {
         first.stop(); // deactivates (offsets persisted), closes the producer, stops the engine
         assertThat(first.activationCount()).isZero();
         firstContext.fakeWorkManager().assertNoWorkOutlivesStop();
+        TestAdapters.awaitNoAdapterThreads();
 
         FakeBootstrapContext secondContext = new FakeBootstrapContext();
         FerryResourceAdapter second = TestAdapters.embedded(store);
@@ -84,6 +87,26 @@ class AdapterLifecycleTest {
             second.stop();
         }
         secondContext.fakeWorkManager().assertNoWorkOutlivesStop();
+    }
+
+    @Test
+    void shouldStartEveryThreadThroughAShortWorkAndKeepNoServerThread() throws Exception {
+        FakeBootstrapContext context = new FakeBootstrapContext();
+        FerryResourceAdapter adapter = TestAdapters.embedded(directory.resolve("spawned"));
+        adapter.start(context);
+        try {
+            // The default placement: each work starts the adapter's thread and ends, so a server that waits
+            // for its busy threads when it stops (Liberty's quiesce) has none of the adapter's to wait for.
+            await().atMost(WAIT).until(() -> context.fakeWorkManager().running() == 0);
+            List<String> live = TestAdapters.liveAdapterThreads();
+            assertThat(live).isNotEmpty();
+            assertThat(adapter.runtime().runningThreadNames()).containsAll(live);
+            assertThat(context.fakeWorkManager().hints()).hasSizeGreaterThanOrEqualTo(live.size())
+                    .allSatisfy(h -> assertThat(h.getHints().get(HintsContext.LONGRUNNING_HINT)).isEqualTo(false));
+        } finally {
+            adapter.stop();
+        }
+        TestAdapters.awaitNoAdapterThreads();
     }
 
     @Test
@@ -123,10 +146,14 @@ class AdapterLifecycleTest {
         adapter.setBrokerPort(70000);
         adapter.setPluginDir(directory.resolve("missing").toString());
         adapter.setCommitLogSegmentSize(10);
+        adapter.setMessageDelayLevel("1s soon");
+        adapter.setThreadPlacement("elsewhere");
         assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
                 .isInstanceOf(ResourceAdapterInternalException.class)
                 .hasMessageContaining("FERRY-RA-0002")
-                .hasMessageContaining("7 bad properties")
+                .hasMessageContaining("9 bad properties")
+                .hasMessageContaining("threadPlacement = 'elsewhere'")
+                .hasMessageContaining("messageDelayLevel = '1s soon'")
                 .hasMessageContaining("mode = 'sideways'")
                 .hasMessageContaining("nameServer = 'no-port'")
                 .hasMessageContaining("host = ' '")

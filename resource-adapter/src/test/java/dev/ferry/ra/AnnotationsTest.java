@@ -47,7 +47,8 @@ class AnnotationsTest {
         assertThat(connector).isNotNull();
         assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.NoTransaction);
         assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
-                "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize");
+                "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize",
+                "messageDelayLevel", "threadPlacement");
         assertThat(writableProperties(FerryResourceAdapter.class))
                 .isEqualTo(configProperties(FerryResourceAdapter.class));
     }

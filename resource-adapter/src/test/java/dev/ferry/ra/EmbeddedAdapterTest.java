@@ -42,6 +42,7 @@ class EmbeddedAdapterTest {
     static void startAdapter() throws Exception {
         context = new FakeBootstrapContext();
         adapter = TestAdapters.embedded(storeDir);
+        adapter.setThreadPlacement("work"); // every thread on a WorkManager thread, which this class checks
         adapter.start(context);
         factory = TestAdapters.connectionFactory(adapter);
     }

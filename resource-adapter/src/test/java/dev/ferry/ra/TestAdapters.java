@@ -29,6 +29,18 @@ public final class TestAdapters {
         return adapter;
     }
 
+    /** Waits until no thread of an adapter (named {@code ferry-ra-*}) is alive. */
+    public static void awaitNoAdapterThreads() {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
+                .until(() -> liveAdapterThreads().isEmpty());
+    }
+
+    /** The names of the live threads an adapter started. */
+    public static java.util.List<String> liveAdapterThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> name.startsWith("ferry-ra-")).sorted().toList();
+    }
+
     /** A remote-mode adapter, not started. */
     public static FerryResourceAdapter remote(String nameServer, Path storeDir) {
         FerryResourceAdapter adapter = new FerryResourceAdapter();

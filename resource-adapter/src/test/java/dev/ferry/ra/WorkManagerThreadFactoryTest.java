@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import jakarta.resource.spi.work.HintsContext;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -17,8 +18,10 @@ import org.junit.jupiter.api.Test;
 class WorkManagerThreadFactoryTest {
     private final FakeWorkManager workManager = new FakeWorkManager();
     private final ClassLoader adapterLoader = new ClassLoader(getClass().getClassLoader()) { };
-    private final WorkManagerThreadFactory factory = new WorkManagerThreadFactory(workManager, "ferry-test", true,
-            adapterLoader);
+    private final WorkManagerThreadFactory factory = new WorkManagerThreadFactory(workManager,
+            WorkManagerThreadFactory.Placement.WORK, "ferry-test", true, adapterLoader);
+    private final WorkManagerThreadFactory spawning = new WorkManagerThreadFactory(workManager,
+            WorkManagerThreadFactory.Placement.SPAWNED, "ferry-spawned", true, adapterLoader);
 
     @Test
     void shouldRunTheTaskOnAWorkManagerThreadNamedAfterTheStandIn() throws Exception {
@@ -41,6 +44,48 @@ class WorkManagerThreadFactoryTest {
         assertThat(ranOn.get().getName()).as("the server's name is restored").startsWith("fake-wm-");
         assertThat(workManager.hints()).singleElement().satisfies(h -> assertThat(h.getName()).isEqualTo("ferry-test-1"));
         assertThatThrownBy(standIn::start).isInstanceOf(IllegalThreadStateException.class);
+    }
+
+    @Test
+    void shouldRunASpawnedTaskOnItsOwnThreadAndGiveTheServersThreadBackAtOnce() throws Exception {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        AtomicReference<ClassLoader> loader = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        Thread standIn = spawning.newThread(() -> {
+            ranOn.set(Thread.currentThread());
+            loader.set(Thread.currentThread().getContextClassLoader());
+            started.countDown();
+            try {
+                finish.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        standIn.start();
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        // The task still runs, but no work of the server does: a server's stop has nothing to wait for.
+        await().atMost(Duration.ofSeconds(5)).until(() -> workManager.running() == 0);
+        assertThat(spawning.runningWorks()).isEqualTo(1);
+        assertThat(ranOn.get().getName()).isEqualTo("ferry-spawned-1");
+        assertThat(ranOn.get().isDaemon()).isTrue();
+        assertThat(loader.get()).isSameAs(adapterLoader);
+        assertThat(workManager.hints()).singleElement()
+                .satisfies(h -> assertThat(h.getHints().get(HintsContext.LONGRUNNING_HINT)).isEqualTo(false));
+        finish.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> spawning.runningWorks() == 0);
+    }
+
+    @Test
+    void shouldLetAnExecutorStopItsIdleSpawnedWorkersByInterruptingThem() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3, spawning);
+        for (int i = 0; i < 3; i++) {
+            pool.execute(() -> { });
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> spawning.runningWorks() == 3);
+        pool.shutdown();
+        assertThat(pool.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> spawning.runningWorks() == 0);
     }
 
     @Test
