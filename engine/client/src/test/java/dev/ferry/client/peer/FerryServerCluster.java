@@ -17,7 +17,7 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
         this.server = server;
     }
 
-    static FerryServerCluster start() {
+    public static FerryServerCluster start() {
         try {
             Path directory = Files.createTempDirectory("ferry-client-server");
             FerryServerConfig config = FerryServerConfig.defaults(directory).withPorts(0, 0)

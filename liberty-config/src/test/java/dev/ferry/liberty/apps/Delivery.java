@@ -1,0 +1,23 @@
+package dev.ferry.liberty.apps;
+
+import dev.ferry.api.ReceivedMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One call of a test bean, as the probe resource shows it.
+ *
+ * @param overlapped whether another delivery of the same queue was still running in the same bean (an orderly
+ *     bean must never see that)
+ */
+public record Delivery(String bean, String topic, String msgId, String tags, List<String> keys,
+                       Map<String, String> properties, String body, int queueId, long queueOffset,
+                       int reconsumeTimes, boolean overlapped) {
+
+    static Delivery of(String bean, ReceivedMessage message, boolean overlapped) {
+        return new Delivery(bean, message.topic(), message.msgId(), message.tags().orElse(null), message.keys(),
+                message.properties(), new String(message.body(), StandardCharsets.UTF_8), message.queueId(),
+                message.queueOffset(), message.reconsumeTimes(), overlapped);
+    }
+}

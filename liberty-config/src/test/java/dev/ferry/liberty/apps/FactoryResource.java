@@ -1,0 +1,32 @@
+package dev.ferry.liberty.apps;
+
+import dev.ferry.api.FerryConnection;
+import dev.ferry.api.FerryConnectionFactory;
+import dev.ferry.api.Message;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.resource.ConnectionFactoryDefinition;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** Sends through a connection factory the application defines itself, portably, by the adapter's name. */
+@ConnectionFactoryDefinition(name = "java:app/ferry/own", interfaceName = "dev.ferry.api.FerryConnectionFactory",
+        resourceAdapter = "ferry-ra", properties = {"producerGroup=factory-app", "retries=1"})
+@Path("/factory")
+@RequestScoped
+public class FactoryResource {
+    @Resource(lookup = "java:app/ferry/own")
+    private FerryConnectionFactory connections;
+
+    @POST
+    @Path("/{topic}")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String send(@PathParam("topic") String topic, byte[] body) {
+        try (FerryConnection connection = connections.getConnection()) {
+            return connection.send(Message.builder(topic).body(body).tags("own-factory").build()).msgId();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.ferry.liberty.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** Requests to a test server's applications; a status other than 2xx fails with the response's text. */
+public final class Http {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final String base;
+
+    /** Requests to {@code http://127.0.0.1:port}. */
+    public Http(int port) {
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    public JsonNode postJson(String path, String body) {
+        return readJson(send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build()));
+    }
+
+    public String post(String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build());
+    }
+
+    public JsonNode getJson(String path) {
+        return readJson(get(path));
+    }
+
+    public String get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).GET().build());
+    }
+
+    private String send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new IllegalStateException(request.method() + " " + request.uri() + " answered "
+                        + response.statusCode() + ": " + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static JsonNode readJson(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + text, e);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.ferry.liberty.support;
+
+import dev.ferry.liberty.apps.Deliveries;
+import dev.ferry.liberty.apps.Delivery;
+import dev.ferry.liberty.apps.ProbeApplication;
+import dev.ferry.liberty.apps.ProbeResource;
+import java.io.File;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The archives the tests deploy. Their names matter: a standalone WAR's module name starts the id of its beans'
+ * activation specs ({@code order-app/OrderMdb}), and each test server declares the names it expects.
+ */
+public final class TestApps {
+    private static final File ORDER_APP = new File("target/test-apps/order-app.war");
+
+    private TestApps() {
+    }
+
+    /** The order-app sample as the build made it, deployed as {@code name.war} (context root {@code /name}). */
+    public static WebArchive orderApp(String name) {
+        if (!ORDER_APP.isFile()) {
+            throw new IllegalStateException(ORDER_APP + " is missing: the build copies it before the tests");
+        }
+        return ShrinkWrap.create(WebArchive.class, name + ".war")
+                .merge(ShrinkWrap.createFromZipFile(WebArchive.class, ORDER_APP));
+    }
+
+    /** A test application: the probe resource and its store, plus {@code classes}. Never Ferry's own classes. */
+    public static WebArchive probeApp(String name, Class<?>... classes) {
+        return ShrinkWrap.create(WebArchive.class, name + ".war")
+                .addClasses(ProbeApplication.class, ProbeResource.class, Deliveries.class, Delivery.class)
+                .addClasses(classes);
+    }
+}
