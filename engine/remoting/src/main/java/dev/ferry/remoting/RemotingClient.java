@@ -1,6 +1,7 @@
 package dev.ferry.remoting;
 
 import dev.ferry.remoting.internal.EndpointRuntime;
+import dev.ferry.remoting.internal.EventLoops;
 import dev.ferry.remoting.internal.NettyRemoteChannel;
 import dev.ferry.remoting.internal.TlsContexts;
 import io.netty.bootstrap.Bootstrap;
@@ -180,7 +181,7 @@ public final class RemotingClient implements AutoCloseable {
             future.channel().close();
         }
         channels.clear();
-        ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        EventLoops.shutdown(ioGroup, "remoting client I/O");
         runtime.close();
     }
 }

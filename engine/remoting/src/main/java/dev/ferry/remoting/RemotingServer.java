@@ -1,6 +1,7 @@
 package dev.ferry.remoting;
 
 import dev.ferry.remoting.internal.EndpointRuntime;
+import dev.ferry.remoting.internal.EventLoops;
 import dev.ferry.remoting.internal.TlsContexts;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -154,10 +155,10 @@ public final class RemotingServer implements AutoCloseable {
 
     private void shutdownGroups() {
         if (bossGroup != null) {
-            bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            EventLoops.shutdown(bossGroup, "remoting server acceptor");
         }
         if (ioGroup != null) {
-            ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            EventLoops.shutdown(ioGroup, "remoting server I/O");
         }
     }
 }
