@@ -106,8 +106,14 @@ public final class AdapterRuntime implements AutoCloseable {
      * Closes what was registered (newest first), then the embedded engine (which persists offsets, topics and
      * the store), then waits for the adapter's works to end.
      */
+    /** The adapter begins to stop: threads needed to close things start even if the server refuses work. */
+    void beginStop() {
+        threads.stopping();
+    }
+
     @Override
     public void close() {
+        beginStop();
         List<AutoCloseable> resources = new ArrayList<>(closeAtStop);
         Collections.reverse(resources);
         closeAtStop.clear();

@@ -202,6 +202,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
         if (current == null) {
             return;
         }
+        current.beginStop();
         for (ActivationKey key : List.copyOf(activations.keySet())) {
             deactivate(key);
         }

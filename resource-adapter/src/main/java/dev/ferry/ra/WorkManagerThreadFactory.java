@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,7 +37,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * before the thread goes back to the server.
  *
  * <p>A rejected work makes {@code start()} throw {@link RejectedExecutionException} (FERRY-RA-0101), which
- * fails whatever was starting, such as the adapter. Thread-safe.
+ * fails whatever was starting, such as the adapter. Once the adapter {@link #stopping() stops}, though, a
+ * rejected work starts a plain daemon thread instead: a stopping server refuses new work, and closing the
+ * engine may need a thread (a Netty loop that never ran starts one to terminate). Thread-safe.
  */
 public final class WorkManagerThreadFactory implements ThreadFactory {
     private static final System.Logger LOG = System.getLogger(WorkManagerThreadFactory.class.getName());
@@ -57,6 +60,8 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
     private final boolean hintsSupported;
     private final ClassLoader contextClassLoader;
     private final AtomicInteger count = new AtomicInteger();
+    /** Shared by the factories {@link #named} derives, so that one call covers all of an adapter's. */
+    private final AtomicBoolean stopping;
     private final Set<WorkThread> running = ConcurrentHashMap.newKeySet();
 
     /**
@@ -73,11 +78,29 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
         this.namePrefix = Objects.requireNonNull(namePrefix, "namePrefix");
         this.hintsSupported = hintsSupported;
         this.contextClassLoader = contextClassLoader;
+        this.stopping = new AtomicBoolean();
+    }
+
+    private WorkManagerThreadFactory(WorkManagerThreadFactory parent, String namePrefix) {
+        this.workManager = parent.workManager;
+        this.placement = parent.placement;
+        this.namePrefix = Objects.requireNonNull(namePrefix, "namePrefix");
+        this.hintsSupported = parent.hintsSupported;
+        this.contextClassLoader = parent.contextClassLoader;
+        this.stopping = parent.stopping;
+    }
+
+    /**
+     * The adapter is stopping (this factory and those {@link #named} from it): from now on a thread the
+     * WorkManager refuses starts on its own.
+     */
+    public void stopping() {
+        stopping.set(true);
     }
 
     /** A factory on the same work manager naming its threads {@code prefix-N}. */
     public WorkManagerThreadFactory named(String prefix) {
-        return new WorkManagerThreadFactory(workManager, placement, prefix, hintsSupported, contextClassLoader);
+        return new WorkManagerThreadFactory(this, prefix);
     }
 
     @Override
@@ -129,6 +152,12 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
             try {
                 workManager.startWork(new TaskWork(this), START_TIMEOUT.toMillis(), null, null);
             } catch (WorkException | RuntimeException e) {
+                if (stopping.get()) {
+                    LOG.log(Level.DEBUG, () -> "FERRY-RA-0103 the stopping server refused thread '" + getName()
+                            + "'; it runs on a thread of its own: " + e);
+                    startDedicated(this);
+                    return;
+                }
                 String message = "FERRY-RA-0101 the WorkManager rejected thread '" + getName() + "': " + e;
                 LOG.log(Level.ERROR, message, e);
                 throw new RejectedExecutionException(message, e);
@@ -182,6 +211,13 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
         }
     }
 
+    private void startDedicated(WorkThread thread) {
+        Thread dedicated = new Thread(() -> thread.run(Thread.currentThread()), thread.getName());
+        dedicated.setDaemon(true);
+        dedicated.setContextClassLoader(contextClassLoader);
+        dedicated.start();
+    }
+
     /** The work the server runs for one stand-in thread. */
     private final class TaskWork implements Work, WorkContextProvider {
         private static final long serialVersionUID = 1L;
@@ -195,12 +231,9 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
         public void run() {
             if (placement == Placement.WORK) {
                 thread.run(Thread.currentThread());
-                return;
+            } else {
+                startDedicated(thread);
             }
-            Thread dedicated = new Thread(() -> thread.run(Thread.currentThread()), thread.getName());
-            dedicated.setDaemon(true);
-            dedicated.setContextClassLoader(contextClassLoader);
-            dedicated.start();
         }
 
         /** The server wants the thread back (it is shutting down): interrupt the task. */

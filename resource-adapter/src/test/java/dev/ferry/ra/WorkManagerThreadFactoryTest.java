@@ -116,6 +116,21 @@ class WorkManagerThreadFactoryTest {
     }
 
     @Test
+    void shouldStartARefusedThreadOnItsOwnOnceTheAdapterStops() throws Exception {
+        workManager.rejectEverything();
+        spawning.named("ferry-closing").stopping(); // one flag for every factory of the adapter
+        AtomicReference<String> ranOn = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread standIn = spawning.newThread(() -> {
+            ranOn.set(Thread.currentThread().getName());
+            done.countDown();
+        });
+        standIn.start();
+        assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(ranOn.get()).isEqualTo("ferry-spawned-1");
+    }
+
+    @Test
     void shouldRefuseToStartWhenTheWorkManagerRejects() {
         workManager.rejectEverything();
         Thread standIn = factory.newThread(() -> { });
