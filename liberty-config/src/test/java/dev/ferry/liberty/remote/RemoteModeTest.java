@@ -1,0 +1,80 @@
+package dev.ferry.liberty.remote;
+
+import dev.ferry.client.peer.ApachePeer;
+import dev.ferry.client.peer.FerryServerCluster;
+import dev.ferry.liberty.support.Http;
+import dev.ferry.liberty.support.OrderRoundTrip;
+import dev.ferry.liberty.support.TestApps;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The adapter in remote mode: order-app's round trip through a ferry-server and through an Apache RocketMQ
+ * 5.3.3 broker, each started by the test before Liberty, which learns its address from a config override.
+ */
+@ExtendWith(ArquillianExtension.class)
+class RemoteModeTest {
+    private static final String CONTAINER = "liberty-remote";
+    private static final Http HTTP = new Http(19280);
+    private static final Path OVERRIDES = Path.of("target/liberty/wlp/usr/servers/ferry-remote/configDropins/overrides");
+
+    @ArquillianResource
+    private ContainerController controller;
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Deployment(name = "order-app-ferry", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive againstFerry() {
+        return TestApps.orderApp("order-app-ferry");
+    }
+
+    @Deployment(name = "order-app-apache", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive againstApache() {
+        return TestApps.orderApp("order-app-apache");
+    }
+
+    @Test
+    void shouldDeliverThroughAFerryServer() throws IOException {
+        try (FerryServerCluster cluster = FerryServerCluster.start()) {
+            roundTrip(cluster.nameServerAddress(), "order-app-ferry");
+        }
+    }
+
+    @Test
+    void shouldDeliverThroughApacheRocketMq() throws Exception {
+        try (ApachePeer peer = ApachePeer.start()) {
+            roundTrip(peer.nameServerAddress(), "order-app-apache");
+        }
+    }
+
+    private void roundTrip(String nameServer, String app) throws IOException {
+        Files.createDirectories(OVERRIDES);
+        Files.writeString(OVERRIDES.resolve("cluster.xml"), "<server>\n  <variable name=\"ferry.nameServer\" value=\""
+                + nameServer + "\"/>\n</server>\n", StandardCharsets.UTF_8);
+        controller.start(CONTAINER);
+        try {
+            deployer.deploy(app);
+            try {
+                OrderRoundTrip.verify(HTTP, app);
+            } finally {
+                deployer.undeploy(app);
+            }
+        } finally {
+            controller.stop(CONTAINER);
+        }
+    }
+}
