@@ -1,0 +1,98 @@
+package dev.ferry.payara;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.liberty.support.Http;
+import dev.ferry.liberty.support.OrderRoundTrip;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The same ferry-ra.rar and order-app.war on Payara Micro 6, configured by the boot command files in
+ * {@code src/main/payara} (with the test's own ports): a message goes round.
+ */
+class PayaraMicroTest {
+    private static final int HTTP_PORT = 19380;
+    private static final Path TARGET = Path.of("target").toAbsolutePath();
+    private static final Path RUN_DIR = TARGET.resolve("payara-run");
+    private static Process payara;
+
+    @BeforeAll
+    static void startPayaraMicro() throws IOException {
+        deleteRecursively(RUN_DIR);
+        Files.createDirectories(RUN_DIR);
+        Files.copy(TARGET.resolve("test-apps/ferry-ra.rar"), RUN_DIR.resolve("ferry-ra.rar"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(TARGET.resolve("test-apps/order-app.war"), RUN_DIR.resolve("order-app.war"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(Path.of("src/main/payara/preboot.txt"), RUN_DIR.resolve("preboot.txt"));
+        // The documented post-boot commands, on ports of the test's own.
+        String postboot = Files.readString(Path.of("src/main/payara/postboot.txt"), StandardCharsets.UTF_8)
+                .replace("NamesrvPort=9876", "NamesrvPort=20076").replace("BrokerPort=10911", "BrokerPort=20111");
+        assertThat(postboot).contains("NamesrvPort=20076", "BrokerPort=20111");
+        Files.writeString(RUN_DIR.resolve("postboot.txt"), postboot, StandardCharsets.UTF_8);
+
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
+                "-Djava.io.tmpdir=" + RUN_DIR.resolve("tmp"),
+                "-jar", TARGET.resolve("payara/payara-micro.jar").toString(),
+                "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),
+                "--rootdir", RUN_DIR.resolve("root").toString(),
+                "--prebootcommandfile", "preboot.txt", "--postbootcommandfile", "postboot.txt",
+                "--deploy", "order-app.war"));
+        Files.createDirectories(RUN_DIR.resolve("tmp"));
+        payara = new ProcessBuilder(command).directory(RUN_DIR.toFile()).redirectErrorStream(true)
+                .redirectOutput(RUN_DIR.resolve("payara.log").toFile()).start();
+        Http http = new Http(HTTP_PORT);
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            assertThat(payara.isAlive()).as("Payara Micro ended; see %s", RUN_DIR.resolve("payara.log")).isTrue();
+            try {
+                http.get("/order-app/orders/received");
+                return true;
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        });
+    }
+
+    @AfterAll
+    static void stopPayaraMicro() throws InterruptedException {
+        if (payara != null) {
+            payara.destroy(); // SIGTERM: Payara stops its applications and the adapter, which persists the store
+            if (!payara.waitFor(60, TimeUnit.SECONDS)) {
+                payara.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void shouldRunTheSameAdapterAndOrderAppOnPayaraMicro() throws IOException {
+        OrderRoundTrip.verify(new Http(HTTP_PORT), "order-app");
+        // The embedded engine runs with the post-boot file's settings, and the factory's producer group.
+        assertThat(Files.readString(RUN_DIR.resolve("payara.log")))
+                .contains("FERRY-RA-0001 started in embedded mode: name server 127.0.0.1:20076, broker port 20111")
+                .contains("FERRY-RA-0302 connection factory producer order-app started");
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (var paths = Files.walk(path)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
