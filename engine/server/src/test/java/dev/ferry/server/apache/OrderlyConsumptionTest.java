@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -41,7 +42,12 @@ class OrderlyConsumptionTest {
     private record Step(int order, int step) {
     }
 
-    private static DefaultMQPushConsumer orderly(ApacheClients clients, List<Step> consumed) throws Exception {
+    /**
+     * An orderly consumer of the group recording what it consumes; with a {@code gate}, it stops consuming once a
+     * third of the steps were consumed until the gate opens.
+     */
+    private static DefaultMQPushConsumer orderly(ApacheClients clients, List<Step> consumed, CountDownLatch gate)
+            throws Exception {
         DefaultMQPushConsumer consumer = clients.pushConsumer("CG_ORDER");
         consumer.subscribe("TopicOrder", "*");
         consumer.registerMessageListener((MessageListenerOrderly) (messages, context) -> {
@@ -54,6 +60,11 @@ class OrderlyConsumptionTest {
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(10); // slow enough that the handover happens mid-stream
+                if (gate != null && consumed.size() >= ORDERS * STEPS / 3) {
+                    // Hold this consumer's queues until the other one has left, so that it leaves midway
+                    // however long its shutdown takes.
+                    gate.await(60, TimeUnit.SECONDS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -86,8 +97,9 @@ class OrderlyConsumptionTest {
         producer.send(new Message("TopicOrder", "T", "warmup", new byte[] {1})); // creates the topic
         ApacheClients.announceGroup(ferry, "CG_ORDER");
         List<Step> consumed = new CopyOnWriteArrayList<>();
-        DefaultMQPushConsumer stays = orderly(clients, consumed);
-        DefaultMQPushConsumer leaves = orderly(leaving, consumed);
+        CountDownLatch left = new CountDownLatch(1);
+        DefaultMQPushConsumer stays = orderly(clients, consumed, left);
+        DefaultMQPushConsumer leaves = orderly(leaving, consumed, null);
         await().atMost(Duration.ofSeconds(30)).until(() -> assigned(stays) > 0 && assigned(leaves) > 0
                 && assigned(stays) + assigned(leaves) == 5); // 4 topic queues + one retry queue
 
@@ -102,6 +114,7 @@ class OrderlyConsumptionTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> consumed.size() >= ORDERS * STEPS / 3);
         leaving.close();
         assertThat(Set.copyOf(consumed)).as("the consumer left midway").hasSizeLessThan(ORDERS * STEPS);
+        left.countDown();
         await().atMost(Duration.ofSeconds(60)).until(() -> Set.copyOf(consumed).containsAll(all()));
 
         Map<Integer, List<Integer>> byOrderSeen = new ConcurrentHashMap<>();
