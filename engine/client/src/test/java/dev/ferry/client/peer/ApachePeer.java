@@ -149,4 +149,9 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
             // leave the rest for the operating system's temp cleanup
         }
     }
+
+    @Override
+    public String toString() {
+        return "Apache RocketMQ 5.3.3 at " + nameServerAddress();
+    }
 }

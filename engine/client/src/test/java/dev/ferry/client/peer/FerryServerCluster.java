@@ -38,4 +38,9 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
     public void close() {
         server.close();
     }
+
+    @Override
+    public String toString() {
+        return "ferry-server at " + nameServerAddress();
+    }
 }
