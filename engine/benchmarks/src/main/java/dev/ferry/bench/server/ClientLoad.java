@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -119,35 +117,19 @@ final class ClientLoad {
 
     private static long sendAsync(DefaultMQProducer producer, String topic, int size, int inFlight, long count,
                                   Duration duration) throws Exception {
-        Semaphore permits = new Semaphore(inFlight);
-        AtomicLong acknowledged = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         byte[] payload = body(size);
-        long end = System.nanoTime() + duration.toNanos();
-        long issued = 0;
-        while (issued < count && System.nanoTime() < end) {
-            permits.acquire();
-            issued++;
-            producer.send(new Message(topic, "T", payload), new SendCallback() {
-                @Override
-                public void onSuccess(SendResult sendResult) {
-                    acknowledged.incrementAndGet();
-                    permits.release();
-                }
+        return AsyncWindow.run(inFlight, count, duration, done -> producer.send(new Message(topic, "T", payload),
+                new SendCallback() {
+                    @Override
+                    public void onSuccess(SendResult sendResult) {
+                        done.accept(null);
+                    }
 
-                @Override
-                public void onException(Throwable e) {
-                    failure.compareAndSet(null, e);
-                    permits.release();
-                }
-            });
-        }
-        permits.acquire(inFlight); // every send answered
-        permits.release(inFlight);
-        if (failure.get() != null && acknowledged.get() < issued) {
-            System.out.println("  (" + (issued - acknowledged.get()) + " async sends failed: " + failure.get() + ")");
-        }
-        return acknowledged.get();
+                    @Override
+                    public void onException(Throwable e) {
+                        done.accept(e);
+                    }
+                }));
     }
 
     /** Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at. */

@@ -22,6 +22,9 @@ import picocli.CommandLine.Option;
  * one after the other, and prints Ferry, Apache and their ratio for every figure.
  *
  * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.SideBySide</pre>
+ *
+ * <p>With {@code --clients} it compares clients instead: on each broker, Ferry's client and the Apache client
+ * run the same sends and backlog drain one after the other, and it prints their ratio per broker.
  */
 @Command(name = "side-by-side", mixinStandardHelpOptions = true,
         description = "Ferry's broker beside Apache RocketMQ's under the same Apache-client load.")
@@ -54,6 +57,9 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
 
+    @Option(names = "--clients", description = "Compare Ferry's client with the Apache client on each broker.")
+    boolean compareClients;
+
     @Option(names = "--broker-jvm-arg", description = "An extra JVM option for the broker JVMs (repeatable), "
             + "e.g. -XX:StartFlightRecording=filename=broker.jfr to profile them.")
     List<String> brokerJvmArgs = new ArrayList<>();
@@ -66,6 +72,28 @@ public final class SideBySide implements Callable<Integer> {
     public Integer call() throws Exception {
         deleteRecursively(workDir);
         Files.createDirectories(workDir);
+        if (compareClients) {
+            Map<String, Map<String, Double>> byBroker = new LinkedHashMap<>();
+            for (String which : List.of("ferry", "apache")) {
+                if (only == null || only.equals(which)) {
+                    byBroker.put(which, measure(which));
+                }
+            }
+            byBroker.forEach((broker, figures) -> {
+                System.out.printf(Locale.ROOT, "%n%s broker:%n", broker);
+                Map<String, Double> ferryClient = new LinkedHashMap<>();
+                Map<String, Double> apacheClient = new LinkedHashMap<>();
+                figures.forEach((key, value) -> {
+                    if (key.startsWith("Ferry client ")) {
+                        ferryClient.put(key.substring(13), value);
+                    } else if (key.startsWith("Apache client ")) {
+                        apacheClient.put(key.substring(14), value);
+                    }
+                });
+                print(Map.of("Ferry", ferryClient, "Apache", apacheClient), "Ferry client", "Apache client");
+            });
+            return 0;
+        }
         Map<String, Map<String, Double>> results = new LinkedHashMap<>();
         if (only == null || only.equals("ferry")) {
             results.put("Ferry", measure("ferry"));
@@ -73,7 +101,7 @@ public final class SideBySide implements Callable<Integer> {
         if (only == null || only.equals("apache")) {
             results.put("Apache", measure("apache"));
         }
-        print(results);
+        print(results, "Ferry", "Apache");
         return 0;
     }
 
@@ -104,6 +132,12 @@ public final class SideBySide implements Callable<Integer> {
         Map<String, Double> figures = new LinkedHashMap<>();
         try (ServerProcess server = ServerProcess.start(which, "127.0.0.1:" + ports[0], command, dir)) {
             ClientLoad load = new ClientLoad(server.nameServer, "B" + which);
+            if (compareClients) {
+                load.timeToReadyMillis(server);
+                compareClients(server, load, figures);
+                figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-50s %,14.1f%n", k, v));
+                return figures;
+            }
             figures.put("time to ready (ms)", (double) load.timeToReadyMillis(server));
             Thread.sleep(5000); // let the broker settle before reading its idle memory
             figures.put("idle resident memory (MiB)", server.residentMib());
@@ -124,11 +158,30 @@ public final class SideBySide implements Callable<Integer> {
         return figures;
     }
 
-    private static void print(Map<String, Map<String, Double>> results) {
+    /** The Apache client's sends and backlog drain, then Ferry's client's, on one broker. */
+    private void compareClients(ServerProcess server, ClientLoad apache, Map<String, Double> figures)
+            throws Exception {
+        Duration duration = Duration.ofSeconds(durationSeconds);
+        String sync = "sync send 1 KiB, 16 threads (msg/s)";
+        String async = "async send 1 KiB (msg/s)";
+        String drain = "consume " + backlog + " backlog (msg/s)";
+        figures.put("Apache client " + sync, apache.syncSend(16, 1024, duration));
+        figures.put("Apache client " + async, apache.asyncSend(1024, 1024, duration));
+        figures.put("Apache client " + drain, apache.consumeBacklog(backlog, backlogSize));
+        System.out.println("  Apache client done");
+        try (FerryClientLoad ferry = new FerryClientLoad(server.nameServer, "F" + server.name)) {
+            figures.put("Ferry client " + sync, ferry.syncSend(16, 1024, duration));
+            figures.put("Ferry client " + async, ferry.asyncSend(1024, 1024, duration));
+            figures.put("Ferry client " + drain, ferry.consumeBacklog(backlog, backlogSize));
+        }
+        System.out.println("  Ferry client done");
+    }
+
+    private static void print(Map<String, Map<String, Double>> results, String first, String second) {
         Map<String, Double> ferry = results.getOrDefault("Ferry", Map.of());
         Map<String, Double> apache = results.getOrDefault("Apache", Map.of());
-        System.out.printf(Locale.ROOT, "%n| %-40s | %14s | %14s | %13s |%n", "figure", "Ferry", "Apache",
-                "Ferry/Apache");
+        System.out.printf(Locale.ROOT, "%n| %-40s | %14s | %14s | %13s |%n", "figure", first, second,
+                first.split(" ")[0] + "/" + second.split(" ")[0]);
         System.out.println("|" + "-".repeat(42) + "|" + "-".repeat(16) + "|" + "-".repeat(16) + "|" + "-".repeat(15)
                 + "|");
         List<String> keys = new ArrayList<>(ferry.keySet());

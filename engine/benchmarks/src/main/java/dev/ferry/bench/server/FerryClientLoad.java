@@ -1,0 +1,119 @@
+package dev.ferry.bench.server;
+
+import dev.ferry.api.Message;
+import dev.ferry.api.SendStatus;
+import dev.ferry.client.ClientConfig;
+import dev.ferry.client.ConsumeFromWhere;
+import dev.ferry.client.FerryClient;
+import dev.ferry.client.Producer;
+import dev.ferry.client.ProducerConfig;
+import dev.ferry.client.PushConsumer;
+import dev.ferry.client.PushConsumerConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The same load as {@link ClientLoad}, sent and read by Ferry's own client: the client comparison runs both
+ * against the same broker. Each method returns its figure; none asserts.
+ */
+final class FerryClientLoad implements AutoCloseable {
+    private final FerryClient client;
+    private final String prefix;
+
+    FerryClientLoad(String nameServer, String prefix) {
+        this.client = new FerryClient(ClientConfig.builder(nameServer).build());
+        this.prefix = prefix;
+    }
+
+    private Producer producer(String group) {
+        return client.producer(ProducerConfig.builder(prefix + group).sendTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    private static Message message(String topic, byte[] body) {
+        return Message.builder(topic).tags("T").body(body).build();
+    }
+
+    /** Messages per second sent synchronously by {@code threads} threads for {@code duration}. */
+    double syncSend(int threads, int size, Duration duration) throws Exception {
+        Producer producer = producer("sync");
+        String topic = prefix + "Sync";
+        byte[] payload = ClientLoad.text(size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        producer.send(message(topic, payload)); // creates the topic
+        AtomicLong sent = new AtomicLong();
+        long end = System.nanoTime() + duration.toNanos();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> futures = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int t = 0; t < threads; t++) {
+            futures.add(pool.submit(() -> {
+                while (System.nanoTime() < end) {
+                    if (producer.send(message(topic, payload)).status() == SendStatus.SEND_OK) {
+                        sent.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> future : futures) {
+            future.get();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        producer.close();
+        return sent.get() / seconds;
+    }
+
+    /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
+    double asyncSend(int inFlight, int size, Duration duration) throws Exception {
+        Producer producer = producer("async");
+        String topic = prefix + "Async";
+        byte[] payload = ClientLoad.text(size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        producer.send(message(topic, payload));
+        long sent = sendAsync(producer, topic, payload, inFlight, Long.MAX_VALUE, duration);
+        producer.close();
+        return sent / (double) duration.toSeconds();
+    }
+
+    private static long sendAsync(Producer producer, String topic, byte[] payload, int inFlight, long count,
+                                  Duration duration) throws Exception {
+        return AsyncWindow.run(inFlight, count, duration,
+                done -> producer.sendAsync(message(topic, payload)).whenComplete((result, error) -> done.accept(error)));
+    }
+
+    /** Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at. */
+    double consumeBacklog(long count, int size) throws Exception {
+        Producer producer = producer("backlog");
+        String topic = prefix + "Backlog";
+        byte[] payload = ClientLoad.text(size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        producer.send(message(topic, payload));
+        long filled = 1 + sendAsync(producer, topic, payload, 2048, count - 1, Duration.ofHours(1));
+        producer.close();
+        AtomicLong received = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(1);
+        long start = System.nanoTime();
+        PushConsumer consumer = client.pushConsumer(PushConsumerConfig.builder(prefix + "backlog")
+                .subscribe(topic, "*").consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).build(), message -> {
+                    if (received.incrementAndGet() >= filled) {
+                        done.countDown();
+                    }
+                });
+        if (!done.await(10, TimeUnit.MINUTES)) {
+            System.out.println("  (backlog not drained: " + received.get() + " of " + filled + ")");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        consumer.close();
+        return received.get() / seconds;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
