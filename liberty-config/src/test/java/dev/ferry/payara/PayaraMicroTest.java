@@ -3,6 +3,7 @@ package dev.ferry.payara;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.liberty.support.Directories;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
 import java.io.IOException;
@@ -30,7 +31,7 @@ class PayaraMicroTest {
 
     @BeforeAll
     static void startPayaraMicro() throws IOException {
-        deleteRecursively(RUN_DIR);
+        Directories.deleteRecursively(RUN_DIR);
         Files.createDirectories(RUN_DIR);
         Files.copy(TARGET.resolve("test-apps/ferry-ra.rar"), RUN_DIR.resolve("ferry-ra.rar"),
                 StandardCopyOption.REPLACE_EXISTING);
@@ -83,16 +84,5 @@ class PayaraMicroTest {
         assertThat(Files.readString(RUN_DIR.resolve("payara.log")))
                 .contains("FERRY-RA-0001 started in embedded mode: name server 127.0.0.1:20076, broker port 20111")
                 .contains("FERRY-RA-0302 connection factory producer order-app started");
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (var paths = Files.walk(path)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }
