@@ -3,9 +3,15 @@ package dev.ferry.payara;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.client.ConsumeFromWhere;
+import dev.ferry.client.PushConsumer;
+import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.liberty.apps.FactoryResource;
 import dev.ferry.liberty.support.Directories;
+import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
+import dev.ferry.liberty.support.TestApps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,14 +20,18 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same ferry-ra.rar and order-app.war on Payara Micro 6, configured by the boot command files in
- * {@code src/main/payara} (with the test's own ports): a message goes round.
+ * {@code src/main/payara} (with the test's own ports): a message goes round, and an application's own
+ * {@code @ConnectionFactoryDefinition} works as it does on Liberty.
  */
 class PayaraMicroTest {
     private static final int HTTP_PORT = 19380;
@@ -37,6 +47,9 @@ class PayaraMicroTest {
                 StandardCopyOption.REPLACE_EXISTING);
         Files.copy(TARGET.resolve("test-apps/order-app.war"), RUN_DIR.resolve("order-app.war"),
                 StandardCopyOption.REPLACE_EXISTING);
+        // An application defining its own factory with @ConnectionFactoryDefinition, as on Liberty.
+        TestApps.probeApp("factory-app", FactoryResource.class).as(ZipExporter.class)
+                .exportTo(RUN_DIR.resolve("factory-app.war").toFile(), true);
         Files.copy(Path.of("src/main/payara/preboot.txt"), RUN_DIR.resolve("preboot.txt"));
         // The documented post-boot commands, on ports of the test's own.
         String postboot = Files.readString(Path.of("src/main/payara/postboot.txt"), StandardCharsets.UTF_8)
@@ -51,7 +64,7 @@ class PayaraMicroTest {
                 "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),
                 "--rootdir", RUN_DIR.resolve("root").toString(),
                 "--prebootcommandfile", "preboot.txt", "--postbootcommandfile", "postboot.txt",
-                "--deploy", "order-app.war"));
+                "--deploy", "order-app.war", "--deploy", "factory-app.war"));
         Files.createDirectories(RUN_DIR.resolve("tmp"));
         payara = new ProcessBuilder(command).directory(RUN_DIR.toFile()).redirectErrorStream(true)
                 .redirectOutput(RUN_DIR.resolve("payara.log").toFile()).start();
@@ -75,6 +88,23 @@ class PayaraMicroTest {
                 payara.destroyForcibly();
             }
         }
+    }
+
+    @Test
+    void shouldSendThroughAConnectionFactoryTheApplicationDefined(@TempDir Path offsets) {
+        String msgId = new Http(HTTP_PORT).post("/factory-app/factory/payara-own-factory", "defined on Payara");
+        List<String> received = new CopyOnWriteArrayList<>();
+        try (Engine engine = new Engine("127.0.0.1:20076", offsets)) {
+            PushConsumer consumer = engine.client().pushConsumer(PushConsumerConfig.builder("payara-factory-test")
+                    .subscribe("payara-own-factory", "*").consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).build(),
+                    m -> received.add(m.msgId() + " " + new String(m.body(), StandardCharsets.UTF_8)));
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> !received.isEmpty());
+            } finally {
+                consumer.close();
+            }
+        }
+        assertThat(received).containsExactly(msgId + " defined on Payara");
     }
 
     @Test

@@ -144,6 +144,26 @@ class EmbeddedAdapterTest {
     }
 
     @Test
+    void shouldBackOffWhileNoEndpointIsAvailableAndDeliverWithoutARetry() throws Exception {
+        String topic = TestAdapters.unique("Unavailable");
+        send(text(topic, "patience"));
+        RecordingEndpointFactory endpoints = RecordingEndpointFactory.accepting().refuseEndpoints(4);
+        FerryActivationSpec spec = TestAdapters.spec(adapter, topic, TestAdapters.unique("CG"));
+        adapter.endpointActivation(endpoints, spec);
+        try {
+            await().atMost(WAIT).until(() -> endpoints.released() == 1);
+        } finally {
+            adapter.endpointDeactivation(endpoints, spec);
+        }
+        assertThat(endpoints.refused()).isEqualTo(4);
+        // Delivered once, as a first delivery: waiting for an endpoint was not a failed consumption.
+        assertThat(endpoints.received()).singleElement().satisfies(message -> {
+            assertThat(text(message)).isEqualTo("patience");
+            assertThat(message.reconsumeTimes()).isZero();
+        });
+    }
+
+    @Test
     void shouldNeverRunMoreDeliveriesThanMaxConcurrency() throws Exception {
         String topic = TestAdapters.unique("Concurrency");
         for (int i = 0; i < 12; i++) {

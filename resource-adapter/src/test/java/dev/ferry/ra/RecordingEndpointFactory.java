@@ -34,6 +34,8 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final AtomicInteger maxConcurrent = new AtomicInteger();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final List<ReceivedMessage> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger refusalsLeft = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
 
     public RecordingEndpointFactory(Bean bean) {
         this.bean = bean;
@@ -57,6 +59,17 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         return endpoints.get();
     }
 
+    /** The next {@code count} createEndpoint calls fail with UnavailableException (an application starting up). */
+    public RecordingEndpointFactory refuseEndpoints(int count) {
+        refusalsLeft.set(count);
+        return this;
+    }
+
+    /** How many createEndpoint calls failed with UnavailableException. */
+    public int refused() {
+        return refused.get();
+    }
+
     public int released() {
         return released.get();
     }
@@ -73,6 +86,10 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public MessageEndpoint createEndpoint(XAResource xaResource) throws UnavailableException {
+        if (refusalsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            refused.incrementAndGet();
+            throw new UnavailableException("the application is not available yet");
+        }
         return new Endpoint(endpoints.incrementAndGet());
     }
 

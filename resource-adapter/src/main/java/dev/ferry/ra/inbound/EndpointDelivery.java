@@ -2,6 +2,7 @@ package dev.ferry.ra.inbound;
 
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
+import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.System.Logger.Level;
@@ -16,6 +17,11 @@ import java.util.Objects;
  * endpoint, a failing bean, a failing {@code afterDelivery}) is rethrown, which makes the consumer deliver the
  * message again later.
  *
+ * <p>An endpoint the server cannot give now ({@code createEndpoint} throws {@link UnavailableException}, as while
+ * the application starts or stops) is not a failed delivery: the call backs off (50 ms, doubling up to 5 s) and
+ * asks again, keeping the message, until the server gives one or the activation closes. A failed delivery would
+ * count against the message's retries and could send it to the dead-letter queue.
+ *
  * <p>Called on the consumer's consume threads, at most {@code maxConcurrency} at once. {@link #close} shuts a
  * gate: later calls fail without touching the endpoint factory, and it waits for the calls already inside.
  */
@@ -23,6 +29,8 @@ final class EndpointDelivery implements MessageListener {
     private static final System.Logger LOG = System.getLogger(EndpointDelivery.class.getName());
     /** {@link MessageListener#onMessage}, what {@code beforeDelivery} is told will be called. */
     static final Method ON_MESSAGE = onMessageMethod();
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     private final MessageEndpointFactory endpoints;
     private final String activation;
@@ -63,7 +71,7 @@ final class EndpointDelivery implements MessageListener {
     }
 
     private void deliver(ReceivedMessage message) throws Exception {
-        MessageEndpoint endpoint = endpoints.createEndpoint(null);
+        MessageEndpoint endpoint = createEndpoint(message);
         try {
             endpoint.beforeDelivery(ON_MESSAGE);
             Throwable failure = null;
@@ -91,6 +99,30 @@ final class EndpointDelivery implements MessageListener {
         }
     }
 
+    private MessageEndpoint createEndpoint(ReceivedMessage message) throws Exception {
+        long backoff = FIRST_BACKOFF.toMillis();
+        boolean logged = false;
+        while (true) {
+            try {
+                return endpoints.createEndpoint(null);
+            } catch (UnavailableException e) {
+                if (!logged) {
+                    LOG.log(Level.WARNING, "FERRY-RA-0213 {0}: no endpoint available ({1}); message {2} waits and"
+                            + " is offered again", activation, e.getMessage(), message.msgId());
+                    logged = true;
+                }
+                synchronized (gate) {
+                    if (closed) {
+                        throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
+                                + message.msgId() + " will be delivered again", e);
+                    }
+                    gate.wait(backoff); // close() wakes it
+                }
+                backoff = Math.min(backoff * 2, MAX_BACKOFF.toMillis());
+            }
+        }
+    }
+
     private static void throwUnchecked(Throwable failure) throws Exception {
         if (failure instanceof Exception e) {
             throw e;
@@ -107,6 +139,7 @@ final class EndpointDelivery implements MessageListener {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (gate) {
             closed = true;
+            gate.notifyAll(); // calls backing off for an endpoint give up now
             while (inside > 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
