@@ -71,6 +71,18 @@ final class ConcurrentConsumeService implements ConsumeService {
                 failed.add(message);
             }
         }
+        if (!failed.isEmpty() && pool.isShutdown()) {
+            // The consumer is closing (a listener may fail because its container is going away): such a failure
+            // is no consumption attempt. The messages stay uncommitted, and whoever takes the queue next reads
+            // them again, with their retry count untouched.
+            List<ReceivedMessage> done = new ArrayList<>(batch);
+            done.removeAll(failed);
+            long offset = queue.consumed(done);
+            if (!queue.isDropped()) {
+                offsets.update(queue.queue(), offset, true);
+            }
+            return;
+        }
         List<ReceivedMessage> retryLocally = handleFailures(failed);
         List<ReceivedMessage> done = new ArrayList<>(batch);
         done.removeAll(retryLocally);
