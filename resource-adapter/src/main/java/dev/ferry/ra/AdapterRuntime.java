@@ -61,7 +61,6 @@ public final class AdapterRuntime implements AutoCloseable {
      */
     public FerryClient newClient(String role, Optional<String> nameServer, Optional<String> instanceName) {
         WorkManagerThreadFactory clientThreads = threads.named("ferry-ra-" + role);
-        factories.removeIf(f -> f != threads && f.runningWorks() == 0); // the factories of closed clients
         factories.add(clientThreads);
         ClientConfig.Builder builder = ClientConfig.builder(nameServer.orElse(nameServerAddress))
                 .threadFactory(clientThreads)
@@ -102,15 +101,15 @@ public final class AdapterRuntime implements AutoCloseable {
         return factories.stream().flatMap(f -> f.runningThreadNames().stream()).toList();
     }
 
-    /**
-     * Closes what was registered (newest first), then the embedded engine (which persists offsets, topics and
-     * the store), then waits for the adapter's works to end.
-     */
     /** The adapter begins to stop: threads needed to close things start even if the server refuses work. */
     void beginStop() {
         threads.stopping();
     }
 
+    /**
+     * Closes what was registered (newest first), then the embedded engine (which persists offsets, topics and
+     * the store), then waits for the adapter's works to end.
+     */
     @Override
     public void close() {
         beginStop();

@@ -134,6 +134,8 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
         /** The server thread running the task; {@code null} before it starts and after it ends. */
         private Thread carrier;
         private boolean interruptPending;
+        /** Whether a work or the fallback has taken the task: it runs once, whoever comes first. */
+        private boolean claimed;
 
         WorkThread(String name, Runnable task) {
             super(name);
@@ -149,18 +151,33 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
                 }
                 submitted = true;
             }
+            running.add(this); // counted from now on, so that a thread still starting is waited for too
             try {
                 workManager.startWork(new TaskWork(this), START_TIMEOUT.toMillis(), null, null);
             } catch (WorkException | RuntimeException e) {
                 if (stopping.get()) {
-                    LOG.log(Level.DEBUG, () -> "FERRY-RA-0103 the stopping server refused thread '" + getName()
-                            + "'; it runs on a thread of its own: " + e);
-                    startDedicated(this);
-                    return;
+                    if (claim()) {
+                        LOG.log(Level.DEBUG, () -> "FERRY-RA-0103 the stopping server refused thread '" + getName()
+                                + "'; it runs on a thread of its own: " + e);
+                        startDedicated(this);
+                    }
+                    return; // unclaimed: a work of the server took it after all
                 }
+                running.remove(this);
                 String message = "FERRY-RA-0101 the WorkManager rejected thread '" + getName() + "': " + e;
                 LOG.log(Level.ERROR, message, e);
                 throw new RejectedExecutionException(message, e);
+            }
+        }
+
+        /** Takes the task for the caller; false when someone already has. */
+        boolean claim() {
+            synchronized (lock) {
+                if (claimed) {
+                    return false;
+                }
+                claimed = true;
+                return true;
             }
         }
 
@@ -191,7 +208,6 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
                     current.interrupt();
                 }
             }
-            running.add(this);
             current.setName(getName());
             current.setContextClassLoader(contextClassLoader);
             try {
@@ -229,6 +245,9 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
 
         @Override
         public void run() {
+            if (!thread.claim()) {
+                return; // a refused start already ran it on a thread of its own
+            }
             if (placement == Placement.WORK) {
                 thread.run(Thread.currentThread());
             } else {

@@ -164,6 +164,33 @@ class EmbeddedAdapterTest {
     }
 
     @Test
+    void shouldLeaveAMessageWaitingForAnEndpointUncountedWhenDeactivated() throws Exception {
+        String topic = TestAdapters.unique("Undeployed");
+        String group = TestAdapters.unique("CG");
+        send(text(topic, "never delivered here"));
+        RecordingEndpointFactory unavailable = RecordingEndpointFactory.accepting().refuseEndpoints(Integer.MAX_VALUE);
+        FerryActivationSpec spec = TestAdapters.spec(adapter, topic, group);
+        adapter.endpointActivation(unavailable, spec);
+        await().atMost(WAIT).until(() -> unavailable.refused() >= 2);
+        adapter.endpointDeactivation(unavailable, spec); // the application goes away while the message waits
+        assertThat(unavailable.received()).isEmpty();
+
+        RecordingEndpointFactory next = RecordingEndpointFactory.accepting();
+        FerryActivationSpec nextSpec = TestAdapters.spec(adapter, topic, group);
+        adapter.endpointActivation(next, nextSpec);
+        try {
+            await().atMost(WAIT).until(() -> next.released() == 1);
+        } finally {
+            adapter.endpointDeactivation(next, nextSpec);
+        }
+        // Still a first delivery: the wait for an endpoint never counted as a failed one.
+        assertThat(next.received()).singleElement().satisfies(message -> {
+            assertThat(text(message)).isEqualTo("never delivered here");
+            assertThat(message.reconsumeTimes()).isZero();
+        });
+    }
+
+    @Test
     void shouldNeverRunMoreDeliveriesThanMaxConcurrency() throws Exception {
         String topic = TestAdapters.unique("Concurrency");
         for (int i = 0; i < 12; i++) {

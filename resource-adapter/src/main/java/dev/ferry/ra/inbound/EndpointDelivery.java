@@ -111,16 +111,30 @@ final class EndpointDelivery implements MessageListener {
                             + " is offered again", activation, e.getMessage(), message.msgId());
                     logged = true;
                 }
-                synchronized (gate) {
-                    if (closed) {
-                        throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
-                                + message.msgId() + " will be delivered again", e);
-                    }
-                    gate.wait(backoff); // close() wakes it
-                }
+                backOff(backoff, message);
                 backoff = Math.min(backoff * 2, MAX_BACKOFF.toMillis());
             }
         }
+    }
+
+    /**
+     * Waits {@code millis} unless the activation closes meanwhile. Closing (or an interrupt, which is how a
+     * closing consumer stops its threads) ends the wait with an exception: the consumer is stopping then, and
+     * leaves the message uncommitted for whoever reads the queue next.
+     */
+    private void backOff(long millis, ReceivedMessage message) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        synchronized (gate) {
+            while (!closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                gate.wait(Math.max(1, left / 1_000_000)); // close() wakes it; so does any delivery ending
+            }
+        }
+        throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
+                + message.msgId() + " will be delivered again");
     }
 
     private static void throwUnchecked(Throwable failure) throws Exception {
