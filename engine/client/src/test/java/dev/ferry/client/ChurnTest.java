@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
@@ -46,16 +47,12 @@ class ChurnTest extends AgainstCluster {
             consumers[i] = start(clients[i], topic, group, deliveries);
         }
 
+        AtomicReference<Throwable> sendFailure = new AtomicReference<>();
         Thread sender = new Thread(() -> {
-            long next = System.nanoTime();
-            for (int b = 0; b < MESSAGES / BATCH; b++) {
-                List<Message> batch = new ArrayList<>(BATCH);
-                for (int i = 0; i < BATCH; i++) {
-                    batch.add(Message.builder(topic).body(utf8("churn " + (b * BATCH + i))).build());
-                }
-                sent.addAll(producer.send(batch).msgIds());
-                next += BATCH_INTERVAL_NANOS;
-                LockSupport.parkNanos(next - System.nanoTime());
+            try {
+                send(producer, topic, sent);
+            } catch (RuntimeException | Error e) {
+                sendFailure.set(e);
             }
         }, "churn-sender");
         sender.start();
@@ -65,9 +62,11 @@ class ChurnTest extends AgainstCluster {
             sender.join(CHURN_INTERVAL.toMillis());
             int slot = rounds++ % CONSUMERS;
             consumers[slot].close();
+            clients[slot].close();
             clients[slot] = newClient();
             consumers[slot] = start(clients[slot], topic, group, deliveries);
         }
+        assertThat(sendFailure.get()).as("the sender's failure").isNull();
         assertThat(sent).hasSize(MESSAGES);
         assertThat(rounds).as("stop/start rounds while messages flowed").isGreaterThanOrEqualTo(5);
 
@@ -84,6 +83,20 @@ class ChurnTest extends AgainstCluster {
                 + " duplicate deliveries (%.3f%%)", cluster, rounds, MESSAGES, duplicates, ratio * 100);
         System.out.println(figure);
         assertThat(ratio).as(figure).isLessThan(0.01);
+    }
+
+    /** Sends every message in batches, paced to last about 20 s, collecting the message ids. */
+    private static void send(Producer producer, String topic, Set<String> sent) {
+        long next = System.nanoTime();
+        for (int b = 0; b < MESSAGES / BATCH; b++) {
+            List<Message> batch = new ArrayList<>(BATCH);
+            for (int i = 0; i < BATCH; i++) {
+                batch.add(Message.builder(topic).body(utf8("churn " + (b * BATCH + i))).build());
+            }
+            sent.addAll(producer.send(batch).msgIds());
+            next += BATCH_INTERVAL_NANOS;
+            LockSupport.parkNanos(next - System.nanoTime());
+        }
     }
 
     private static PushConsumer start(FerryClient client, String topic, String group,
