@@ -31,6 +31,7 @@ final class ConcurrentConsumeService implements ConsumeService {
     private final OffsetStore offsets;
     private final ConsumerRequests requests;
     private final ExecutorService pool;
+    private volatile boolean stopping;
 
     ConcurrentConsumeService(FerryClient client, PushConsumerConfig config, MessageListener listener, OffsetStore offsets,
                    ConsumerRequests requests, ThreadFactory threads) {
@@ -71,7 +72,7 @@ final class ConcurrentConsumeService implements ConsumeService {
                 failed.add(message);
             }
         }
-        if (!failed.isEmpty() && pool.isShutdown()) {
+        if (!failed.isEmpty() && (stopping || pool.isShutdown())) {
             // The consumer is closing (a listener may fail because its container is going away): such a failure
             // is no consumption attempt. The messages stay uncommitted, and whoever takes the queue next reads
             // them again, with their retry count untouched.
@@ -121,6 +122,11 @@ final class ConcurrentConsumeService implements ConsumeService {
             }
         }
         return local;
+    }
+
+    @Override
+    public void beginShutdown() {
+        stopping = true;
     }
 
     @Override

@@ -12,6 +12,13 @@ interface ConsumeService {
     /** Queues messages just pulled from {@code queue} (and recorded in it) for the listener. */
     void submit(ProcessQueue queue, List<ReceivedMessage> messages);
 
+    /**
+     * The consumer begins to close: from now on a listener failure is no consumption attempt (the listener may
+     * fail because its container is going away). Called before anything else in the consumer's close.
+     */
+    default void beginShutdown() {
+    }
+
     /** Lets running listener calls finish (up to {@code timeout}), then stops the threads. */
     void shutdown(Duration timeout);
 

@@ -170,6 +170,9 @@ public final class PushConsumer implements AutoCloseable {
         if (closed) {
             return;
         }
+        if (started) {
+            consume.beginShutdown(); // before closed is seen: a listener that sees it fails harmlessly
+        }
         closed = true;
         if (!started) {
             return;
@@ -185,6 +188,15 @@ public final class PushConsumer implements AutoCloseable {
         }
         client.heartbeats().removeConsumer(config.group());
         client.forget(this);
+    }
+
+
+    /**
+     * Whether {@link #close()} has begun. A listener waiting for something of its own (an endpoint, a resource)
+     * may give up once it is: its failure then leaves the message uncommitted for the queue's next reader.
+     */
+    public boolean isClosing() {
+        return closed;
     }
 
     @Override

@@ -48,6 +48,7 @@ final class EndpointActivation implements AutoCloseable {
         try {
             client = runtime.newClient("consumer-" + config.consumerGroup(), config.nameServer(), instanceName);
             PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
+            delivery.watch(consumer::isClosing);
             LOG.log(Level.INFO, "FERRY-RA-0220 {0} started: {1} {2} {3}, up to {4} at once, name server {5}", name,
                     config.messageModel(), config.consumeMode(), config.selectorType() + " "
                             + config.selectorExpression(), String.valueOf(config.maxConcurrency()),

@@ -9,6 +9,7 @@ import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /**
  * The push consumer's listener for one activation: delivers each message to a fresh {@link MessageEndpoint}
@@ -31,12 +32,15 @@ final class EndpointDelivery implements MessageListener {
     static final Method ON_MESSAGE = onMessageMethod();
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    private static final long CLOSING_CHECK_MILLIS = 100;
 
     private final MessageEndpointFactory endpoints;
     private final String activation;
     private final Object gate = new Object();
     private int inside;
     private boolean closed;
+    /** Whether the activation's consumer has begun to close; set once the consumer exists. */
+    private volatile BooleanSupplier consumerClosing = () -> false;
 
     EndpointDelivery(MessageEndpointFactory endpoints, String activation) {
         this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
@@ -49,6 +53,11 @@ final class EndpointDelivery implements MessageListener {
         } catch (NoSuchMethodException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /** Lets a delivery waiting for an endpoint give up as soon as the consumer begins to close. */
+    void watch(BooleanSupplier closing) {
+        this.consumerClosing = Objects.requireNonNull(closing, "closing");
     }
 
     @Override
@@ -118,19 +127,21 @@ final class EndpointDelivery implements MessageListener {
     }
 
     /**
-     * Waits {@code millis} unless the activation closes meanwhile. Closing (or an interrupt, which is how a
-     * closing consumer stops its threads) ends the wait with an exception: the consumer is stopping then, and
-     * leaves the message uncommitted for whoever reads the queue next.
+     * Waits {@code millis} unless the activation or its consumer closes meanwhile (checked at least every
+     * {@value #CLOSING_CHECK_MILLIS} ms). Closing, or an interrupt (how a closing consumer stops its threads), ends
+     * the wait with an exception: the consumer is stopping then, and leaves the message uncommitted for whoever
+     * reads the queue next.
      */
     private void backOff(long millis, ReceivedMessage message) throws InterruptedException {
         long deadline = System.nanoTime() + millis * 1_000_000;
         synchronized (gate) {
-            while (!closed) {
+            while (!closed && !consumerClosing.getAsBoolean()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return;
                 }
-                gate.wait(Math.max(1, left / 1_000_000)); // close() wakes it; so does any delivery ending
+                // close() wakes it; so does any delivery ending
+                gate.wait(Math.max(1, Math.min(CLOSING_CHECK_MILLIS, left / 1_000_000)));
             }
         }
         throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
