@@ -58,7 +58,6 @@ import javax.transaction.xa.XAResource;
         transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction)
 public class FerryResourceAdapter implements ResourceAdapter {
     private static final System.Logger LOG = System.getLogger(FerryResourceAdapter.class.getName());
-    private static final String DEFAULT_DELAY_LEVELS = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
 
     private String mode = "embedded";
     private String nameServer;
@@ -68,7 +67,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private String storeDir = "ferry-data";
     private String pluginDir;
     private Integer commitLogSegmentSize = 1024 * 1024 * 1024;
-    private String messageDelayLevel = DEFAULT_DELAY_LEVELS;
+    private String messageDelayLevel = DelayLevels.DEFAULT_TEXT;
     private String threadPlacement = "spawned";
 
     private volatile AdapterRuntime runtime;
@@ -344,7 +343,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return messageDelayLevel;
     }
 
-    @ConfigProperty(defaultValue = DEFAULT_DELAY_LEVELS, description = "Embedded mode: the broker's delay levels"
+    @ConfigProperty(defaultValue = DelayLevels.DEFAULT_TEXT, description = "Embedded mode: the broker's delay levels"
             + " (delayed sends; a failed delivery's n-th retry waits level 3 + n), RocketMQ's messageDelayLevel")
     public void setMessageDelayLevel(String messageDelayLevel) {
         this.messageDelayLevel = messageDelayLevel;

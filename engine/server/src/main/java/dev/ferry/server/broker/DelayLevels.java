@@ -12,8 +12,10 @@ import java.util.Locale;
  * @param delays the delay of level 1, 2, ... in order
  */
 public record DelayLevels(List<Duration> delays) {
-    /** RocketMQ's levels: {@code 1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h}. */
-    public static final DelayLevels DEFAULT = parse("1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h");
+    /** RocketMQ's levels, in its {@code messageDelayLevel} format (a constant, for annotations' defaults). */
+    public static final String DEFAULT_TEXT = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
+    /** RocketMQ's levels: {@value #DEFAULT_TEXT}. */
+    public static final DelayLevels DEFAULT = parse(DEFAULT_TEXT);
 
     public DelayLevels {
         delays = List.copyOf(delays);
