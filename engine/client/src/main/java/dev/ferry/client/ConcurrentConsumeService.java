@@ -72,28 +72,20 @@ final class ConcurrentConsumeService implements ConsumeService {
                 failed.add(message);
             }
         }
-        if (!failed.isEmpty() && (stopping || pool.isShutdown())) {
-            // The consumer is closing (a listener may fail because its container is going away): such a failure
-            // is no consumption attempt. The messages stay uncommitted, and whoever takes the queue next reads
-            // them again, with their retry count untouched.
-            List<ReceivedMessage> done = new ArrayList<>(batch);
-            done.removeAll(failed);
-            long offset = queue.consumed(done);
-            if (!queue.isDropped()) {
-                offsets.update(queue.queue(), offset, true);
-            }
-            return;
-        }
-        List<ReceivedMessage> retryLocally = handleFailures(failed);
+        // While the consumer closes, a failure is no consumption attempt (a listener may fail because its
+        // container is going away): such messages stay uncommitted, their retry count untouched, and whoever
+        // takes the queue next reads them again.
+        boolean closing = stopping;
+        List<ReceivedMessage> unfinished = closing ? failed : handleFailures(failed); // stay in flight here
         List<ReceivedMessage> done = new ArrayList<>(batch);
-        done.removeAll(retryLocally);
+        done.removeAll(unfinished);
         long offset = queue.consumed(done);
         if (!queue.isDropped()) {
             offsets.update(queue.queue(), offset, true);
         }
-        if (!retryLocally.isEmpty()) {
+        if (!closing && !unfinished.isEmpty()) {
             try {
-                client.scheduler().schedule(() -> submit(queue, retryLocally), LOCAL_RETRY_PAUSE.toMillis(),
+                client.scheduler().schedule(() -> submit(queue, unfinished), LOCAL_RETRY_PAUSE.toMillis(),
                         TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 // closing: the messages stay uncommitted and are pulled again by the next consumer
@@ -131,6 +123,7 @@ final class ConcurrentConsumeService implements ConsumeService {
 
     @Override
     public void shutdown(Duration timeout) {
+        beginShutdown();
         ConsumeService.shutdown(pool, timeout);
     }
 }

@@ -64,8 +64,7 @@ final class EndpointDelivery implements MessageListener {
     public void onMessage(ReceivedMessage message) throws Exception {
         synchronized (gate) {
             if (closed) {
-                throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
-                        + message.msgId() + " will be delivered again");
+                throw deactivated(message);
             }
             inside++;
         }
@@ -144,7 +143,11 @@ final class EndpointDelivery implements MessageListener {
                 gate.wait(Math.max(1, Math.min(CLOSING_CHECK_MILLIS, left / 1_000_000)));
             }
         }
-        throw new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
+        throw deactivated(message);
+    }
+
+    private IllegalStateException deactivated(ReceivedMessage message) {
+        return new IllegalStateException("FERRY-RA-0210 " + activation + " is deactivated; message "
                 + message.msgId() + " will be delivered again");
     }
 
