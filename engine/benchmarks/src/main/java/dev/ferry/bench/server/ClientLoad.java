@@ -1,12 +1,7 @@
 package dev.ferry.bench.server;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
@@ -42,7 +37,8 @@ final class ClientLoad {
         return producer;
     }
 
-    private static byte[] body(int size) {
+    /** A body of {@code size} ASCII letters, the same for every load. */
+    static byte[] body(int size) {
         byte[] body = new byte[size];
         for (int i = 0; i < size; i++) {
             body[i] = (byte) ('a' + i % 26);
@@ -80,29 +76,11 @@ final class ClientLoad {
         DefaultMQProducer producer = producer("sync");
         String topic = prefix + "Sync";
         producer.send(new Message(topic, "T", body(size))); // creates the topic
-        AtomicLong sent = new AtomicLong();
-        long end = System.nanoTime() + duration.toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
-        long start = System.nanoTime();
         byte[] payload = body(size);
-        for (int t = 0; t < threads; t++) {
-            futures.add(pool.submit(() -> {
-                while (System.nanoTime() < end) {
-                    if (producer.send(new Message(topic, "T", payload)).getSendStatus() == SendStatus.SEND_OK) {
-                        sent.incrementAndGet();
-                    }
-                }
-                return null;
-            }));
-        }
-        for (var future : futures) {
-            future.get();
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        pool.shutdown();
+        double rate = SyncSendLoop.run(threads, duration,
+                () -> producer.send(new Message(topic, "T", payload)).getSendStatus() == SendStatus.SEND_OK);
         producer.shutdown();
-        return sent.get() / seconds;
+        return rate;
     }
 
     /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
@@ -210,9 +188,5 @@ final class ClientLoad {
         consumer.shutdown();
         producer.shutdown();
         return histogram;
-    }
-
-    static String text(int size) {
-        return new String(body(size), StandardCharsets.US_ASCII);
     }
 }

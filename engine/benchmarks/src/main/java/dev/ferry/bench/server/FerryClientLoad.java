@@ -10,12 +10,7 @@ import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,37 +39,19 @@ final class FerryClientLoad implements AutoCloseable {
     double syncSend(int threads, int size, Duration duration) throws Exception {
         Producer producer = producer("sync");
         String topic = prefix + "Sync";
-        byte[] payload = ClientLoad.text(size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] payload = ClientLoad.body(size);
         producer.send(message(topic, payload)); // creates the topic
-        AtomicLong sent = new AtomicLong();
-        long end = System.nanoTime() + duration.toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<Future<?>> futures = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int t = 0; t < threads; t++) {
-            futures.add(pool.submit(() -> {
-                while (System.nanoTime() < end) {
-                    if (producer.send(message(topic, payload)).status() == SendStatus.SEND_OK) {
-                        sent.incrementAndGet();
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> future : futures) {
-            future.get();
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        pool.shutdown();
+        double rate = SyncSendLoop.run(threads, duration,
+                () -> producer.send(message(topic, payload)).status() == SendStatus.SEND_OK);
         producer.close();
-        return sent.get() / seconds;
+        return rate;
     }
 
     /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
     double asyncSend(int inFlight, int size, Duration duration) throws Exception {
         Producer producer = producer("async");
         String topic = prefix + "Async";
-        byte[] payload = ClientLoad.text(size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] payload = ClientLoad.body(size);
         producer.send(message(topic, payload));
         long sent = sendAsync(producer, topic, payload, inFlight, Long.MAX_VALUE, duration);
         producer.close();
@@ -91,7 +68,7 @@ final class FerryClientLoad implements AutoCloseable {
     double consumeBacklog(long count, int size) throws Exception {
         Producer producer = producer("backlog");
         String topic = prefix + "Backlog";
-        byte[] payload = ClientLoad.text(size).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] payload = ClientLoad.body(size);
         producer.send(message(topic, payload));
         long filled = 1 + sendAsync(producer, topic, payload, 2048, count - 1, Duration.ofHours(1));
         producer.close();
