@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.HashMap;
@@ -26,6 +27,8 @@ final class CommitLog {
     private volatile boolean closed;
     private volatile long forces;
     private long lastStoreTimestamp;
+    /** Where an entry is encoded before a channel write; guarded by the append lock. */
+    private ByteBuffer staging = ByteBuffer.allocate(0);
 
     CommitLog(SegmentedFile file, Clock clock, DiskGuard diskGuard) {
         this.file = file;
@@ -63,6 +66,9 @@ final class CommitLog {
                 segment = roll(segment, now);
             }
             return write(segment, message, now);
+        } catch (UncheckedIOException e) {
+            // nothing was published: the next append writes over whatever part of this one reached the file
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, e.getMessage());
         } finally {
             appendLock.unlock();
         }
@@ -70,7 +76,14 @@ final class CommitLog {
 
     private MappedSegment roll(MappedSegment full, long now) {
         if (full.remaining() > 0) {
-            StoredMessageCodec.encodeBlank(full.buffer(), full.writePosition(), full.remaining());
+            int position = full.writePosition();
+            if (full.writesThroughChannel()) {
+                ByteBuffer staging = staging(StoredMessageCodec.BLANK_MARKER_SIZE);
+                StoredMessageCodec.encodeBlank(staging, 0, full.remaining());
+                full.writeThroughChannel(staging, position);
+            } else {
+                StoredMessageCodec.encodeBlank(full.buffer(), position, full.remaining());
+            }
             full.publishWritePosition(full.size(), now);
         }
         return file.addSegment(full.baseOffset() + full.size(), now);
@@ -81,7 +94,14 @@ final class CommitLog {
         long physicalOffset = segment.baseOffset() + position;
         QueueKey queue = new QueueKey(message.message().topic(), message.message().queueId());
         long queueOffset = message.isDispatched() ? nextQueueOffsets.getOrDefault(queue, 0L) : 0L;
-        StoredMessageCodec.encode(segment.buffer(), position, message, queueOffset, physicalOffset, storeTimestamp);
+        if (segment.writesThroughChannel()) {
+            ByteBuffer staging = staging(message.encodedLength());
+            StoredMessageCodec.encode(staging, 0, message, queueOffset, physicalOffset, storeTimestamp);
+            segment.writeThroughChannel(staging, position);
+        } else {
+            StoredMessageCodec.encode(segment.buffer(), position, message, queueOffset, physicalOffset,
+                storeTimestamp);
+        }
         segment.publishWritePosition(position + message.encodedLength(), storeTimestamp);
         if (message.isDispatched()) {
             nextQueueOffsets.put(queue, queueOffset + 1);
@@ -90,6 +110,14 @@ final class CommitLog {
         writtenOffset = physicalOffset + message.encodedLength();
         return new AppendResult(AppendStatus.PUT_OK, physicalOffset, message.encodedLength(), queueOffset,
             storeTimestamp, message.message().storeHost(), "");
+    }
+
+    /** The staging buffer for channel writes, cleared and limited to {@code length}; grown when too small. */
+    private ByteBuffer staging(int length) {
+        if (staging.capacity() < length) {
+            staging = ByteBuffer.allocateDirect(Math.max(length, staging.capacity() * 2));
+        }
+        return staging.clear().limit(length);
     }
 
     /** Forces written bytes; returns the new flushed offset. Serialized: the flush thread, or close. */

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,7 +20,8 @@ import java.util.concurrent.ThreadFactory;
  * the commit log; a flush thread runs the {@link FlushService} (async) or the {@link GroupCommitService} (sync); a
  * dispatch thread runs the {@link Dispatcher}, which alone writes consume queues and the index and calls the
  * {@link MessageArrivalListener}; a checkpoint thread forces consume queues and index and writes the
- * {@link Checkpoint}; a retention thread runs the {@link RetentionService}. Reads run on the callers' threads.
+ * {@link Checkpoint}; a retention thread runs the {@link RetentionService}; under sync flush a zero-fill thread
+ * makes the next commit-log segment ahead of time ({@link SegmentZeroFiller}). Reads run on the callers' threads.
  * {@link #open} recovers on the calling thread before any of these start.
  */
 public final class MessageStore implements AutoCloseable {
@@ -38,6 +40,8 @@ public final class MessageStore implements AutoCloseable {
     private final RecoveryReport recoveryReport;
     private final List<DutyLoop> loops;
     private final DutyLoop dispatchLoop;
+    private final SegmentedFile commitLogFile;
+    private final SegmentZeroFiller zeroFiller;
     private volatile boolean closed;
 
     private MessageStore(Builder builder) {
@@ -46,13 +50,14 @@ public final class MessageStore implements AutoCloseable {
         Path dir = c.storeDir();
         createDirectories(dir);
         DiskSpace disk = builder.diskSpace != null ? builder.diskSpace : DiskSpace.of(dir);
-        SegmentedFile commitLogFile = new SegmentedFile(dir.resolve("commitlog"), c.commitLogSegmentSize());
+        boolean sync = c.flushMode() == FlushMode.SYNC_FLUSH;
+        commitLogFile = new SegmentedFile(dir.resolve("commitlog"), c.commitLogSegmentSize(),
+            sync ? SegmentWrites.CHANNEL : SegmentWrites.MAPPED);
         commitLog = new CommitLog(commitLogFile, builder.clock,
             new DiskGuard(disk, c.diskRejectRatio(), c.diskCheckInterval(), builder.clock));
         consumeQueues = new ConsumeQueueTable(dir.resolve("consumequeue"), c.consumeQueueEntriesPerSegment(),
             builder.clock);
         index = new MessageIndex(dir.resolve("index"), c.indexHashSlots(), c.indexMaxEntries(), builder.clock);
-        boolean sync = c.flushMode() == FlushMode.SYNC_FLUSH;
         dispatcher = new Dispatcher(commitLog, consumeQueues, index,
             sync ? commitLog::flushedOffset : commitLog::writtenOffset, builder.arrivalListener);
 
@@ -82,9 +87,16 @@ public final class MessageStore implements AutoCloseable {
             groupCommit = null;
             flushLoop = new DutyLoop("ferry-store-flush", new FlushService(commitLog), c.flushInterval(), threads);
         }
-        loops = List.of(flushLoop, dispatchLoop,
+        List<DutyLoop> all = new ArrayList<>(List.of(flushLoop, dispatchLoop,
             new DutyLoop("ferry-store-checkpoint", checkpoints, c.flushInterval(), threads),
-            new DutyLoop("ferry-store-retention", retention, c.retentionCheckInterval(), threads));
+            new DutyLoop("ferry-store-retention", retention, c.retentionCheckInterval(), threads)));
+        if (sync) {
+            zeroFiller = new SegmentZeroFiller(commitLogFile, commitLog::writtenOffset, disk, c.diskRejectRatio());
+            all.add(new DutyLoop("ferry-store-zero-fill", zeroFiller, Duration.ofMillis(100), threads));
+        } else {
+            zeroFiller = null;
+        }
+        loops = List.copyOf(all);
         loops.forEach(DutyLoop::start);
     }
 
@@ -243,10 +255,14 @@ public final class MessageStore implements AutoCloseable {
         }
         closed = true;
         commitLog.close();
+        if (zeroFiller != null) {
+            zeroFiller.stop();
+        }
         loops.forEach(DutyLoop::close);
         long end = commitLog.flush();
         dispatcher.dispatchUpTo(end, true);
         checkpoints.writeCheckpoint();
+        commitLogFile.close();
         try {
             Files.deleteIfExists(config.storeDir().resolve(ABORT_FILE));
         } catch (IOException e) {

@@ -2,11 +2,14 @@ package dev.ferry.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -16,13 +19,23 @@ import java.util.stream.Stream;
  * readers on any thread look segments up without locking. One thread at a time appends (the owner's write lock).
  */
 final class SegmentedFile {
+    private static final System.Logger LOG = System.getLogger(SegmentedFile.class.getName());
+    private static final String ZERO_FILLING = ".zero-filling";
+    private static final String ZERO_FILLED = ".zero-filled";
+
     private final Path dir;
     private final int segmentSize;
+    private final SegmentWrites writes;
     private volatile List<MappedSegment> segments = List.of();
 
     SegmentedFile(Path dir, int segmentSize) {
+        this(dir, segmentSize, SegmentWrites.MAPPED);
+    }
+
+    SegmentedFile(Path dir, int segmentSize, SegmentWrites writes) {
         this.dir = dir;
         this.segmentSize = segmentSize;
+        this.writes = writes;
     }
 
     /** Maps every segment file found; write positions are all "full" until the owner's recovery sets them. */
@@ -33,8 +46,11 @@ final class SegmentedFile {
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path file : files.sorted().toList()) {
                     String name = file.getFileName().toString();
-                    if (name.length() == 20 && name.chars().allMatch(Character::isDigit)) {
-                        MappedSegment segment = MappedSegment.open(dir, Long.parseLong(name), segmentSize, nowMillis);
+                    if (isMadeAhead(file)) {
+                        Files.delete(file); // made ahead for a base that recovery may since have moved
+                    } else if (name.length() == 20 && name.chars().allMatch(Character::isDigit)) {
+                        MappedSegment segment = MappedSegment.open(dir, Long.parseLong(name), segmentSize, nowMillis,
+                            writes);
                         segment.resetPositions(segmentSize);
                         segment.markFlushed();
                         loaded.add(segment);
@@ -90,7 +106,15 @@ final class SegmentedFile {
         if (last.isPresent() && last.get().baseOffset() + segmentSize != baseOffset) {
             throw new IllegalStateException("segment " + baseOffset + " does not follow " + last.get());
         }
-        MappedSegment segment = MappedSegment.open(dir, baseOffset, segmentSize, nowMillis);
+        Path made = dir.resolve(MappedSegment.fileName(baseOffset) + ZERO_FILLED);
+        if (Files.exists(made)) {
+            try {
+                Files.move(made, dir.resolve(MappedSegment.fileName(baseOffset)), StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "cannot use zero-filled segment " + made + "; creating a sparse one", e);
+            }
+        }
+        MappedSegment segment = MappedSegment.open(dir, baseOffset, segmentSize, nowMillis, writes);
         List<MappedSegment> next = new ArrayList<>(segments);
         next.add(segment);
         segments = List.copyOf(next);
@@ -101,6 +125,63 @@ final class SegmentedFile {
     MappedSegment lastOrCreate(long emptyLogStart, long nowMillis) {
         Optional<MappedSegment> last = last();
         return last.isPresent() ? last.get() : addSegment(emptyLogStart - emptyLogStart % segmentSize, nowMillis);
+    }
+
+    /**
+     * Makes the segment at {@code baseOffset} ahead of time, zero-filled, under a name {@link #addSegment} looks for;
+     * false when there is nothing to do (it exists, or was made already). Runs off the append path: filling a segment
+     * writes its whole size, so it stops early when {@code abandoned} says so. A segment added meanwhile wins, and the
+     * late file is dropped.
+     */
+    boolean zeroFillAhead(long baseOffset, BooleanSupplier abandoned) throws IOException {
+        String name = MappedSegment.fileName(baseOffset);
+        Path made = dir.resolve(name + ZERO_FILLED);
+        if (Files.exists(made) || Files.exists(dir.resolve(name)) || isInUse(baseOffset)) {
+            return false;
+        }
+        Files.createDirectories(dir);
+        Path filling = dir.resolve(name + ZERO_FILLING);
+        Files.deleteIfExists(filling);
+        try {
+            if (!MappedSegment.writeZeroFilled(filling, made, segmentSize, abandoned)) {
+                return false;
+            }
+        } finally {
+            Files.deleteIfExists(filling);
+        }
+        synchronized (this) {
+            if (isInUse(baseOffset) || Files.exists(dir.resolve(name))) {
+                Files.deleteIfExists(made);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean isInUse(long baseOffset) {
+        return segments.stream().anyMatch(segment -> segment.baseOffset() == baseOffset);
+    }
+
+    /**
+     * Releases what the segments hold open (their mappings stay readable) and drops a segment made ahead: the next
+     * open would not trust it anyway.
+     */
+    synchronized void close() {
+        segments.forEach(MappedSegment::close);
+        try (Stream<Path> files = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
+            for (Path file : files.toList()) {
+                if (isMadeAhead(file)) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot remove segments made ahead in " + dir, e);
+        }
+    }
+
+    private static boolean isMadeAhead(Path file) {
+        String name = file.getFileName().toString();
+        return name.endsWith(ZERO_FILLING) || name.endsWith(ZERO_FILLED);
     }
 
     /** Forces every segment's unflushed bytes; returns the offset up to which everything is durable. */

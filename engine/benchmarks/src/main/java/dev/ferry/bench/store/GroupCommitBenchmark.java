@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * Sync-flush appends of 1 KiB messages from 16 writers, in messages per second: every append returns only after its
  * bytes are forced, and the group commit shares one force among the waiting appends. Compare with
- * {@link FsyncPerMessageBaselineBenchmark} from the same run.
+ * {@link FsyncPerMessageBaselineBenchmark} from the same run. One store serves the whole trial, as a running broker
+ * does: segments roll, and each next one is made ahead of time while the current one fills.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -27,13 +28,13 @@ public class GroupCommitBenchmark {
     private BenchmarkStore benchmarkStore;
     private MessageToStore message;
 
-    @Setup(Level.Iteration)
+    @Setup(Level.Trial)
     public void open() {
         benchmarkStore = new BenchmarkStore("ferry-bench-sync", FlushMode.SYNC_FLUSH);
         message = BenchmarkMessages.oneKibMessage(0);
     }
 
-    @TearDown(Level.Iteration)
+    @TearDown(Level.Trial)
     public void close() {
         benchmarkStore.close();
     }
