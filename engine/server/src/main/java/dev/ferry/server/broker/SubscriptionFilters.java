@@ -1,7 +1,6 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.spi.FilterExpressionException;
-import dev.ferry.spi.FilterableMessage;
 import dev.ferry.spi.MessageFilter;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
@@ -72,7 +71,7 @@ final class SubscriptionFilters {
 
         @Override
         public boolean matches(StoredMessageView message) {
-            return filter.matches(FilterableMessage.of(message.properties()));
+            return filter.matches(new StoredFilterableMessage(message));
         }
     }
 }
