@@ -70,7 +70,8 @@ public final class MessageStore implements AutoCloseable {
         commitLog.restore(recoveryReport.validEndOffset(), consumeQueues.maxOffsets());
         createAbortMarker(abortMarker);
 
-        checkpoints = new CheckpointService(dir, commitLog, consumeQueues, index, dispatcher);
+        checkpoints = new CheckpointService(dir, commitLog, consumeQueues, index, dispatcher, builder.clock,
+            c.indexFlushInterval());
         retention = new RetentionService(commitLog, consumeQueues, index, dispatcher, disk, builder.clock,
             c.fileRetention(), c.diskCleanRatio());
         reader = new ConsumeQueueReader(consumeQueues, commitLog, c.maxEntriesScannedPerRead());
@@ -241,7 +242,7 @@ public final class MessageStore implements AutoCloseable {
     /** Flushes everything and writes the checkpoint now. */
     public void flush() {
         commitLog.flush();
-        checkpoints.writeCheckpoint();
+        checkpoints.flushAll();
     }
 
     /**
@@ -261,7 +262,7 @@ public final class MessageStore implements AutoCloseable {
         loops.forEach(DutyLoop::close);
         long end = commitLog.flush();
         dispatcher.dispatchUpTo(end, true);
-        checkpoints.writeCheckpoint();
+        checkpoints.flushAll();
         commitLogFile.close();
         try {
             Files.deleteIfExists(config.storeDir().resolve(ABORT_FILE));

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param consumeQueueEntriesPerSegment 20-byte entries per consume-queue segment file (default 300,000)
  * @param flushMode                     async (default) or sync flush with group commit
  * @param flushInterval                 async commit-log flush and checkpoint interval (default 500 ms)
+ * @param indexFlushInterval            how often the checkpoint also forces the index (default 10 s; recovery
+ *                                      rebuilds what a crash took since then from the commit log)
  * @param syncFlushTimeout              how long a sync-flush append waits for its force (default 5 s)
  * @param groupCommitLinger             longest a group commit waits for more appends before forcing (default 200 us;
  *                                      zero forces at once)
@@ -27,7 +29,8 @@ import java.util.Objects;
  * @param maxEntriesScannedPerRead      consume-queue entries one filtered read may examine (default 16,000)
  */
 public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQueueEntriesPerSegment,
-                          FlushMode flushMode, Duration flushInterval, Duration syncFlushTimeout,
+                          FlushMode flushMode, Duration flushInterval, Duration indexFlushInterval,
+                          Duration syncFlushTimeout,
                           Duration groupCommitLinger,
                           int maxMessageBodySize, Duration fileRetention, Duration retentionCheckInterval,
                           double diskCleanRatio, double diskRejectRatio, Duration diskCheckInterval,
@@ -46,6 +49,7 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
                 "must fit a segment of at most 2 GiB");
         }
         requirePositive("flushInterval", flushInterval);
+        requirePositive("indexFlushInterval", indexFlushInterval);
         requirePositive("syncFlushTimeout", syncFlushTimeout);
         requireNotNegative("groupCommitLinger", groupCommitLinger);
         requireAtLeast("maxMessageBodySize", maxMessageBodySize, 0);
@@ -108,6 +112,7 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
         private int consumeQueueEntriesPerSegment = 300_000;
         private FlushMode flushMode = FlushMode.ASYNC_FLUSH;
         private Duration flushInterval = Duration.ofMillis(500);
+        private Duration indexFlushInterval = Duration.ofSeconds(10);
         private Duration syncFlushTimeout = Duration.ofSeconds(5);
         private Duration groupCommitLinger = Duration.ofNanos(200_000);
         private int maxMessageBodySize = 4 * 1024 * 1024;
@@ -141,6 +146,11 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
 
         public Builder flushInterval(Duration value) {
             this.flushInterval = value;
+            return this;
+        }
+
+        public Builder indexFlushInterval(Duration value) {
+            this.indexFlushInterval = value;
             return this;
         }
 
@@ -201,7 +211,8 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
 
         public StoreConfig build() {
             return new StoreConfig(storeDir, commitLogSegmentSize, consumeQueueEntriesPerSegment, flushMode,
-                flushInterval, syncFlushTimeout, groupCommitLinger, maxMessageBodySize, fileRetention,
+                flushInterval, indexFlushInterval, syncFlushTimeout, groupCommitLinger, maxMessageBodySize,
+                fileRetention,
                 retentionCheckInterval, diskCleanRatio, diskRejectRatio, diskCheckInterval, indexHashSlots,
                 indexMaxEntries, maxEntriesScannedPerRead);
         }

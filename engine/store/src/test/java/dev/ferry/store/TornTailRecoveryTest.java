@@ -1,11 +1,13 @@
 package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -101,6 +103,54 @@ class TornTailRecoveryTest {
             assertThat(store.recoveryReport().redispatchedMessages()).isEqualTo(MESSAGES - 20);
             assertConsistent(store, results);
             assertThat(store.queryMessagesByKey("Torn", "k55", 5, 0, Long.MAX_VALUE).views()).hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldForceTheIndexLessOftenAndRebuildWhatItLostFromItsOwnCheckpoint() throws IOException {
+        StoreConfig config = TestMessages.smallConfig(dir).flushInterval(Duration.ofMillis(20))
+            .indexFlushInterval(Duration.ofHours(1)).build();
+        Path durableIndex = dir.resolveSibling(dir.getFileName() + "-index-at-force");
+        byte[] checkpointBeforeCrash;
+        long indexForcedAt;
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            for (int i = 0; i < 10; i++) {
+                store.append(TestMessages.message("Lag", 0, "early " + i, null, "k" + i));
+            }
+            await().until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
+            store.flush();
+            indexForcedAt = store.commitLogMaxOffset();
+            copyRecursively(dir.resolve("index"), durableIndex);
+            for (int i = 10; i < 20; i++) {
+                store.append(TestMessages.message("Lag", 0, "late " + i, null, "k" + i));
+            }
+            long end = store.commitLogMaxOffset();
+            await().until(() -> Checkpoint.read(dir).map(Checkpoint::consumeQueueOffset).orElse(0L) == end);
+            Checkpoint running = Checkpoint.read(dir).orElseThrow();
+            assertThat(running.indexOffset()).as("the index is not forced every round").isEqualTo(indexForcedAt);
+            checkpointBeforeCrash = Files.readAllBytes(dir.resolve(Checkpoint.FILE_NAME));
+        }
+        // The crash: the index holds only what its last force made durable, the checkpoint says so.
+        ConsumeQueueDispatchTest.deleteRecursively(dir.resolve("index"));
+        copyRecursively(durableIndex, dir.resolve("index"));
+        Files.write(dir.resolve(Checkpoint.FILE_NAME), checkpointBeforeCrash);
+        simulateCrash();
+
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            assertThat(store.recoveryReport().redispatchedMessages()).isEqualTo(10);
+            for (String key : List.of("k3", "k15")) {
+                assertThat(store.queryMessagesByKey("Lag", key, 5, 0, Long.MAX_VALUE).views()).as(key).hasSize(1);
+            }
+        } finally {
+            ConsumeQueueDispatchTest.deleteRecursively(durableIndex);
+        }
+    }
+
+    private static void copyRecursively(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.toList()) {
+                Files.copy(source, to.resolve(from.relativize(source).toString()));
+            }
         }
     }
 
