@@ -3,9 +3,11 @@ package dev.ferry.store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -115,10 +117,29 @@ final class SegmentedFile {
             }
         }
         MappedSegment segment = MappedSegment.open(dir, baseOffset, segmentSize, nowMillis, writes);
+        try {
+            forceDirectory();
+        } catch (UncheckedIOException e) {
+            segment.close();
+            throw e;
+        }
         List<MappedSegment> next = new ArrayList<>(segments);
         next.add(segment);
         segments = List.copyOf(next);
         return segment;
+    }
+
+    /**
+     * Makes the directory's entries durable: a segment's name (created, or renamed from a file made ahead) must
+     * survive a power loss as surely as the bytes forced into it, or recovery would not find them. Forcing a file
+     * does not cover its directory entry. Once per segment, before anything is written into it.
+     */
+    private void forceDirectory() {
+        try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+            directory.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot force directory " + dir, e);
+        }
     }
 
     /** The segment to append to: the last one, or a new one at {@code emptyLogStart} when there is none. */
