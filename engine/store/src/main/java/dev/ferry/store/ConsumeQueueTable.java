@@ -30,7 +30,7 @@ final class ConsumeQueueTable {
     /** Loads every queue directory found. */
     void load() {
         try {
-            Files.createDirectories(root);
+            DurableDirectories.create(root);
             try (Stream<Path> topics = Files.list(root)) {
                 for (Path topicDir : topics.filter(Files::isDirectory).toList()) {
                     loadTopic(topicDir);

@@ -43,7 +43,7 @@ final class MessageIndex {
 
     synchronized void load() {
         try {
-            Files.createDirectories(dir);
+            DurableDirectories.create(dir);
             try (Stream<Path> found = Files.list(dir)) {
                 files = found.filter(p -> p.getFileName().toString().matches("\\d{17}")).sorted()
                     .map(p -> IndexFile.open(p, hashSlots, maxEntries)).toList();
@@ -90,6 +90,12 @@ final class MessageIndex {
             file = dir.resolve(FILE_NAME.format(Instant.ofEpochMilli(millis)));
         }
         IndexFile created = IndexFile.open(file, hashSlots, maxEntries);
+        try {
+            // like a commit-log segment's: the checkpoint's index offset is worth nothing if the file can vanish
+            DurableDirectories.force(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot force index directory " + dir, e);
+        }
         List<IndexFile> next = new ArrayList<>(files);
         next.add(created);
         files = List.copyOf(next);

@@ -108,7 +108,7 @@ public final class MessageStore implements AutoCloseable {
 
     private static void createDirectories(Path dir) {
         try {
-            Files.createDirectories(dir);
+            DurableDirectories.create(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create store directory " + dir, e);
         }
@@ -118,6 +118,8 @@ public final class MessageStore implements AutoCloseable {
         try {
             if (!Files.exists(marker)) {
                 Files.createFile(marker);
+                // a marker lost to a power loss would make the next start take a crash for a clean shutdown
+                DurableDirectories.force(marker.getParent());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create abort marker " + marker, e);

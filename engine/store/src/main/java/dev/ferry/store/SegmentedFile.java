@@ -3,11 +3,9 @@ package dev.ferry.store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +41,7 @@ final class SegmentedFile {
     /** Maps every segment file found; write positions are all "full" until the owner's recovery sets them. */
     synchronized void load(long nowMillis) {
         try {
-            Files.createDirectories(dir);
+            DurableDirectories.create(dir);
             List<MappedSegment> loaded = new ArrayList<>();
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path file : files.sorted().toList()) {
@@ -108,6 +106,11 @@ final class SegmentedFile {
         if (last.isPresent() && last.get().baseOffset() + segmentSize != baseOffset) {
             throw new IllegalStateException("segment " + baseOffset + " does not follow " + last.get());
         }
+        try {
+            DurableDirectories.create(dir); // a queue's directory is made with its first segment
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create directory " + dir, e);
+        }
         Path made = dir.resolve(MappedSegment.fileName(baseOffset) + ZERO_FILLED);
         if (Files.exists(made)) {
             try {
@@ -118,28 +121,17 @@ final class SegmentedFile {
         }
         MappedSegment segment = MappedSegment.open(dir, baseOffset, segmentSize, nowMillis, writes);
         try {
-            forceDirectory();
-        } catch (UncheckedIOException e) {
+            // the segment's name (created, or renamed from a file made ahead) must survive a power loss as surely
+            // as the bytes forced into it, or recovery would not find them: once per segment, before any write
+            DurableDirectories.force(dir);
+        } catch (IOException e) {
             segment.close();
-            throw e;
+            throw new UncheckedIOException("cannot force directory " + dir, e);
         }
         List<MappedSegment> next = new ArrayList<>(segments);
         next.add(segment);
         segments = List.copyOf(next);
         return segment;
-    }
-
-    /**
-     * Makes the directory's entries durable: a segment's name (created, or renamed from a file made ahead) must
-     * survive a power loss as surely as the bytes forced into it, or recovery would not find them. Forcing a file
-     * does not cover its directory entry. Once per segment, before anything is written into it.
-     */
-    private void forceDirectory() {
-        try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-            directory.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot force directory " + dir, e);
-        }
     }
 
     /** The segment to append to: the last one, or a new one at {@code emptyLogStart} when there is none. */
