@@ -3,6 +3,7 @@ package dev.ferry.bench.server;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -142,8 +143,13 @@ final class ClientLoad {
         return received.get() / seconds;
     }
 
-    /** End-to-end latency (send to listener) at a fixed rate, in microseconds. */
-    Histogram latency(int perSecond, Duration duration, int size) throws Exception {
+    /**
+     * End-to-end latency at a fixed rate: sends paced at {@code perSecond} for {@code warmup}, unrecorded, then for
+     * {@code duration}, recording send-to-listener time of each message sent after the warm-up. The warm-up is
+     * the same traffic, so both JVMs have compiled the paths it takes (a held pull woken by an arrival, oneway
+     * sends: paths the earlier phases never ran) before anything is measured.
+     */
+    Histogram latency(int perSecond, Duration warmup, Duration duration, int size) throws Exception {
         String topic = prefix + "Latency";
         DefaultMQProducer producer = producer("latency");
         producer.send(new Message(topic, "T", body(size)));
@@ -154,11 +160,13 @@ final class ClientLoad {
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         consumer.subscribe(topic, "*");
         AtomicLong received = new AtomicLong();
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicLong measuredFrom = new AtomicLong();
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             long now = System.nanoTime();
             for (var m : messages) {
                 String sentAt = m.getUserProperty("sentNanos");
-                if (sentAt != null) {
+                if (sentAt != null && measuring.get() && Long.parseLong(sentAt) - measuredFrom.get() >= 0) {
                     synchronized (histogram) {
                         histogram.recordValue(Math.max(0, (now - Long.parseLong(sentAt)) / 1000));
                     }
@@ -170,10 +178,15 @@ final class ClientLoad {
         consumer.start();
         Thread.sleep(3000); // let the consumer take its queues before the measured traffic starts
         long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
+        long warmupSends = perSecond * warmup.toSeconds();
         long total = perSecond * duration.toSeconds();
         long next = System.nanoTime();
         byte[] payload = body(size);
-        for (long i = 0; i < total; i++) {
+        for (long i = 0; i < warmupSends + total; i++) {
+            if (i == warmupSends) {
+                measuredFrom.set(next);
+                measuring.set(true);
+            }
             // Park, not spin, until the next send is due: on two cores a spinning sender would take a whole
             // core from the broker and the consumer it measures, and the tail would be the scheduler's.
             for (long wait = next - System.nanoTime(); wait > 0; wait = next - System.nanoTime()) {

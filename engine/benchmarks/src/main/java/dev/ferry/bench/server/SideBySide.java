@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -56,6 +57,15 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--latency-s", description = "Seconds of the latency run.")
     int latencySeconds = 15;
 
+    @Option(names = "--latency-warmup-s", description = "Seconds of the same traffic sent, unrecorded, before the "
+            + "latency run.")
+    int latencyWarmupSeconds = 10;
+
+    @Option(names = "--rounds", description = "Rounds of measurements. Each round measures every broker once, in "
+            + "the reverse order of the round before (Ferry, Apache, Apache, Ferry, ...); the table shows each "
+            + "figure's mean over the rounds, so no broker is always the one measured first.")
+    int rounds = 2;
+
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
 
@@ -87,19 +97,46 @@ public final class SideBySide implements Callable<Integer> {
         List<String> brokers = only == null ? List.of("ferry", "apache") : List.of(only);
         if (compareClients) {
             for (String broker : brokers) {
-                Map<String, Double> apacheClient = inFreshJvm(broker, "apache");
-                Map<String, Double> ferryClient = inFreshJvm(broker, "ferry");
+                Map<String, Double> apacheClient = inFreshJvm(broker, "apache", broker + "-apache-client");
+                Map<String, Double> ferryClient = inFreshJvm(broker, "ferry", broker + "-ferry-client");
                 System.out.printf(Locale.ROOT, "%n%s broker:%n", broker);
                 print(Map.of("Ferry", ferryClient, "Apache", apacheClient), "Ferry client", "Apache client");
             }
             return 0;
         }
+        Map<String, List<Map<String, Double>>> rounds = new LinkedHashMap<>();
+        List<String> order = new ArrayList<>(brokers);
+        for (int round = 1; round <= this.rounds; round++) {
+            for (String broker : order) {
+                String name = this.rounds == 1 ? broker : broker + "-" + round;
+                rounds.computeIfAbsent(broker.equals("ferry") ? "Ferry" : "Apache", k -> new ArrayList<>())
+                    .add(inFreshJvm(broker, null, name));
+            }
+            Collections.reverse(order);
+        }
         Map<String, Map<String, Double>> results = new LinkedHashMap<>();
-        for (String broker : brokers) {
-            results.put(broker.equals("ferry") ? "Ferry" : "Apache", inFreshJvm(broker, null));
+        rounds.forEach((broker, measured) -> results.put(broker, mean(measured)));
+        if (this.rounds > 1) {
+            System.out.printf(Locale.ROOT, "%nMeans of %d rounds (order per round alternating, %s first):%n",
+                this.rounds, brokers.get(0));
         }
         print(results, "Ferry", "Apache");
         return 0;
+    }
+
+    /** Each figure's mean over the measurements that have it. */
+    private static Map<String, Double> mean(List<Map<String, Double>> measured) {
+        Map<String, Double> sums = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Map<String, Double> figures : measured) {
+            figures.forEach((key, value) -> {
+                sums.merge(key, value, Double::sum);
+                counts.merge(key, 1, Integer::sum);
+            });
+        }
+        Map<String, Double> means = new LinkedHashMap<>();
+        sums.forEach((key, sum) -> means.put(key, sum / counts.get(key)));
+        return means;
     }
 
     /**
@@ -107,15 +144,15 @@ public final class SideBySide implements Callable<Integer> {
      * neither side meets a load generator another measurement has already warmed up: run one after the
      * other in one JVM, whatever ran second found the client code compiled and did up to 1.6x better.
      */
-    private Map<String, Double> inFreshJvm(String broker, String client) throws Exception {
-        String name = client == null ? broker : broker + "-" + client + "-client";
+    private Map<String, Double> inFreshJvm(String broker, String client, String name) throws Exception {
         Path results = workDir.resolve(name + ".results");
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 SideBySide.class.getName(), "--only=" + broker, "--results-file=" + results,
                 "--work-dir=" + workDir.resolve(name), "--heap=" + heap, "--segment-mib=" + segmentMib,
                 "--duration-s=" + durationSeconds, "--backlog=" + backlog, "--backlog-size=" + backlogSize,
-                "--rate=" + rate, "--latency-s=" + latencySeconds));
+                "--rate=" + rate, "--latency-s=" + latencySeconds,
+                "--latency-warmup-s=" + latencyWarmupSeconds));
         if (client != null) {
             command.addAll(List.of("--clients", "--client=" + client));
         }
@@ -129,6 +166,8 @@ public final class SideBySide implements Callable<Integer> {
             int tab = line.indexOf('\t');
             figures.put(line.substring(0, tab), Double.parseDouble(line.substring(tab + 1)));
         }
+        // gigabytes of store files: gone before the next measurement, not left to its disk and page cache
+        deleteRecursively(workDir.resolve(name));
         return figures;
     }
 
@@ -189,7 +228,8 @@ public final class SideBySide implements Callable<Integer> {
             System.out.println("  async done");
             figures.put("consume " + backlog + " backlog (msg/s)", load.consumeBacklog(backlog, backlogSize));
             System.out.println("  backlog done");
-            Histogram latency = load.latency(rate, Duration.ofSeconds(latencySeconds), 1024);
+            Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
+                Duration.ofSeconds(latencySeconds), 1024);
             figures.put("e2e latency p50 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(50));
             figures.put("e2e latency p99 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99));
             figures.put("e2e latency p99.9 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99.9));
