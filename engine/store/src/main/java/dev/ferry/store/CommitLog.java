@@ -13,13 +13,21 @@ import java.util.function.Consumer;
  * The commit log: every message of every topic, appended in arrival order to {@link SegmentedFile} segments in the
  * stored-message layout, rolled with the end-of-segment blank marker. Appending threads take turns under one lock,
  * which covers assigning offsets and copying the prepared bytes; the lock also guards the next queue offset of every
- * queue. Readers on any thread see entries below {@link #writtenOffset()}; the flushing thread moves
- * {@link #flushedOffset()}.
+ * queue. {@link #writtenOffset()} is where the next entry goes; the flushing thread moves {@link #flushedOffset()}.
+ *
+ * <p>Segments written into their mapping hold each entry as soon as it is appended. Segments written through their
+ * file channel (sync flush, where every append waits for a force anyway) collect appended entries in a pending
+ * buffer that {@link #flush()} writes with one positional write just before it forces, so each append costs a copy
+ * in memory instead of a system call under the lock. Either way a segment's published write position covers only
+ * bytes in the file, and readers see nothing beyond it.
  */
 final class CommitLog {
     private final SegmentedFile file;
     private final Clock clock;
     private final DiskGuard diskGuard;
+    /** Room for the entries of one group commit many times over; grown for a larger entry. */
+    private static final int PENDING_CAPACITY = 1024 * 1024;
+
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Map<QueueKey, Long> nextQueueOffsets = new HashMap<>();
     private volatile long writtenOffset;
@@ -27,8 +35,13 @@ final class CommitLog {
     private volatile boolean closed;
     private volatile long forces;
     private long lastStoreTimestamp;
-    /** Where an entry is encoded before a channel write; guarded by the append lock. */
-    private ByteBuffer staging = ByteBuffer.allocate(0);
+    /** Entries appended to {@link #pendingSegment} but not yet in its file; guarded by the append lock. */
+    private ByteBuffer pending = ByteBuffer.allocate(0);
+    private MappedSegment pendingSegment;
+    private int pendingPosition;
+    private long pendingTimestamp;
+    /** Why appends are refused after pending entries could not be written; guarded by the append lock. */
+    private String failure;
 
     CommitLog(SegmentedFile file, Clock clock, DiskGuard diskGuard) {
         this.file = file;
@@ -56,8 +69,11 @@ final class CommitLog {
             if (closed) {
                 return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "commit log is closed");
             }
+            if (failure != null) {
+                return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, failure);
+            }
             MappedSegment segment = file.lastOrCreate(writtenOffset, clock.millis());
-            boolean roll = segment.remaining() < length + StoredMessageCodec.BLANK_MARKER_SIZE;
+            boolean roll = remaining(segment) < length + StoredMessageCodec.BLANK_MARKER_SIZE;
             if (!diskGuard.allowsAppend(roll ? segmentSize : 0)) {
                 return AppendResult.rejected(AppendStatus.DISK_FULL, diskGuard.reason());
             }
@@ -67,42 +83,53 @@ final class CommitLog {
             }
             return write(segment, message, now);
         } catch (UncheckedIOException e) {
-            // nothing was published: the next append writes over whatever part of this one reached the file
+            // Either pending entries were lost (failure is set and every later append is refused) or a roll
+            // failed having published nothing new, and the next append writes over whatever reached the file.
             return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, e.getMessage());
         } finally {
             appendLock.unlock();
         }
     }
 
+    /** Bytes left in {@code segment} after what was appended to it, pending entries included. */
+    private int remaining(MappedSegment segment) {
+        return (int) (segment.baseOffset() + segment.size() - writtenOffset);
+    }
+
     private MappedSegment roll(MappedSegment full, long now) {
-        if (full.remaining() > 0) {
-            int position = full.writePosition();
-            if (full.writesThroughChannel()) {
-                ByteBuffer staging = staging(StoredMessageCodec.BLANK_MARKER_SIZE);
-                StoredMessageCodec.encodeBlank(staging, 0, full.remaining());
-                full.writeThroughChannel(staging, position);
-            } else {
-                StoredMessageCodec.encodeBlank(full.buffer(), position, full.remaining());
-            }
+        int left = remaining(full);
+        if (left > 0 && full.writesThroughChannel()) {
+            ByteBuffer out = pendingFor(full, full.size() - left, StoredMessageCodec.BLANK_MARKER_SIZE);
+            StoredMessageCodec.encodeBlank(out, out.position(), left);
+            out.position(out.position() + StoredMessageCodec.BLANK_MARKER_SIZE);
+            pendingTimestamp = now;
+        } else if (left > 0) {
+            StoredMessageCodec.encodeBlank(full.buffer(), full.size() - left, left);
+        }
+        writePending(); // the full segment is complete in its file before the next one takes appends
+        if (left > 0) {
             full.publishWritePosition(full.size(), now);
         }
-        return file.addSegment(full.baseOffset() + full.size(), now);
+        MappedSegment next = file.addSegment(full.baseOffset() + full.size(), now);
+        writtenOffset = next.baseOffset(); // the blank marker covers the rest of the full segment
+        return next;
     }
 
     private AppendResult write(MappedSegment segment, PreparedMessage message, long storeTimestamp) {
-        int position = segment.writePosition();
+        int position = (int) (writtenOffset - segment.baseOffset());
         long physicalOffset = segment.baseOffset() + position;
         QueueKey queue = new QueueKey(message.message().topic(), message.message().queueId());
         long queueOffset = message.isDispatched() ? nextQueueOffsets.getOrDefault(queue, 0L) : 0L;
         if (segment.writesThroughChannel()) {
-            ByteBuffer staging = staging(message.encodedLength());
-            StoredMessageCodec.encode(staging, 0, message, queueOffset, physicalOffset, storeTimestamp);
-            segment.writeThroughChannel(staging, position);
+            ByteBuffer out = pendingFor(segment, position, message.encodedLength());
+            StoredMessageCodec.encode(out, out.position(), message, queueOffset, physicalOffset, storeTimestamp);
+            out.position(out.position() + message.encodedLength());
+            pendingTimestamp = storeTimestamp;
         } else {
             StoredMessageCodec.encode(segment.buffer(), position, message, queueOffset, physicalOffset,
                 storeTimestamp);
+            segment.publishWritePosition(position + message.encodedLength(), storeTimestamp);
         }
-        segment.publishWritePosition(position + message.encodedLength(), storeTimestamp);
         if (message.isDispatched()) {
             nextQueueOffsets.put(queue, queueOffset + 1);
         }
@@ -112,17 +139,65 @@ final class CommitLog {
             storeTimestamp, message.message().storeHost(), "");
     }
 
-    /** The staging buffer for channel writes, cleared and limited to {@code length}; grown when too small. */
-    private ByteBuffer staging(int length) {
-        if (staging.capacity() < length) {
-            staging = ByteBuffer.allocateDirect(Math.max(length, staging.capacity() * 2));
+    /**
+     * The pending buffer, positioned where {@code length} bytes for {@code position} of {@code segment} go: pending
+     * entries of another segment, or too many to leave room, are written out first.
+     */
+    private ByteBuffer pendingFor(MappedSegment segment, int position, int length) {
+        if (pendingSegment != null && (pendingSegment != segment || pending.remaining() < length)) {
+            writePending();
         }
-        return staging.clear().limit(length);
+        if (pendingSegment == null) {
+            if (pending.capacity() < length) {
+                pending = ByteBuffer.allocateDirect(Math.max(Math.max(length, PENDING_CAPACITY), pending.capacity()));
+            }
+            pending.clear();
+            pendingSegment = segment;
+            pendingPosition = position;
+        }
+        return pending;
     }
 
-    /** Forces written bytes; returns the new flushed offset. Serialized: the flush thread, or close. */
+    /**
+     * Writes the pending entries into their segment's file and publishes its write position. Under the append lock.
+     * When the write fails, entries already assigned offsets are lost, so the log refuses every later append (a
+     * restart recovers up to the last intact entry) rather than leave a hole behind newer entries.
+     */
+    private void writePending() {
+        if (pendingSegment == null) {
+            return;
+        }
+        MappedSegment segment = pendingSegment;
+        pendingSegment = null;
+        pending.flip();
+        int length = pending.remaining();
+        try {
+            segment.writeThroughChannel(pending, pendingPosition);
+        } catch (UncheckedIOException e) {
+            failure = "commit log stopped after a failed write: " + e.getMessage();
+            throw e;
+        } finally {
+            pending.clear();
+        }
+        segment.publishWritePosition(pendingPosition + length, pendingTimestamp);
+    }
+
+    /**
+     * Writes pending entries, then forces everything written; returns the new flushed offset. Serialized: the flush
+     * thread, or close.
+     */
     synchronized long flush() {
-        long target = writtenOffset;
+        long target;
+        appendLock.lock();
+        try {
+            if (failure != null) {
+                return flushedOffset; // entries that were never written must never count as durable
+            }
+            writePending();
+            target = writtenOffset;
+        } finally {
+            appendLock.unlock();
+        }
         if (target > flushedOffset) {
             file.flush();
             forces = forces + 1;

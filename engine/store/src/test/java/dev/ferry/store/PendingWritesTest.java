@@ -1,0 +1,96 @@
+package dev.ferry.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Channel-written segments (sync flush) collect appended entries in memory until the flush writes them: readers
+ * never see them before, and a failed write stops the log instead of leaving a hole behind newer entries.
+ */
+class PendingWritesTest {
+    private static final Clock CLOCK = Clock.systemUTC();
+    private static final int SEGMENT = 64 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private final List<SegmentedFile> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeFiles() {
+        opened.forEach(SegmentedFile::close);
+    }
+
+    private CommitLog commitLog() {
+        SegmentedFile file = new SegmentedFile(dir.resolve("commitlog"), SEGMENT, SegmentWrites.CHANNEL);
+        opened.add(file);
+        return new CommitLog(file, CLOCK,
+            new DiskGuard(DiskSpace.of(1L << 40, () -> 1L << 39), 0.9, Duration.ZERO, CLOCK));
+    }
+
+    private static AppendResult append(CommitLog log, String body) {
+        return log.append(PreparedMessage.prepare(TestMessages.message("P", 0, body), 16 * 1024));
+    }
+
+    @Test
+    void shouldServeAnEntryOnlyOnceTheFlushHasWrittenIt() {
+        CommitLog log = commitLog();
+        AppendResult first = append(log, "first");
+
+        assertThat(first.status()).isEqualTo(AppendStatus.PUT_OK);
+        assertThat(log.writtenOffset()).isEqualTo(first.physicalOffset() + first.size());
+        assertThat(log.slice(first.physicalOffset(), first.size())).isEmpty();
+
+        assertThat(log.flush()).isEqualTo(first.physicalOffset() + first.size());
+        assertThat(log.messageAt(first.physicalOffset())).map(StoredMessageView::queueOffset).contains(0L);
+    }
+
+    @Test
+    void shouldWriteEveryPendingEntryAndTheBlankMarkerAcrossRolls() {
+        CommitLog log = commitLog();
+        List<AppendResult> results = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            results.add(append(log, "entry-" + i + "-" + "x".repeat(700)));
+            if (i % 7 == 0) {
+                log.flush();
+            }
+        }
+        long end = log.flush();
+
+        assertThat(results).allMatch(r -> r.status() == AppendStatus.PUT_OK);
+        assertThat(results.get(results.size() - 1).physicalOffset()).isGreaterThan(2L * SEGMENT);
+        assertThat(end).isEqualTo(log.writtenOffset());
+        List<Long> queueOffsets = new ArrayList<>();
+        log.forEachEntry(0, end, view -> queueOffsets.add(view.queueOffset()));
+        assertThat(queueOffsets).hasSize(200).isSorted().startsWith(0L).endsWith(199L);
+    }
+
+    @Test
+    void shouldRefuseAppendsAndNeverCountLostEntriesAsDurableAfterAFailedWrite() {
+        CommitLog log = commitLog();
+        AppendResult written = append(log, "written");
+        long durable = log.flush();
+        AppendResult lost = append(log, "lost");
+        log.file().last().orElseThrow().close(); // the next write through the segment's channel fails
+
+        assertThatThrownBy(log::flush).isInstanceOf(UncheckedIOException.class);
+
+        assertThat(log.flush()).isEqualTo(durable);
+        assertThat(log.flushedOffset()).isEqualTo(durable);
+        AppendResult refused = append(log, "after");
+        assertThat(refused.status()).isEqualTo(AppendStatus.SERVICE_NOT_AVAILABLE);
+        assertThat(refused.detail()).contains("stopped after a failed write");
+        assertThat(log.slice(lost.physicalOffset(), lost.size())).isEmpty();
+        assertThat(log.slice(written.physicalOffset(), written.size())).isPresent();
+    }
+}
