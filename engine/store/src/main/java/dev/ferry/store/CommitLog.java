@@ -40,8 +40,8 @@ final class CommitLog {
     private MappedSegment pendingSegment;
     private int pendingPosition;
     private long pendingTimestamp;
-    /** Why appends are refused after pending entries could not be written; guarded by the append lock. */
-    private String failure;
+    /** Why appends are refused after pending entries could not be written; set under the append lock. */
+    private volatile String failure;
 
     CommitLog(SegmentedFile file, Clock clock, DiskGuard diskGuard) {
         this.file = file;
@@ -204,6 +204,11 @@ final class CommitLog {
             flushedOffset = target;
         }
         return flushedOffset;
+    }
+
+    /** Whether a failed write stopped the log: no append succeeds and nothing more becomes durable. */
+    boolean failed() {
+        return failure != null;
     }
 
     /** How many times {@link #flush()} forced bytes to disk. */

@@ -37,7 +37,16 @@ final class GroupCommitService implements DutyLoop.Duty {
             return 0;
         }
         lingerWhileAppendsArrive();
-        long flushed = commitLog.flush();
+        long before = commitLog.flushedOffset();
+        long flushed;
+        try {
+            flushed = commitLog.flush();
+        } finally {
+            if (commitLog.failed()) {
+                // nothing more becomes durable: let every waiter see that now rather than at its timeout
+                waiters.forEach(waiter -> LockSupport.unpark(waiter.thread()));
+            }
+        }
         for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
             Waiter waiter = it.next();
             if (waiter.offset() <= flushed) {
@@ -46,7 +55,7 @@ final class GroupCommitService implements DutyLoop.Duty {
             }
         }
         afterFlush.run();
-        return 1;
+        return flushed > before ? 1 : 0;
     }
 
     /**
@@ -80,7 +89,7 @@ final class GroupCommitService implements DutyLoop.Duty {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (commitLog.flushedOffset() < offset) {
             long remaining = deadline - System.nanoTime();
-            if (remaining <= 0 || Thread.currentThread().isInterrupted()) {
+            if (remaining <= 0 || Thread.currentThread().isInterrupted() || commitLog.failed()) {
                 waiters.remove(waiter);
                 return commitLog.flushedOffset() >= offset;
             }

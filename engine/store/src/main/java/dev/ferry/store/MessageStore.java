@@ -137,7 +137,8 @@ public final class MessageStore implements AutoCloseable {
 
     /**
      * Appends one message. Under sync flush, returns only after its bytes are durable (or with
-     * {@link AppendStatus#FLUSH_DISK_TIMEOUT}). A rejected message leaves the files untouched.
+     * {@link AppendStatus#FLUSH_DISK_TIMEOUT}, or {@link AppendStatus#SERVICE_NOT_AVAILABLE} once a failed write has
+     * stopped the commit log). A rejected message leaves the files untouched.
      */
     public AppendResult append(MessageToStore message) {
         if (closed) {
@@ -155,8 +156,10 @@ public final class MessageStore implements AutoCloseable {
         }
         if (groupCommit != null) {
             if (!groupCommit.awaitDurable(result.nextPhysicalOffset(), config.syncFlushTimeout())) {
-                return result.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT,
-                    "not flushed within " + config.syncFlushTimeout());
+                return commitLog.failed()
+                    ? result.withStatus(AppendStatus.SERVICE_NOT_AVAILABLE, "not durable: a commit-log write failed")
+                    : result.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT,
+                        "not flushed within " + config.syncFlushTimeout());
             }
         } else {
             dispatchLoop.wake();

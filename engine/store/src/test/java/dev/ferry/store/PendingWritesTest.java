@@ -93,4 +93,32 @@ class PendingWritesTest {
         assertThat(log.slice(lost.physicalOffset(), lost.size())).isEmpty();
         assertThat(log.slice(written.physicalOffset(), written.size())).isPresent();
     }
+
+    @Test
+    void shouldReleaseGroupCommitWaitersAtOnceWhenAWriteFails() throws Exception {
+        CommitLog log = commitLog();
+        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
+        DutyLoop loop = new DutyLoop("test-group-commit", groupCommit, Duration.ofMillis(10),
+            new NamedDaemonThreadFactory("pending-writes-test"));
+        groupCommit.attach(loop);
+        AppendResult durable = append(log, "durable");
+        loop.start();
+        try {
+            assertThat(groupCommit.awaitDurable(durable.nextPhysicalOffset(), Duration.ofSeconds(30))).isTrue();
+
+            log.file().last().orElseThrow().close(); // before the append, so no flush can write it first
+            AppendResult lost = append(log, "lost");
+            assertThat(lost.status()).isEqualTo(AppendStatus.PUT_OK);
+            long started = System.nanoTime();
+            boolean flushed = groupCommit.awaitDurable(lost.nextPhysicalOffset(), Duration.ofSeconds(30));
+
+            assertThat(flushed).isFalse();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+            assertThat(log.failed()).isTrue();
+            assertThat(log.flushedOffset()).isEqualTo(durable.nextPhysicalOffset());
+        } finally {
+            loop.close();
+        }
+        assertThat(loop.failures()).isEqualTo(1);
+    }
 }
