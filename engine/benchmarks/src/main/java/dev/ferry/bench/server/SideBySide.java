@@ -104,21 +104,21 @@ public final class SideBySide implements Callable<Integer> {
             }
             return 0;
         }
-        Map<String, List<Map<String, Double>>> rounds = new LinkedHashMap<>();
+        Map<String, List<Map<String, Double>>> measurements = new LinkedHashMap<>();
         List<String> order = new ArrayList<>(brokers);
-        for (int round = 1; round <= this.rounds; round++) {
+        for (int round = 1; round <= rounds; round++) {
             for (String broker : order) {
-                String name = this.rounds == 1 ? broker : broker + "-" + round;
-                rounds.computeIfAbsent(broker.equals("ferry") ? "Ferry" : "Apache", k -> new ArrayList<>())
+                String name = rounds == 1 ? broker : broker + "-" + round;
+                measurements.computeIfAbsent(broker.equals("ferry") ? "Ferry" : "Apache", k -> new ArrayList<>())
                     .add(inFreshJvm(broker, null, name));
             }
             Collections.reverse(order);
         }
         Map<String, Map<String, Double>> results = new LinkedHashMap<>();
-        rounds.forEach((broker, measured) -> results.put(broker, mean(measured)));
-        if (this.rounds > 1) {
+        measurements.forEach((broker, measured) -> results.put(broker, mean(measured)));
+        if (rounds > 1) {
             System.out.printf(Locale.ROOT, "%nMeans of %d rounds (order per round alternating, %s first):%n",
-                this.rounds, brokers.get(0));
+                rounds, brokers.get(0));
         }
         print(results, "Ferry", "Apache");
         return 0;
