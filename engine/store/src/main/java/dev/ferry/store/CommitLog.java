@@ -22,12 +22,12 @@ import java.util.function.Consumer;
  * bytes in the file, and readers see nothing beyond it.
  */
 final class CommitLog {
-    private final SegmentedFile file;
-    private final Clock clock;
-    private final DiskGuard diskGuard;
     /** Room for the entries of one group commit many times over; grown for a larger entry. */
     private static final int PENDING_CAPACITY = 1024 * 1024;
 
+    private final SegmentedFile file;
+    private final Clock clock;
+    private final DiskGuard diskGuard;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Map<QueueKey, Long> nextQueueOffsets = new HashMap<>();
     private volatile long writtenOffset;

@@ -47,13 +47,13 @@ final class MappedSegment {
 
     /**
      * Maps {@code dir/<baseOffset>}, creating it or extending a short (torn) file to {@code size} bytes of zeroes.
-     * Write and flushed positions start at 0; the loader sets them.
+     * {@code dir} must exist: {@link SegmentedFile} creates it, durably. Write and flushed positions start at 0; the
+     * loader sets them.
      */
     static MappedSegment open(Path dir, long baseOffset, int size, long nowMillis, SegmentWrites writes) {
         Path file = dir.resolve(fileName(baseOffset));
         FileChannel channel = null;
         try {
-            Files.createDirectories(dir);
             boolean existed = Files.exists(file);
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);

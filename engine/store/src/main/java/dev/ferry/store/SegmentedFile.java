@@ -152,7 +152,7 @@ final class SegmentedFile {
         if (Files.exists(made) || Files.exists(dir.resolve(name)) || isInUse(baseOffset)) {
             return false;
         }
-        Files.createDirectories(dir);
+        DurableDirectories.create(dir);
         Path filling = dir.resolve(name + ZERO_FILLING);
         Files.deleteIfExists(filling);
         try {
