@@ -165,10 +165,11 @@ final class ClientLoad {
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             long now = System.nanoTime();
             for (var m : messages) {
-                String sentAt = m.getUserProperty("sentNanos");
-                if (sentAt != null && measuring.get() && Long.parseLong(sentAt) - measuredFrom.get() >= 0) {
+                String property = m.getUserProperty("sentNanos");
+                long sentAt = property == null ? 0 : Long.parseLong(property);
+                if (property != null && measuring.get() && sentAt - measuredFrom.get() >= 0) {
                     synchronized (histogram) {
-                        histogram.recordValue(Math.max(0, (now - Long.parseLong(sentAt)) / 1000));
+                        histogram.recordValue(Math.max(0, (now - sentAt) / 1000));
                     }
                     received.incrementAndGet();
                 }
