@@ -1,23 +1,38 @@
 package dev.ferry.store;
 
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Synchronous flush with group commit. An appending thread calls {@link #awaitDurable} after its append: it registers
- * as a waiter and parks. The flush thread (this duty's only caller) gives just-woken appenders a moment to append,
- * forces everything written so far in one go, and unparks exactly the waiters that force covered, so many appends
- * share one force and no waiter contends for a lock on the way out. After each force the dispatcher is woken, since
- * under sync flush it follows the flushed offset.
+ * Synchronous flush with group commit. After its append a caller either parks in {@link #awaitDurable} or takes a
+ * future from {@link #whenDurable}; both register a waiter. The flush thread (this duty's only caller) gives
+ * just-woken appenders a moment to append, forces everything written so far in one go, and releases exactly the
+ * waiters that force covered (unparks the threads, completes the futures), so many appends share one force and no
+ * waiter contends for a lock on the way out. Futures let a caller with many appends in flight, like the broker's
+ * send thread, go on appending while earlier ones wait. After each force the dispatcher is woken, since under sync
+ * flush it follows the flushed offset.
  */
 final class GroupCommitService implements DutyLoop.Duty {
+    /** How long the linger waits for the next returning appender before it forces without the rest. */
+    private static final long QUIET_NANOS = 50_000;
+
     private final CommitLog commitLog;
     private final Runnable afterFlush;
     private final long maxLingerNanos;
     private final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+    /** How many waiters are in {@link #waiters}; kept apart because the queue's size() walks it. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    /** How many waited when the last force returned; the linger expects as many back. Flush thread only. */
+    private int waitingAtLastForce;
+    /**
+     * The count of waiters at which the one registering wakes the flush thread: 1 while it parks with nothing to do,
+     * never while it works (it looks again after each force), which spares appenders a wake-up call each.
+     */
+    private volatile int wakeAt = 1;
     private DutyLoop loop;
 
     GroupCommitService(CommitLog commitLog, Duration maxLinger, Runnable afterFlush) {
@@ -33,25 +48,28 @@ final class GroupCommitService implements DutyLoop.Duty {
 
     @Override
     public int doWork() {
-        if (commitLog.writtenOffset() <= commitLog.flushedOffset()) {
-            return 0;
+        if (nothingToFlush()) {
+            wakeAt = 1; // the loop parks: the next waiter must wake it
+            if (nothingToFlush()) {
+                return 0;
+            }
         }
-        lingerWhileAppendsArrive();
+        wakeAt = Integer.MAX_VALUE; // busy: it looks for waiters again after this round anyway
+        lingerForReturningAppenders();
         long before = commitLog.flushedOffset();
         long flushed;
         try {
             flushed = commitLog.flush();
         } finally {
             if (commitLog.failed()) {
-                // nothing more becomes durable: let every waiter see that now rather than at its timeout
-                waiters.forEach(waiter -> LockSupport.unpark(waiter.thread()));
+                // nothing more becomes durable: let every waiter know now rather than at its timeout
+                releaseAll();
             }
         }
-        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
-            Waiter waiter = it.next();
-            if (waiter.offset() <= flushed) {
-                it.remove();
-                LockSupport.unpark(waiter.thread());
+        waitingAtLastForce = waiting.get();
+        for (Waiter waiter : waiters) {
+            if (waiter.offset() <= flushed && remove(waiter)) {
+                waiter.release(true);
             }
         }
         afterFlush.run();
@@ -59,51 +77,154 @@ final class GroupCommitService implements DutyLoop.Duty {
     }
 
     /**
-     * Gives appending threads that were just woken a moment to append before the force, so one force covers them
-     * too: yields while the written offset keeps growing, for at most the configured linger.
+     * Releases every waiter: as durable when the flushed offset covers it, otherwise as not durable. For a failed
+     * log, and after the final flush when the store closes.
      */
-    private void lingerWhileAppendsArrive() {
-        if (maxLingerNanos <= 0) {
-            return;
-        }
-        long deadline = System.nanoTime() + maxLingerNanos;
-        long seen = commitLog.writtenOffset();
-        while (System.nanoTime() < deadline) {
-            Thread.yield();
-            long now = commitLog.writtenOffset();
-            if (now == seen) {
-                return;
+    void releaseAll() {
+        long flushed = commitLog.flushedOffset();
+        for (Waiter waiter : waiters) {
+            if (remove(waiter)) {
+                waiter.release(waiter.offset() <= flushed);
             }
-            seen = now;
         }
     }
 
-    /** Waits until the commit log is durable up to {@code offset}; false after {@code timeout}. */
-    boolean awaitDurable(long offset, Duration timeout) {
-        if (commitLog.flushedOffset() >= offset) {
-            return true;
-        }
-        Waiter waiter = new Waiter(offset, Thread.currentThread());
-        waiters.add(waiter);
-        loop.wake();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (commitLog.flushedOffset() < offset) {
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0 || Thread.currentThread().isInterrupted() || commitLog.failed()) {
-                waiters.remove(waiter);
-                return commitLog.flushedOffset() >= offset;
-            }
-            LockSupport.parkNanos(this, remaining);
-        }
-        return true;
+    private boolean nothingToFlush() {
+        return commitLog.writtenOffset() <= commitLog.flushedOffset();
     }
 
     /**
-     * One appending thread waiting for its bytes to be forced.
-     *
-     * @param offset commit-log offset that must be durable
-     * @param thread the thread to unpark
+     * Gives the appenders the last force released a moment to append again before the next force, so that it
+     * covers them too rather than only those that were quicker: yields until as many appends wait as did at the last
+     * force, as long as they keep coming, for at most the configured linger. Appenders that wait for one append
+     * before making the next, as sync senders do, come back after each force; when fewer come back, the linger ends
+     * when they stop coming, and the next round expects the smaller number.
      */
-    private record Waiter(long offset, Thread thread) {
+    private void lingerForReturningAppenders() {
+        if (maxLingerNanos <= 0) {
+            return;
+        }
+        long started = System.nanoTime();
+        long lastArrival = started;
+        int seen = waiting.get();
+        for (long now = started; seen < waitingAtLastForce && now - started < maxLingerNanos
+                && now - lastArrival < QUIET_NANOS; now = System.nanoTime()) {
+            Thread.yield();
+            int count = waiting.get();
+            if (count != seen) {
+                seen = count;
+                lastArrival = System.nanoTime();
+            }
+        }
+    }
+
+    private void register(Waiter waiter) {
+        waiters.add(waiter);
+        if (waiting.incrementAndGet() >= wakeAt) {
+            loop.wake();
+        }
+    }
+
+    /** Takes a waiter out; true for exactly one caller, who then releases it. */
+    private boolean remove(Waiter waiter) {
+        if (waiters.remove(waiter)) {
+            waiting.decrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Parks the calling thread until {@code stored} is durable; returns it as it is then, or with
+     * {@link AppendStatus#FLUSH_DISK_TIMEOUT} after {@code timeout}, or with {@link AppendStatus#SERVICE_NOT_AVAILABLE}
+     * once a failed write has stopped the log.
+     */
+    AppendResult awaitDurable(AppendResult stored, Duration timeout) {
+        long offset = stored.nextPhysicalOffset();
+        if (commitLog.flushedOffset() >= offset) {
+            return stored;
+        }
+        ParkedThread waiter = new ParkedThread(offset, Thread.currentThread());
+        register(waiter);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (commitLog.flushedOffset() < offset) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0 || Thread.currentThread().isInterrupted() || commitLog.failed()) {
+                    return outcome(stored, timeout);
+                }
+                LockSupport.parkNanos(this, remaining);
+            }
+            return stored;
+        } finally {
+            remove(waiter); // gone already when the flush thread released it; not when the force beat the queue
+        }
+    }
+
+    /**
+     * A future of {@code stored} once it is durable, or with {@link AppendStatus#SERVICE_NOT_AVAILABLE} once a failed
+     * write has stopped the log. The flush thread completes it, so what depends on it runs there and must be brief.
+     * It has no timeout of its own, which would take a timer thread: the force that covers it is the one under way
+     * or the next, so only a force that hangs holds it, and a remote caller's own timeout answers the caller
+     * meanwhile.
+     */
+    CompletableFuture<AppendResult> whenDurable(AppendResult stored) {
+        long offset = stored.nextPhysicalOffset();
+        if (commitLog.flushedOffset() >= offset) {
+            return CompletableFuture.completedFuture(stored);
+        }
+        PendingAppend waiter = new PendingAppend(stored);
+        register(waiter);
+        if ((commitLog.flushedOffset() >= offset || commitLog.failed()) && remove(waiter)) {
+            // the flush thread may have passed before this waiter was in the queue
+            waiter.release(commitLog.flushedOffset() >= offset);
+        }
+        return waiter.future();
+    }
+
+    private AppendResult outcome(AppendResult stored, Duration timeout) {
+        if (commitLog.flushedOffset() >= stored.nextPhysicalOffset()) {
+            return stored;
+        }
+        return commitLog.failed() ? notDurable(stored)
+            : stored.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT, "not flushed within " + timeout);
+    }
+
+    private static AppendResult notDurable(AppendResult stored) {
+        return stored.withStatus(AppendStatus.SERVICE_NOT_AVAILABLE, "not durable: a commit-log write failed");
+    }
+
+    /** An append waiting for its bytes to be forced. */
+    private sealed interface Waiter permits ParkedThread, PendingAppend {
+        /** Commit-log offset that must be durable. */
+        long offset();
+
+        /** Lets it go, after the force that covered it or without one; called once, by whoever removed it. */
+        void release(boolean durable);
+    }
+
+    /** A thread parked in {@link #awaitDurable}; it times itself out and reads the outcome itself. */
+    private record ParkedThread(long offset, Thread thread) implements Waiter {
+        @Override
+        public void release(boolean durable) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** A future handed out by {@link #whenDurable}. */
+    private record PendingAppend(AppendResult stored, CompletableFuture<AppendResult> future) implements Waiter {
+        PendingAppend(AppendResult stored) {
+            this(stored, new CompletableFuture<>());
+        }
+
+        @Override
+        public long offset() {
+            return stored.nextPhysicalOffset();
+        }
+
+        @Override
+        public void release(boolean durable) {
+            future.complete(durable ? stored : notDurable(stored));
+        }
     }
 }

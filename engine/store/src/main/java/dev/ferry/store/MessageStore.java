@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -17,12 +18,12 @@ import java.util.concurrent.ThreadFactory;
  * retention behind one facade.
  *
  * <p>Threads (all from the injected {@link ThreadFactory}): appends run on the callers' threads, one at a time inside
- * the commit log; a flush thread runs the {@link FlushService} (async) or the {@link GroupCommitService} (sync); a
- * dispatch thread runs the {@link Dispatcher}, which alone writes consume queues and the index and calls the
- * {@link MessageArrivalListener}; a checkpoint thread forces consume queues and index and writes the
- * {@link Checkpoint}; a retention thread runs the {@link RetentionService}; under sync flush a zero-fill thread
- * makes the next commit-log segment ahead of time ({@link SegmentZeroFiller}). Reads run on the callers' threads.
- * {@link #open} recovers on the calling thread before any of these start.
+ * the commit log; a flush thread runs the {@link FlushService} (async) or the {@link GroupCommitService} (sync, which
+ * also completes the futures of {@link #appendAsync}); a dispatch thread runs the {@link Dispatcher}, which alone
+ * writes consume queues and the index and calls the {@link MessageArrivalListener}; a checkpoint thread forces consume
+ * queues and index and writes the {@link Checkpoint}; a retention thread runs the {@link RetentionService}; under sync
+ * flush a zero-fill thread makes the next commit-log segment ahead of time ({@link SegmentZeroFiller}). Reads run on
+ * the callers' threads. {@link #open} recovers on the calling thread before any of these start.
  */
 public final class MessageStore implements AutoCloseable {
     static final String ABORT_FILE = "abort";
@@ -141,30 +142,44 @@ public final class MessageStore implements AutoCloseable {
      * stopped the commit log). A rejected message leaves the files untouched.
      */
     public AppendResult append(MessageToStore message) {
-        if (closed) {
-            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is closed");
-        }
-        PreparedMessage prepared;
-        try {
-            prepared = PreparedMessage.prepare(message, config.maxMessageBodySize());
-        } catch (MessageRejectedException e) {
-            return e.toResult();
-        }
-        AppendResult result = commitLog.append(prepared);
+        AppendResult result = appendUnflushed(message);
         if (!result.isStored()) {
             return result;
         }
         if (groupCommit != null) {
-            if (!groupCommit.awaitDurable(result.nextPhysicalOffset(), config.syncFlushTimeout())) {
-                return commitLog.failed()
-                    ? result.withStatus(AppendStatus.SERVICE_NOT_AVAILABLE, "not durable: a commit-log write failed")
-                    : result.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT,
-                        "not flushed within " + config.syncFlushTimeout());
-            }
-        } else {
-            dispatchLoop.wake();
+            return groupCommit.awaitDurable(result, config.syncFlushTimeout());
         }
+        dispatchLoop.wake();
         return result;
+    }
+
+    /**
+     * Appends one message without waiting for the flush: the future completes with what {@link #append} would have
+     * returned, but for the timeout. A rejection or an append under async flush completes it at once; under sync
+     * flush the group-commit thread completes it after the force that covers the message, so what depends on the
+     * future runs on that thread and must be brief. Appends made in turn by one thread are stored in that order.
+     */
+    public CompletableFuture<AppendResult> appendAsync(MessageToStore message) {
+        AppendResult result = appendUnflushed(message);
+        if (!result.isStored()) {
+            return CompletableFuture.completedFuture(result);
+        }
+        if (groupCommit != null) {
+            return groupCommit.whenDurable(result);
+        }
+        dispatchLoop.wake();
+        return CompletableFuture.completedFuture(result);
+    }
+
+    private AppendResult appendUnflushed(MessageToStore message) {
+        if (closed) {
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is closed");
+        }
+        try {
+            return commitLog.append(PreparedMessage.prepare(message, config.maxMessageBodySize()));
+        } catch (MessageRejectedException e) {
+            return e.toResult();
+        }
     }
 
     /**
@@ -266,6 +281,9 @@ public final class MessageStore implements AutoCloseable {
         }
         loops.forEach(DutyLoop::close);
         long end = commitLog.flush();
+        if (groupCommit != null) {
+            groupCommit.releaseAll(); // appends that raced the close: durable now, or told they are not
+        }
         dispatcher.dispatchUpTo(end, true);
         checkpoints.flushAll();
         commitLogFile.close();

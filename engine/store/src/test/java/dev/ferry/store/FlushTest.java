@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -56,6 +57,72 @@ class FlushTest {
             }
             assertThat(store.commitLogForces()).as("group commit shares forces").isLessThan(16 * 40 / 2);
         }
+    }
+
+    @Test
+    void shouldCompleteAsyncAppendsUnderSyncFlushOnlyOnceDurableSharingForces() {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            List<CompletableFuture<Boolean>> durableAtCompletion = new ArrayList<>();
+            long forcesBefore = store.commitLogForces();
+            for (int i = 0; i < 400; i++) {
+                durableAtCompletion.add(store.appendAsync(TestMessages.message("SyncAsync", i % 4, "m" + i))
+                    .thenApply(r -> r.status() == AppendStatus.PUT_OK
+                        && store.commitLogFlushedOffset() >= r.nextPhysicalOffset()));
+            }
+
+            for (CompletableFuture<Boolean> f : durableAtCompletion) {
+                assertThat(f).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(true);
+            }
+            // one thread appends without waiting, so every force carries what arrived while the last one ran
+            assertThat(store.commitLogForces() - forcesBefore).as("forces").isLessThan(400 / 4);
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset("SyncAsync", 3) == 100);
+        }
+    }
+
+    @Test
+    void shouldCompleteAsyncAppendsAtOnceUnderAsyncFlush() {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.ASYNC_FLUSH)
+            .flushInterval(Duration.ofHours(1)).build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            CompletableFuture<AppendResult> appended = store.appendAsync(TestMessages.message("AsyncNow", 0, "a"));
+
+            assertThat(appended).isCompleted();
+            assertThat(appended.join().status()).isEqualTo(AppendStatus.PUT_OK);
+            assertThat(store.commitLogFlushedOffset()).isLessThan(appended.join().nextPhysicalOffset());
+        }
+    }
+
+    @Test
+    void shouldCompleteARejectedAsyncAppendAtOnceWithItsReason() {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).maxMessageBodySize(10)
+            .build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            CompletableFuture<AppendResult> rejected = store.appendAsync(
+                TestMessages.message("TooLarge", 0, "eleven-byte"));
+
+            assertThat(rejected).isCompleted();
+            assertThat(rejected.join().status()).isEqualTo(AppendStatus.MESSAGE_TOO_LARGE);
+            assertThat(store.commitLogMaxOffset()).isZero();
+        }
+    }
+
+    @Test
+    void shouldCompleteEveryAsyncAppendByTheTimeCloseReturns() {
+        StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).build();
+        List<CompletableFuture<AppendResult>> appended = new ArrayList<>();
+        MessageStore store = MessageStore.builder(config).open();
+        for (int i = 0; i < 200; i++) {
+            appended.add(store.appendAsync(TestMessages.message("Closing", 0, "m" + i)));
+        }
+
+        store.close();
+
+        assertThat(appended).allSatisfy(f -> {
+            assertThat(f).isCompleted();
+            assertThat(f.join().status()).isEqualTo(AppendStatus.PUT_OK);
+        });
+        assertThat(store.commitLogFlushedOffset()).isEqualTo(appended.get(199).join().nextPhysicalOffset());
     }
 
     @Test

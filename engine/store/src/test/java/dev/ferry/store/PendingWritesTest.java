@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,7 +96,7 @@ class PendingWritesTest {
     }
 
     @Test
-    void shouldReleaseGroupCommitWaitersAtOnceWhenAWriteFails() throws Exception {
+    void shouldReleaseParkedAndPendingWaitersAtOnceWhenAWriteFails() throws Exception {
         CommitLog log = commitLog();
         GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
         DutyLoop loop = new DutyLoop("test-group-commit", groupCommit, Duration.ofMillis(10),
@@ -104,15 +105,18 @@ class PendingWritesTest {
         AppendResult durable = append(log, "durable");
         loop.start();
         try {
-            assertThat(groupCommit.awaitDurable(durable.nextPhysicalOffset(), Duration.ofSeconds(30))).isTrue();
+            assertThat(groupCommit.awaitDurable(durable, Duration.ofSeconds(30))).isEqualTo(durable);
 
             log.file().last().orElseThrow().close(); // before the append, so no flush can write it first
             AppendResult lost = append(log, "lost");
             assertThat(lost.status()).isEqualTo(AppendStatus.PUT_OK);
             long started = System.nanoTime();
-            boolean flushed = groupCommit.awaitDurable(lost.nextPhysicalOffset(), Duration.ofSeconds(30));
+            CompletableFuture<AppendResult> pending = groupCommit.whenDurable(lost);
+            AppendResult outcome = groupCommit.awaitDurable(lost, Duration.ofSeconds(30));
 
-            assertThat(flushed).isFalse();
+            assertThat(outcome.status()).isEqualTo(AppendStatus.SERVICE_NOT_AVAILABLE);
+            assertThat(pending).succeedsWithin(Duration.ofSeconds(10)).extracting(AppendResult::status)
+                .isEqualTo(AppendStatus.SERVICE_NOT_AVAILABLE);
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
             assertThat(log.failed()).isTrue();
             assertThat(log.flushedOffset()).isEqualTo(durable.nextPhysicalOffset());
