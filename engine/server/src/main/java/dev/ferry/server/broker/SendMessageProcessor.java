@@ -11,6 +11,7 @@ import dev.ferry.remoting.protocol.header.SendMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
 import dev.ferry.store.AppendResult;
+import dev.ferry.store.AppendStatus;
 import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
@@ -19,12 +20,15 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * SEND_MESSAGE, SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE: validates, creates the topic on first
  * send when allowed, and appends to the store. Runs on the send executor, whose single thread
- * keeps each producer's messages to a queue in the order they arrived.
+ * keeps each producer's messages to a queue in the order they arrived. It never waits for a
+ * flush: under sync flush the answer goes out when the store reports the messages durable, so
+ * the thread goes on appending other producers' messages and one force covers them all.
  */
 final class SendMessageProcessor implements RequestProcessor {
     private final BrokerConfig config;
@@ -96,36 +100,63 @@ final class SendMessageProcessor implements RequestProcessor {
                         + " is over the limit of " + config.maxMessageSize() + " bytes");
             }
         }
-        return append(request, header, queueId, messages);
+        return append(context, request, header, queueId, messages);
     }
 
-    private RemotingCommand append(RemotingCommand request, SendMessageRequestHeader header, int queueId,
-                                   List<MessageToStore> messages) {
-        List<String> ids = new ArrayList<>(messages.size());
-        AppendResult first = null;
+    /**
+     * Appends the messages in order and answers once all are durable: at once under async flush, from the store's
+     * flush thread under sync flush (then {@code null} is returned). A rejected message stops a batch there.
+     */
+    private RemotingCommand append(RequestContext context, RemotingCommand request, SendMessageRequestHeader header,
+                                   int queueId, List<MessageToStore> messages) {
+        List<CompletableFuture<AppendResult>> appended = new ArrayList<>(messages.size());
         for (MessageToStore message : messages) {
-            AppendResult result = store.append(message);
-            switch (result.status()) {
-                case PUT_OK, FLUSH_DISK_TIMEOUT -> {
-                    if (first == null) {
-                        first = result;
-                    }
-                    ids.add(result.offsetMessageId());
-                    if (result.status() == dev.ferry.store.AppendStatus.FLUSH_DISK_TIMEOUT) {
-                        return sent(request, header, queueId, first, ids, ResponseCode.FLUSH_DISK_TIMEOUT);
-                    }
-                }
-                case MESSAGE_ILLEGAL, MESSAGE_TOO_LARGE, PROPERTIES_TOO_LARGE -> {
-                    return error(request, ResponseCode.MESSAGE_ILLEGAL, "message rejected: " + result.detail());
-                }
-                default -> {
-                    return error(request, ResponseCode.SERVICE_NOT_AVAILABLE, "the broker cannot store messages now: "
-                            + result.status() + (result.detail() == null ? "" : ": " + result.detail()));
-                }
+            CompletableFuture<AppendResult> result = store.appendAsync(message);
+            if (result.isDone() && !result.join().isStored()) {
+                return rejected(request, result.join());
+            }
+            appended.add(result);
+        }
+        if (appended.stream().allMatch(CompletableFuture::isDone)) {
+            return answer(request, header, queueId, appended);
+        }
+        CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)).whenComplete((done, error) -> {
+            try {
+                context.respond(answer(request, header, queueId, appended));
+            } catch (RuntimeException e) {
+                context.respond(error(request, ResponseCode.SYSTEM_ERROR, String.valueOf(e)));
+            }
+        });
+        return null;
+    }
+
+    private RemotingCommand answer(RemotingCommand request, SendMessageRequestHeader header, int queueId,
+                                   List<CompletableFuture<AppendResult>> appended) {
+        List<String> ids = new ArrayList<>(appended.size());
+        int code = ResponseCode.SUCCESS;
+        for (CompletableFuture<AppendResult> future : appended) {
+            AppendResult result = future.join();
+            if (!result.isStored()) {
+                return rejected(request, result);
+            }
+            ids.add(result.offsetMessageId());
+            if (result.status() == AppendStatus.FLUSH_DISK_TIMEOUT) {
+                code = ResponseCode.FLUSH_DISK_TIMEOUT;
             }
         }
-        counters.messagesIn(header.topic(), messages.size());
-        return sent(request, header, queueId, first, ids, ResponseCode.SUCCESS);
+        if (code == ResponseCode.SUCCESS) {
+            counters.messagesIn(header.topic(), appended.size());
+        }
+        return sent(request, header, queueId, appended.get(0).join(), ids, code);
+    }
+
+    private static RemotingCommand rejected(RemotingCommand request, AppendResult result) {
+        return switch (result.status()) {
+            case MESSAGE_ILLEGAL, MESSAGE_TOO_LARGE, PROPERTIES_TOO_LARGE ->
+                    error(request, ResponseCode.MESSAGE_ILLEGAL, "message rejected: " + result.detail());
+            default -> error(request, ResponseCode.SERVICE_NOT_AVAILABLE, "the broker cannot store messages now: "
+                    + result.status() + (result.detail() == null ? "" : ": " + result.detail()));
+        };
     }
 
     /**
