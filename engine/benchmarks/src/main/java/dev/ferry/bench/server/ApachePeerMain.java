@@ -9,6 +9,7 @@ import org.apache.rocketmq.namesrv.NamesrvController;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.store.config.FlushDiskType;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
 
 /**
@@ -16,7 +17,8 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * the same store settings the harness gives Ferry. Start it with {@code -Duser.home=DIR}: some
  * of Apache's defaults live under the home directory.
  *
- * <p>Arguments: {@code namesrvPort brokerPort haPort storeDir commitLogSegmentBytes}.
+ * <p>Arguments: {@code namesrvPort brokerPort haPort storeDir commitLogSegmentBytes [flushDiskType]}, the last
+ * {@code ASYNC_FLUSH} (the default) or {@code SYNC_FLUSH}.
  */
 public final class ApachePeerMain {
     private ApachePeerMain() {
@@ -28,6 +30,7 @@ public final class ApachePeerMain {
         int haPort = Integer.parseInt(args[2]);
         Path storeDir = Path.of(args[3]);
         int segmentBytes = Integer.parseInt(args[4]);
+        FlushDiskType flush = args.length > 5 ? FlushDiskType.valueOf(args[5]) : FlushDiskType.ASYNC_FLUSH;
         // As Apache's own launchers do: without it commands declare version 0 and the name server
         // reads registrations in the pre-3.0.11 format, dropping every topic.
         System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
@@ -55,6 +58,7 @@ public final class ApachePeerMain {
         store.setStorePathRootDir(storeDir.resolve("store").toString());
         store.setStorePathCommitLog(storeDir.resolve("store").resolve("commitlog").toString());
         store.setMappedFileSizeCommitLog(segmentBytes);
+        store.setFlushDiskType(flush);
         store.setHaListenPort(haPort);
         BrokerController controller = new BrokerController(broker, brokerNetty, new NettyClientConfig(), store);
         if (!controller.initialize()) {

@@ -25,6 +25,9 @@ import picocli.CommandLine.Option;
  *
  * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.SideBySide</pre>
  *
+ * <p>With {@code --sync-flush} both brokers flush synchronously (an acknowledged send is on disk) and only the
+ * figures the flush changes are measured: time to ready and the sends.
+ *
  * <p>With {@code --clients} it compares clients instead: on each broker, Ferry's client and the Apache client
  * run the same sends and backlog drain, each against a fresh broker from a fresh JVM, and it prints their
  * ratio per broker.
@@ -65,6 +68,9 @@ public final class SideBySide implements Callable<Integer> {
             + "the reverse order of the round before (Ferry, Apache, Apache, Ferry, ...); the table shows each "
             + "figure's mean over the rounds, so no broker is always the one measured first.")
     int rounds = 2;
+
+    @Option(names = "--sync-flush", description = "Both brokers flush synchronously; only the sends are measured.")
+    boolean syncFlush;
 
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
@@ -156,6 +162,9 @@ public final class SideBySide implements Callable<Integer> {
         if (client != null) {
             command.addAll(List.of("--clients", "--client=" + client));
         }
+        if (syncFlush) {
+            command.add("--sync-flush");
+        }
         brokerJvmArgs.forEach(arg -> command.add("--broker-jvm-arg=" + arg));
         Process process = new ProcessBuilder(command).inheritIO().start();
         if (process.waitFor() != 0 || !Files.exists(results)) {
@@ -198,14 +207,16 @@ public final class SideBySide implements Callable<Integer> {
         command.addAll(List.of("-cp", classpath));
         if (which.equals("ferry")) {
             Path config = dir.resolve("ferry.properties");
-            Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n");
+            Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n"
+                    + "flushMode=" + (syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH") + "\n");
             command.addAll(List.of("dev.ferry.server.FerryServerCommand", "--namesrv-port", ports[0] + "",
                     "--broker-port", ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config",
                     config.toString()));
         } else {
             command.add(3, "-Duser.home=" + dir);
             command.addAll(List.of(ApachePeerMain.class.getName(), ports[0] + "", ports[1] + "", ports[2] + "",
-                    dir.toString(), Integer.toString(segmentMib * 1024 * 1024)));
+                    dir.toString(), Integer.toString(segmentMib * 1024 * 1024),
+                    syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH"));
         }
         System.out.println("== " + which + ": " + String.join(" ", command.subList(0, 3)) + " ... "
                 + command.subList(5, command.size()));
@@ -219,13 +230,19 @@ public final class SideBySide implements Callable<Integer> {
                 return figures;
             }
             figures.put("time to ready (ms)", (double) load.timeToReadyMillis(server));
-            Thread.sleep(5000); // let the broker settle before reading its idle memory
-            figures.put("idle resident memory (MiB)", server.residentMib());
+            if (!syncFlush) {
+                Thread.sleep(5000); // let the broker settle before reading its idle memory
+                figures.put("idle resident memory (MiB)", server.residentMib());
+            }
             figures.put("sync send 1 KiB, 16 threads (msg/s)", load.syncSend(16, 1024,
                     Duration.ofSeconds(durationSeconds)));
             System.out.println("  sync done");
             figures.put("async send 1 KiB (msg/s)", load.asyncSend(1024, 1024, Duration.ofSeconds(durationSeconds)));
             System.out.println("  async done");
+            if (syncFlush) {
+                figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
+                return figures;
+            }
             figures.put("consume " + backlog + " backlog (msg/s)", load.consumeBacklog(backlog, backlogSize));
             System.out.println("  backlog done");
             Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
