@@ -12,6 +12,7 @@ import dev.ferry.store.MessageToStore;
 import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +20,8 @@ import java.util.function.Supplier;
  * by its commit-log offset and stores it again for the group: in the retry topic behind a delay,
  * or in the group's DLQ once its attempts are used up. The copy keeps the body, the producer's
  * properties and id ({@code UNIQ_KEY}), and records where it came from ({@code RETRY_TOPIC},
- * {@code ORIGIN_MESSAGE_ID}); its reconsume count is one higher.
+ * {@code ORIGIN_MESSAGE_ID}); its reconsume count is one higher. Like a send, it is answered once
+ * the copy is durable, without holding the send thread for the flush.
  */
 final class SendBackProcessor implements RequestProcessor {
     private static final System.Logger LOG = System.getLogger(SendBackProcessor.class.getName());
@@ -63,7 +65,16 @@ final class SendBackProcessor implements RequestProcessor {
             int level = RetryRouting.retryLevel(h.delayLevel(), reconsumeTimes);
             next = schedule.delay(copy.to(retryTopic, 0, storeHost.get()), level);
         }
-        AppendResult result = store.append(next);
+        CompletableFuture<AppendResult> appended = store.appendAsync(next);
+        if (appended.isDone()) {
+            return answer(request, appended.join());
+        }
+        // under sync flush: answered from the store's flush thread, the send thread goes on meanwhile
+        appended.thenAccept(result -> context.respond(answer(request, result)));
+        return null;
+    }
+
+    private static RemotingCommand answer(RemotingCommand request, AppendResult result) {
         if (!result.isStored()) {
             return error(request, ResponseCode.SYSTEM_ERROR, "cannot store the message for a retry: "
                     + result.status() + " " + result.detail());

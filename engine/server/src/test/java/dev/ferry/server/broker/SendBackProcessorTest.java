@@ -1,0 +1,74 @@
+package dev.ferry.server.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.ConsumerSendMsgBackRequestHeader;
+import dev.ferry.store.AppendResult;
+import dev.ferry.store.FlushMode;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageToStore;
+import dev.ferry.store.StoreConfig;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SendBackProcessorTest {
+    private static final InetSocketAddress HOST = new InetSocketAddress("127.0.0.1", 10911);
+
+    @TempDir
+    Path dir;
+
+    /** The answer to one request and the commit log's flushed offset when it was given. */
+    private record Answer(RemotingCommand response, long flushedOffset) {
+    }
+
+    @Test
+    void shouldAnswerASendBackUnderSyncFlushOnceTheRetryCopyIsDurable() throws Exception {
+        StoreConfig config = StoreConfig.builder(dir.resolve("store")).commitLogSegmentSize(1024 * 1024)
+                .flushMode(FlushMode.SYNC_FLUSH).build();
+        try (MessageStore store = MessageStore.builder(config).open()) {
+            AppendResult original = store.append(MessageToStore.builder("TopicBack", 0,
+                    "fails".getBytes(StandardCharsets.UTF_8)).storeHost(HOST).build());
+            Path configDir = dir.resolve("config");
+            ScheduleService schedule = new ScheduleService(DelayLevels.parse("1s 1s 1s"), store, configDir,
+                    Clock.systemUTC(), () -> HOST);
+            RetryRouting routing = new RetryRouting(16, new TopicConfigTable(configDir, Clock.systemUTC()), () -> { });
+            SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST);
+            CompletableFuture<Answer> answered = new CompletableFuture<>();
+            RequestContext context = new RequestContext() {
+                @Override
+                public RemoteChannel channel() {
+                    return new FakeChannel("consumer");
+                }
+
+                @Override
+                public void respond(RemotingCommand response) {
+                    answered.complete(new Answer(response, store.commitLogFlushedOffset()));
+                }
+            };
+
+            RemotingCommand direct = processor.process(context, RemotingCommand.request(
+                    RequestCode.CONSUMER_SEND_MSG_BACK, new ConsumerSendMsgBackRequestHeader(original.physicalOffset(),
+                            "CG_BACK", 0, null, null, null, 16, "broker-a")).build());
+            if (direct != null) { // the force beat the processor's look at the future
+                answered.complete(new Answer(direct, store.commitLogFlushedOffset()));
+            }
+
+            Answer answer = answered.get(10, TimeUnit.SECONDS);
+            assertThat(answer.response().code()).as(answer.response().remark()).isEqualTo(ResponseCode.SUCCESS);
+            assertThat(store.commitLogMaxOffset()).as("the retry copy was appended")
+                    .isGreaterThan(original.nextPhysicalOffset());
+            assertThat(answer.flushedOffset()).as("flushed when answered").isEqualTo(store.commitLogMaxOffset());
+        }
+    }
+}
