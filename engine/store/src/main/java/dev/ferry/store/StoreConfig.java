@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param flushInterval                 async commit-log flush and checkpoint interval (default 500 ms)
  * @param indexFlushInterval            how often the checkpoint also forces the index (default 10 s; recovery
  *                                      rebuilds what a crash took since then from the commit log)
- * @param syncFlushTimeout              how long a sync-flush append waits for its force (default 5 s)
+ * @param syncFlushTimeout              how long a sync-flush {@code append} waits for its force (default 5 s;
+ *                                      {@code appendAsync}'s future has no timeout of its own)
  * @param groupCommitLinger             longest a group commit waits for more appends before forcing (default 200 us;
  *                                      zero forces at once)
  * @param maxMessageBodySize            largest body accepted (default 4 MiB); an entry must also fit a segment
