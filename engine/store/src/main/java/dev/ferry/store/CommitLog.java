@@ -40,7 +40,7 @@ final class CommitLog {
     private MappedSegment pendingSegment;
     private int pendingPosition;
     private long pendingTimestamp;
-    /** Why appends are refused after pending entries could not be written; set under the append lock. */
+    /** Why appends are refused after a write or a force failed; set under the append lock. */
     private volatile String failure;
 
     CommitLog(SegmentedFile file, Clock clock, DiskGuard diskGuard) {
@@ -184,7 +184,8 @@ final class CommitLog {
 
     /**
      * Writes pending entries, then forces everything written; returns the new flushed offset. Serialized: the flush
-     * thread, or close.
+     * thread, or close. A failed write or force stops the log: it throws, and from then on every append is refused
+     * and the flushed offset stays where the last good force left it.
      */
     synchronized long flush() {
         long target;
@@ -199,7 +200,19 @@ final class CommitLog {
             appendLock.unlock();
         }
         if (target > flushedOffset) {
-            file.flush();
+            try {
+                file.flush();
+            } catch (UncheckedIOException e) {
+                // After a failed fsync the kernel may have dropped the dirty pages and a retry can report success
+                // without them, so nothing written since the last good force may ever count as durable.
+                appendLock.lock();
+                try {
+                    failure = "commit log stopped after a failed force: " + e.getMessage();
+                } finally {
+                    appendLock.unlock();
+                }
+                throw e;
+            }
             forces = forces + 1;
             flushedOffset = target;
         }

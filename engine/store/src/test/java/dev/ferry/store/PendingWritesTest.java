@@ -96,6 +96,26 @@ class PendingWritesTest {
     }
 
     @Test
+    void shouldStopTheLogAndKeepTheFlushedOffsetAfterAFailedForce() {
+        CommitLog log = commitLog();
+        long durable = log.flush();
+        List<AppendResult> results = new ArrayList<>();
+        while (log.file().segments().size() < 2) { // a roll writes the full segment out, unforced
+            results.add(append(log, "entry-" + results.size() + "-" + "x".repeat(700)));
+        }
+        log.file().segments().get(0).close(); // written, so only its force can fail now
+
+        assertThatThrownBy(log::flush).isInstanceOf(UncheckedIOException.class);
+
+        assertThat(log.failed()).isTrue();
+        assertThat(log.flushedOffset()).isEqualTo(durable);
+        assertThat(log.flush()).isEqualTo(durable);
+        AppendResult refused = append(log, "after");
+        assertThat(refused.status()).isEqualTo(AppendStatus.SERVICE_NOT_AVAILABLE);
+        assertThat(refused.detail()).contains("stopped after a failed force");
+    }
+
+    @Test
     void shouldReleaseParkedAndPendingWaitersAtOnceWhenAWriteFails() throws Exception {
         CommitLog log = commitLog();
         GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
