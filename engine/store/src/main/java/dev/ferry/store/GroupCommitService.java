@@ -51,6 +51,7 @@ final class GroupCommitService implements DutyLoop.Duty {
         if (nothingToFlush()) {
             wakeAt = 1; // the loop parks: the next waiter must wake it
             if (nothingToFlush()) {
+                releaseCovered(); // a flush from outside (MessageStore.flush) may have covered waiters
                 return 0;
             }
         }
@@ -67,13 +68,35 @@ final class GroupCommitService implements DutyLoop.Duty {
             }
         }
         waitingAtLastForce = waiting.get();
+        releaseCovered();
+        afterFlush.run();
+        return flushed > before ? 1 : 0;
+    }
+
+    /** Releases the waiters the flushed offset covers: the flush thread's after each force, or whoever flushed. */
+    void releaseCovered() {
+        if (waiters.isEmpty()) {
+            return;
+        }
+        long flushed = commitLog.flushedOffset();
         for (Waiter waiter : waiters) {
             if (waiter.offset() <= flushed && remove(waiter)) {
                 waiter.release(true);
             }
         }
-        afterFlush.run();
-        return flushed > before ? 1 : 0;
+    }
+
+    /**
+     * Answers the futures whose timeout has passed: with {@link AppendStatus#FLUSH_DISK_TIMEOUT}, or as they are if
+     * their force has just covered them. Called from a thread of its own, since the flush thread may hang in a force.
+     */
+    void expireOverdue() {
+        long now = System.nanoTime();
+        for (Waiter waiter : waiters) {
+            if (waiter instanceof PendingAppend pending && pending.overdue(now) && remove(pending)) {
+                pending.future().complete(outcome(pending.stored(), pending.timeout()));
+            }
+        }
     }
 
     /**
@@ -144,7 +167,7 @@ final class GroupCommitService implements DutyLoop.Duty {
         if (commitLog.flushedOffset() >= offset) {
             return stored;
         }
-        ParkedThread waiter = new ParkedThread(offset, Thread.currentThread());
+        ParkedThread waiter = new ParkedThread(offset);
         register(waiter);
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -157,23 +180,23 @@ final class GroupCommitService implements DutyLoop.Duty {
             }
             return stored;
         } finally {
-            remove(waiter); // gone already when the flush thread released it; not when the force beat the queue
+            if (!waiter.released()) {
+                remove(waiter); // still queued when the force beat the queue or the wait ended without it
+            }
         }
     }
 
     /**
-     * A future of {@code stored} once it is durable, or with {@link AppendStatus#SERVICE_NOT_AVAILABLE} once a failed
-     * write has stopped the log. The flush thread completes it, so what depends on it runs there and must be brief.
-     * It has no timeout of its own, which would take a timer thread: the force that covers it is the one under way
-     * or the next, so only a force that hangs holds it, and a remote caller's own timeout answers the caller
-     * meanwhile.
+     * A future of {@code stored} once it is durable, with the outcomes of {@link #awaitDurable}. The flush thread
+     * completes it, so what depends on it runs there and must be brief; the timeout is answered by
+     * {@link #expireOverdue}.
      */
-    CompletableFuture<AppendResult> whenDurable(AppendResult stored) {
+    CompletableFuture<AppendResult> whenDurable(AppendResult stored, Duration timeout) {
         long offset = stored.nextPhysicalOffset();
         if (commitLog.flushedOffset() >= offset) {
             return CompletableFuture.completedFuture(stored);
         }
-        PendingAppend waiter = new PendingAppend(stored);
+        PendingAppend waiter = new PendingAppend(stored, timeout);
         register(waiter);
         if ((commitLog.flushedOffset() >= offset || commitLog.failed()) && remove(waiter)) {
             // the flush thread may have passed before this waiter was in the queue
@@ -194,7 +217,7 @@ final class GroupCommitService implements DutyLoop.Duty {
         return stored.withStatus(AppendStatus.SERVICE_NOT_AVAILABLE, "not durable: a commit-log write failed");
     }
 
-    /** An append waiting for its bytes to be forced. */
+    /** An append waiting for its bytes to be forced. Equal only to itself, so the queue finds it fast. */
     private sealed interface Waiter permits ParkedThread, PendingAppend {
         /** Commit-log offset that must be durable. */
         long offset();
@@ -203,23 +226,64 @@ final class GroupCommitService implements DutyLoop.Duty {
         void release(boolean durable);
     }
 
-    /** A thread parked in {@link #awaitDurable}; it times itself out and reads the outcome itself. */
-    private record ParkedThread(long offset, Thread thread) implements Waiter {
+    /** The calling thread, parked in {@link #awaitDurable}; it times itself out and reads the outcome itself. */
+    private static final class ParkedThread implements Waiter {
+        private final long offset;
+        private final Thread thread = Thread.currentThread();
+        private volatile boolean released;
+
+        ParkedThread(long offset) {
+            this.offset = offset;
+        }
+
+        @Override
+        public long offset() {
+            return offset;
+        }
+
+        boolean released() {
+            return released;
+        }
+
         @Override
         public void release(boolean durable) {
+            released = true;
             LockSupport.unpark(thread);
         }
     }
 
     /** A future handed out by {@link #whenDurable}. */
-    private record PendingAppend(AppendResult stored, CompletableFuture<AppendResult> future) implements Waiter {
-        PendingAppend(AppendResult stored) {
-            this(stored, new CompletableFuture<>());
+    private static final class PendingAppend implements Waiter {
+        private final AppendResult stored;
+        private final Duration timeout;
+        private final long deadline;
+        private final CompletableFuture<AppendResult> future = new CompletableFuture<>();
+
+        PendingAppend(AppendResult stored, Duration timeout) {
+            this.stored = stored;
+            this.timeout = timeout;
+            this.deadline = System.nanoTime() + timeout.toNanos();
         }
 
         @Override
         public long offset() {
             return stored.nextPhysicalOffset();
+        }
+
+        AppendResult stored() {
+            return stored;
+        }
+
+        Duration timeout() {
+            return timeout;
+        }
+
+        CompletableFuture<AppendResult> future() {
+            return future;
+        }
+
+        boolean overdue(long nanoTime) {
+            return nanoTime - deadline >= 0;
         }
 
         @Override

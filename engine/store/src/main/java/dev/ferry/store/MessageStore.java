@@ -22,8 +22,9 @@ import java.util.concurrent.ThreadFactory;
  * also completes the futures of {@link #appendAsync}); a dispatch thread runs the {@link Dispatcher}, which alone
  * writes consume queues and the index and calls the {@link MessageArrivalListener}; a checkpoint thread forces consume
  * queues and index and writes the {@link Checkpoint}; a retention thread runs the {@link RetentionService}; under sync
- * flush a zero-fill thread makes the next commit-log segment ahead of time ({@link SegmentZeroFiller}). Reads run on
- * the callers' threads. {@link #open} recovers on the calling thread before any of these start.
+ * flush a zero-fill thread makes the next commit-log segment ahead of time ({@link SegmentZeroFiller}) and another
+ * answers {@link #appendAsync} futures whose sync-flush timeout passed. Reads run on the callers' threads.
+ * {@link #open} recovers on the calling thread before any of these start.
  */
 public final class MessageStore implements AutoCloseable {
     static final String ABORT_FILE = "abort";
@@ -95,6 +96,10 @@ public final class MessageStore implements AutoCloseable {
         if (sync) {
             zeroFiller = new SegmentZeroFiller(commitLogFile, commitLog::writtenOffset, disk, c.diskRejectRatio());
             all.add(new DutyLoop("ferry-store-zero-fill", zeroFiller, Duration.ofMillis(100), threads));
+            all.add(new DutyLoop("ferry-store-sync-flush-timeouts", () -> {
+                groupCommit.expireOverdue();
+                return 0;
+            }, Duration.ofMillis(100), threads));
         } else {
             zeroFiller = null;
         }
@@ -155,9 +160,10 @@ public final class MessageStore implements AutoCloseable {
 
     /**
      * Appends one message without waiting for the flush: the future completes with what {@link #append} would have
-     * returned, but for the timeout. A rejection or an append under async flush completes it at once; under sync
-     * flush the group-commit thread completes it after the force that covers the message, so what depends on the
-     * future runs on that thread and must be brief. Appends made in turn by one thread are stored in that order.
+     * returned. A rejection or an append under async flush completes it at once; under sync flush the group-commit
+     * thread completes it after the force that covers the message, so what depends on the future runs on that thread
+     * and must be brief (a timeout is answered from another thread). Appends made in turn by one thread are stored in
+     * that order.
      */
     public CompletableFuture<AppendResult> appendAsync(MessageToStore message) {
         AppendResult result = appendUnflushed(message);
@@ -165,7 +171,7 @@ public final class MessageStore implements AutoCloseable {
             return CompletableFuture.completedFuture(result);
         }
         if (groupCommit != null) {
-            return groupCommit.whenDurable(result);
+            return groupCommit.whenDurable(result, config.syncFlushTimeout());
         }
         dispatchLoop.wake();
         return CompletableFuture.completedFuture(result);
@@ -259,9 +265,15 @@ public final class MessageStore implements AutoCloseable {
         return retention.deleteExpired();
     }
 
-    /** Flushes everything and writes the checkpoint now. */
+    /**
+     * Flushes everything and writes the checkpoint now; under sync flush, appends waiting for a force are answered
+     * before it returns.
+     */
     public void flush() {
         commitLog.flush();
+        if (groupCommit != null) {
+            groupCommit.releaseCovered();
+        }
         checkpoints.flushAll();
     }
 
@@ -280,9 +292,13 @@ public final class MessageStore implements AutoCloseable {
             zeroFiller.stop();
         }
         loops.forEach(DutyLoop::close);
-        long end = commitLog.flush();
-        if (groupCommit != null) {
-            groupCommit.releaseAll(); // appends that raced the close: durable now, or told they are not
+        long end;
+        try {
+            end = commitLog.flush();
+        } finally {
+            if (groupCommit != null) {
+                groupCommit.releaseAll(); // appends that raced the close: durable now, or told they are not
+            }
         }
         dispatcher.dispatchUpTo(end, true);
         checkpoints.flushAll();

@@ -2,6 +2,7 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -131,7 +132,7 @@ class PendingWritesTest {
             AppendResult lost = append(log, "lost");
             assertThat(lost.status()).isEqualTo(AppendStatus.PUT_OK);
             long started = System.nanoTime();
-            CompletableFuture<AppendResult> pending = groupCommit.whenDurable(lost);
+            CompletableFuture<AppendResult> pending = groupCommit.whenDurable(lost, Duration.ofSeconds(30));
             AppendResult outcome = groupCommit.awaitDurable(lost, Duration.ofSeconds(30));
 
             assertThat(outcome.status()).isEqualTo(AppendStatus.SERVICE_NOT_AVAILABLE);
@@ -144,5 +145,44 @@ class PendingWritesTest {
             loop.close();
         }
         assertThat(loop.failures()).isEqualTo(1);
+    }
+
+    /** A group commit whose loop never runs: only what the test calls moves it. */
+    private static GroupCommitService idleGroupCommit(CommitLog log) {
+        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
+        groupCommit.attach(new DutyLoop("test-idle-group-commit", groupCommit, Duration.ofMillis(10),
+            new NamedDaemonThreadFactory("pending-writes-test")));
+        return groupCommit;
+    }
+
+    @Test
+    void shouldAnswerAnOverdueFutureWithFlushDiskTimeout() {
+        CommitLog log = commitLog();
+        GroupCommitService groupCommit = idleGroupCommit(log);
+        AppendResult stored = append(log, "never forced");
+
+        CompletableFuture<AppendResult> pending = groupCommit.whenDurable(stored, Duration.ofMillis(500));
+        groupCommit.expireOverdue();
+        assertThat(pending).as("not overdue yet").isNotDone();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            groupCommit.expireOverdue();
+            return pending.isDone();
+        });
+        assertThat(pending.join().status()).isEqualTo(AppendStatus.FLUSH_DISK_TIMEOUT);
+        assertThat(pending.join().detail()).contains("not flushed within");
+    }
+
+    @Test
+    void shouldReleaseWaitersThatAFlushFromOutsideCovered() {
+        CommitLog log = commitLog();
+        GroupCommitService groupCommit = idleGroupCommit(log);
+        AppendResult stored = append(log, "flushed by the caller");
+        CompletableFuture<AppendResult> pending = groupCommit.whenDurable(stored, Duration.ofSeconds(30));
+
+        log.flush();
+        assertThat(groupCommit.doWork()).as("nothing left to force").isZero();
+
+        assertThat(pending).isCompletedWithValue(stored);
     }
 }
