@@ -139,6 +139,15 @@ public final class RemotingServer implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        close(() -> { });
+    }
+
+    /**
+     * Closes as {@link #close()} does, running {@code beforeConnectionsClose} once the processors are idle and before
+     * the connections close: the moment to answer requests a processor left for later (with
+     * {@link RequestContext#respond}), whose answers would otherwise find their connections gone.
+     */
+    public synchronized void close(Runnable beforeConnectionsClose) {
         if (closed) {
             return;
         }
@@ -147,6 +156,11 @@ public final class RemotingServer implements AutoCloseable {
             serverChannel.close().syncUninterruptibly();
         }
         runtime.awaitIdleProcessors(config.shutdownTimeout());
+        try {
+            beforeConnectionsClose.run();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing: the last answers failed", e);
+        }
         connections.close().awaitUninterruptibly(config.shutdownTimeout().toMillis() + 1000);
         shutdownGroups();
         runtime.close();

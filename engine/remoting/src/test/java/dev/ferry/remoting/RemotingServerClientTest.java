@@ -167,8 +167,11 @@ class RemotingServerClientTest {
         }
     }
 
-    @Test
-    void shouldLetProcessorsAnswerLater() throws Exception {
+    /** A pull the server holds unanswered, and the context to answer it through. */
+    private record HeldPull(CompletableFuture<RemotingCommand> pull, RequestContext context) {
+    }
+
+    private HeldPull holdOnePull() throws InterruptedException {
         startServer(RemotingServerConfig.builder().build());
         BlockingQueue<RequestContext> held = holdPulls();
         client = new RemotingClient(RemotingClientConfig.builder().build());
@@ -176,11 +179,27 @@ class RemotingServerClientTest {
                 RemotingCommand.request(RequestCode.PULL_MESSAGE).build(), TIMEOUT);
         RequestContext ctx = held.poll(5, TimeUnit.SECONDS);
         assertThat(ctx).isNotNull();
+        return new HeldPull(pull, ctx);
+    }
+
+    @Test
+    void shouldLetProcessorsAnswerLater() throws Exception {
+        HeldPull held = holdOnePull();
+        CompletableFuture<RemotingCommand> pull = held.pull();
         assertThat(pull).isNotDone();
-        ctx.respond(RemotingCommand.request(ResponseCode.PULL_NOT_FOUND).build());
+        held.context().respond(RemotingCommand.request(ResponseCode.PULL_NOT_FOUND).build());
         RemotingCommand response = pull.get(5, TimeUnit.SECONDS);
         assertThat(response.isResponse()).isTrue();
         assertThat(response.code()).isEqualTo(ResponseCode.PULL_NOT_FOUND);
+    }
+
+    @Test
+    void shouldDeliverAnswersGivenWhileClosingBeforeTheConnectionsClose() throws Exception {
+        HeldPull held = holdOnePull();
+
+        server.close(() -> held.context().respond(RemotingCommand.request(ResponseCode.PULL_NOT_FOUND).build()));
+
+        assertThat(held.pull().get(5, TimeUnit.SECONDS).code()).isEqualTo(ResponseCode.PULL_NOT_FOUND);
     }
 
     @Test

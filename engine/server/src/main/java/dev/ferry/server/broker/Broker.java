@@ -281,7 +281,8 @@ public final class Broker implements AutoCloseable {
         closed = true;
         scheduler.shutdownNow();
         registration.unregisterAll();
-        remoting.close();
+        // sends waiting for a sync-flush force are answered before their connections close
+        remoting.close(store::flush);
         for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor)) {
             executor.shutdown();
         }
