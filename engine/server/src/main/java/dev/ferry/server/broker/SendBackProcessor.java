@@ -70,7 +70,13 @@ final class SendBackProcessor implements RequestProcessor {
             return answer(request, appended.join());
         }
         // under sync flush: answered from the store's flush thread, the send thread goes on meanwhile
-        appended.thenAccept(result -> context.respond(answer(request, result)));
+        appended.whenComplete((result, error) -> {
+            try {
+                context.respond(answer(request, result));
+            } catch (RuntimeException e) {
+                context.respond(error(request, ResponseCode.SYSTEM_ERROR, String.valueOf(e)));
+            }
+        });
         return null;
     }
 
