@@ -174,7 +174,7 @@ final class CommitLog {
         try {
             segment.writeThroughChannel(pending, pendingPosition);
         } catch (UncheckedIOException e) {
-            failure = "commit log stopped after a failed write: " + e.getMessage();
+            stop("commit log stopped after a failed write: " + e.getMessage());
             throw e;
         } finally {
             pending.clear();
@@ -205,12 +205,7 @@ final class CommitLog {
             } catch (UncheckedIOException e) {
                 // After a failed fsync the kernel may have dropped the dirty pages and a retry can report success
                 // without them, so nothing written since the last good force may ever count as durable.
-                appendLock.lock();
-                try {
-                    failure = "commit log stopped after a failed force: " + e.getMessage();
-                } finally {
-                    appendLock.unlock();
-                }
+                stop("commit log stopped after a failed force: " + e.getMessage());
                 throw e;
             }
             forces = forces + 1;
@@ -219,7 +214,17 @@ final class CommitLog {
         return flushedOffset;
     }
 
-    /** Whether a failed write stopped the log: no append succeeds and nothing more becomes durable. */
+    /** Refuses every later append, for {@code reason}. */
+    private void stop(String reason) {
+        appendLock.lock(); // held already when a pending write failed; the lock is reentrant
+        try {
+            failure = reason;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** Whether a failed write or force stopped the log: no append succeeds and nothing more becomes durable. */
     boolean failed() {
         return failure != null;
     }

@@ -160,7 +160,7 @@ final class GroupCommitService implements DutyLoop.Duty {
     /**
      * Parks the calling thread until {@code stored} is durable; returns it as it is then, or with
      * {@link AppendStatus#FLUSH_DISK_TIMEOUT} after {@code timeout}, or with {@link AppendStatus#SERVICE_NOT_AVAILABLE}
-     * once a failed write has stopped the log.
+     * once a failed write or force has stopped the log.
      */
     AppendResult awaitDurable(AppendResult stored, Duration timeout) {
         long offset = stored.nextPhysicalOffset();
@@ -214,7 +214,7 @@ final class GroupCommitService implements DutyLoop.Duty {
     }
 
     private static AppendResult notDurable(AppendResult stored) {
-        return stored.withStatus(AppendStatus.SERVICE_NOT_AVAILABLE, "not durable: a commit-log write failed");
+        return stored.withStatus(AppendStatus.SERVICE_NOT_AVAILABLE, "not durable: a commit-log write or force failed");
     }
 
     /** An append waiting for its bytes to be forced. Equal only to itself, so the queue finds it fast. */

@@ -143,8 +143,8 @@ public final class MessageStore implements AutoCloseable {
 
     /**
      * Appends one message. Under sync flush, returns only after its bytes are durable (or with
-     * {@link AppendStatus#FLUSH_DISK_TIMEOUT}, or {@link AppendStatus#SERVICE_NOT_AVAILABLE} once a failed write has
-     * stopped the commit log). A rejected message leaves the files untouched.
+     * {@link AppendStatus#FLUSH_DISK_TIMEOUT}, or {@link AppendStatus#SERVICE_NOT_AVAILABLE} once a failed write or
+     * force has stopped the commit log). A rejected message leaves the files untouched.
      */
     public AppendResult append(MessageToStore message) {
         AppendResult result = appendUnflushed(message);
