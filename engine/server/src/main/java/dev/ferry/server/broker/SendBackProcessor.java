@@ -66,18 +66,7 @@ final class SendBackProcessor implements RequestProcessor {
             next = schedule.delay(copy.to(retryTopic, 0, storeHost.get()), level);
         }
         CompletableFuture<AppendResult> appended = store.appendAsync(next);
-        if (appended.isDone()) {
-            return answer(request, appended.join());
-        }
-        // under sync flush: answered from the store's flush thread, the send thread goes on meanwhile
-        appended.whenComplete((result, error) -> {
-            try {
-                context.respond(answer(request, result));
-            } catch (RuntimeException e) {
-                context.respond(error(request, ResponseCode.SYSTEM_ERROR, String.valueOf(e)));
-            }
-        });
-        return null;
+        return DeferredAnswer.when(appended, context, request, () -> answer(request, appended.join()));
     }
 
     private static RemotingCommand answer(RemotingCommand request, AppendResult result) {

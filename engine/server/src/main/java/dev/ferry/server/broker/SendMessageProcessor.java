@@ -117,17 +117,8 @@ final class SendMessageProcessor implements RequestProcessor {
             }
             appended.add(result);
         }
-        if (appended.stream().allMatch(CompletableFuture::isDone)) {
-            return answer(request, header, queueId, appended);
-        }
-        CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)).whenComplete((done, error) -> {
-            try {
-                context.respond(answer(request, header, queueId, appended));
-            } catch (RuntimeException e) {
-                context.respond(error(request, ResponseCode.SYSTEM_ERROR, String.valueOf(e)));
-            }
-        });
-        return null;
+        return DeferredAnswer.when(CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)), context,
+                request, () -> answer(request, header, queueId, appended));
     }
 
     private RemotingCommand answer(RemotingCommand request, SendMessageRequestHeader header, int queueId,
