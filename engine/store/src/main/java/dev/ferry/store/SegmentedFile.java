@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.DurableDirectories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;

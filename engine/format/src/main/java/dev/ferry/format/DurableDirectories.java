@@ -1,4 +1,4 @@
-package dev.ferry.store;
+package dev.ferry.format;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -13,12 +13,12 @@ import java.util.Deque;
  * directory, and a directory created, can vanish with a power loss (not with a process crash) unless the directory
  * holding the entry is forced as well.
  */
-final class DurableDirectories {
+public final class DurableDirectories {
     private DurableDirectories() {
     }
 
     /** Creates {@code dir} and its missing parents, forcing the parent of each directory created. */
-    static void create(Path dir) throws IOException {
+    public static void create(Path dir) throws IOException {
         Deque<Path> missing = new ArrayDeque<>();
         for (Path path = dir.toAbsolutePath(); path != null && !Files.isDirectory(path); path = path.getParent()) {
             missing.push(path);
@@ -30,7 +30,7 @@ final class DurableDirectories {
     }
 
     /** Forces the entries of {@code dir}: the files and directories created in it, renamed into or out of it. */
-    static void force(Path dir) throws IOException {
+    public static void force(Path dir) throws IOException {
         try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
             directory.force(true);
         }

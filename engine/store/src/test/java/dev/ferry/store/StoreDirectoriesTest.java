@@ -1,40 +1,19 @@
 package dev.ferry.store;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Directories created, and files created in them, with their entries forced. */
-class DurableDirectoriesTest {
+/** A store makes the directories it needs, and fills them. */
+class StoreDirectoriesTest {
     @TempDir
     Path dir;
-
-    @Test
-    void shouldCreateEveryMissingLevelAndAcceptOnesThatExist() throws IOException {
-        Path queue = dir.resolve("consumequeue").resolve("Topic").resolve("3");
-
-        DurableDirectories.create(queue);
-        DurableDirectories.create(queue);
-        DurableDirectories.create(dir.resolve("consumequeue").resolve("Other"));
-
-        assertThat(queue).isDirectory();
-        assertThat(dir.resolve("consumequeue").resolve("Other")).isDirectory();
-    }
-
-    @Test
-    void shouldRefuseToForceADirectoryThatDoesNotExist() {
-        assertThatThrownBy(() -> DurableDirectories.force(dir.resolve("missing")))
-            .isInstanceOf(NoSuchFileException.class);
-    }
 
     @Test
     void shouldOpenAStoreWhoseDirectoriesDoNotExistYetAndFillThem() throws IOException {

@@ -1,0 +1,50 @@
+package dev.ferry.format;
+
+import java.util.Set;
+
+/** The topics RocketMQ reserves, and the retry and dead-letter topics derived from group names. */
+public final class SystemTopics {
+    /** The topic whose route producers use for a topic that does not exist yet. */
+    public static final String AUTO_CREATE_TOPIC = "TBW102";
+    public static final String RETRY_PREFIX = "%RETRY%";
+    public static final String DLQ_PREFIX = "%DLQ%";
+    /** Where delayed messages wait, one queue per delay level. */
+    public static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
+    public static final String TRANSACTION_HALF_TOPIC = "RMQ_SYS_TRANS_HALF_TOPIC";
+    public static final String TRANSACTION_OP_TOPIC = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
+
+    private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
+            TRANSACTION_OP_TOPIC);
+
+    private SystemTopics() {
+    }
+
+    public static String retryTopic(String group) {
+        return RETRY_PREFIX + group;
+    }
+
+    public static String deadLetterTopic(String group) {
+        return DLQ_PREFIX + group;
+    }
+
+    public static boolean isRetryTopic(String topic) {
+        return topic.startsWith(RETRY_PREFIX);
+    }
+
+    public static boolean isDeadLetterTopic(String topic) {
+        return topic.startsWith(DLQ_PREFIX);
+    }
+
+    /** The group a retry or dead-letter topic belongs to, or {@code null} for any other topic. */
+    public static String groupOf(String topic) {
+        if (isRetryTopic(topic)) {
+            return topic.substring(RETRY_PREFIX.length());
+        }
+        return isDeadLetterTopic(topic) ? topic.substring(DLQ_PREFIX.length()) : null;
+    }
+
+    /** Whether only the broker itself writes to {@code topic}: producers may not send to it. */
+    public static boolean isBrokerOnly(String topic) {
+        return BROKER_ONLY.contains(topic);
+    }
+}
