@@ -1,13 +1,10 @@
 package dev.ferry.store;
 
+import dev.ferry.format.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.zip.CRC32;
 
@@ -15,8 +12,7 @@ import java.util.zip.CRC32;
  * What is known durable, in the 4 KiB {@code checkpoint} file. RocketMQ's fields first (physicMsgTimestamp @0,
  * logicsMsgTimestamp @8, indexMsgTimestamp @16, masterFlushedOffset @24, confirmPhyOffset @32), then Ferry's: the
  * commit-log offset up to which consume-queue entries (@40) and index entries (@48) are durable, and a CRC32 of bytes
- * 0-55 (@56). Written to a temporary file, forced, then atomically moved into place, so a crash leaves the old or the
- * new checkpoint, never a mix.
+ * 0-55 (@56). Written through {@link AtomicFile}, so a crash leaves the old or the new checkpoint, never a mix.
  *
  * @param physicalTimestamp      store timestamp of the last durable commit-log message
  * @param logicsTimestamp        store timestamp of the last durable consume-queue entry's message
@@ -28,6 +24,7 @@ import java.util.zip.CRC32;
 record Checkpoint(long physicalTimestamp, long logicsTimestamp, long indexTimestamp, long commitLogFlushedOffset,
                   long consumeQueueOffset, long indexOffset) {
     static final String FILE_NAME = "checkpoint";
+    private static final System.Logger LOG = System.getLogger(Checkpoint.class.getName());
     private static final int FILE_SIZE = 4096;
     private static final int CRC_POSITION = 56;
 
@@ -36,22 +33,31 @@ record Checkpoint(long physicalTimestamp, long logicsTimestamp, long indexTimest
         return Math.min(commitLogFlushedOffset, Math.min(consumeQueueOffset, indexOffset));
     }
 
-    /** Reads the checkpoint in {@code storeDir}; empty when absent or damaged. */
+    /**
+     * Reads the checkpoint in {@code storeDir} (or its backup); empty when there is none. A checkpoint only bounds how
+     * far back recovery looks, so when neither copy is readable recovery goes back to the start of the commit log,
+     * which costs time, never data.
+     */
     static Optional<Checkpoint> read(Path storeDir) {
-        Path file = storeDir.resolve(FILE_NAME);
-        if (!Files.exists(file)) {
+        try {
+            return file(storeDir).read(Checkpoint::decode);
+        } catch (AtomicFile.UnreadableFileException e) {
+            LOG.log(System.Logger.Level.WARNING, "{0}; recovering from the start of the commit log", e.getMessage());
             return Optional.empty();
         }
-        try {
-            ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
-            if (bytes.capacity() < CRC_POSITION + 4 || bytes.getInt(CRC_POSITION) != crc(bytes)) {
-                return Optional.empty();
-            }
-            return Optional.of(new Checkpoint(bytes.getLong(0), bytes.getLong(8), bytes.getLong(16),
-                bytes.getLong(32), bytes.getLong(40), bytes.getLong(48)));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read checkpoint " + file, e);
+    }
+
+    private static AtomicFile file(Path storeDir) {
+        return new AtomicFile(storeDir.resolve(FILE_NAME));
+    }
+
+    private static Checkpoint decode(byte[] content) {
+        ByteBuffer bytes = ByteBuffer.wrap(content);
+        if (bytes.capacity() < CRC_POSITION + 4 || bytes.getInt(CRC_POSITION) != crc(bytes)) {
+            throw new IllegalArgumentException("damaged checkpoint: length or CRC does not match");
         }
+        return new Checkpoint(bytes.getLong(0), bytes.getLong(8), bytes.getLong(16), bytes.getLong(32),
+            bytes.getLong(40), bytes.getLong(48));
     }
 
     /** Writes durably and atomically into {@code storeDir}. */
@@ -61,17 +67,8 @@ record Checkpoint(long physicalTimestamp, long logicsTimestamp, long indexTimest
             .putLong(24, 0L).putLong(32, commitLogFlushedOffset).putLong(40, consumeQueueOffset)
             .putLong(48, indexOffset);
         bytes.putInt(CRC_POSITION, crc(bytes));
-        Path temporary = storeDir.resolve(FILE_NAME + ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-                channel.force(true);
-            }
-            Files.move(temporary, storeDir.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
+            file(storeDir).write(bytes.array());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write checkpoint in " + storeDir, e);
         }

@@ -52,6 +52,7 @@ final class CheckpointService implements DutyLoop.Duty {
     /** Forces consume queues (and the index when due), then writes the checkpoint if anything moved. */
     private synchronized void writeCheckpoint(boolean forceIndex) {
         long dispatched = dispatcher.dispatchedOffset();
+        long consumeQueuesComplete = dispatcher.consumeQueueCompleteOffset();
         long timestamp = dispatcher.lastDispatchedTimestamp();
         consumeQueues.flush();
         long now = clock.millis();
@@ -63,7 +64,7 @@ final class CheckpointService implements DutyLoop.Duty {
             lastIndexForceMillis = now;
         }
         Checkpoint next = new Checkpoint(timestamp, timestamp, indexDurableTimestamp, commitLog.flushedOffset(),
-            dispatched, indexDurableOffset);
+            consumeQueuesComplete, indexDurableOffset);
         if (!next.equals(last)) {
             next.write(storeDir);
             last = next;

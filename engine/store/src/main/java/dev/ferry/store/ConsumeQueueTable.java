@@ -1,34 +1,41 @@
 package dev.ferry.store;
 
+import dev.ferry.format.DurableDirectories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * Every {@link ConsumeQueue}, at {@code consumequeue/<topic>/<queueId>/}. Queues are created by the dispatcher thread;
- * lookups from any thread.
+ * Every {@link ConsumeQueue}, at {@code consumequeue/<topic>/<queueId>/} ({@link QueueDirectories}). Queues are created
+ * by the dispatcher thread; lookups from any thread. A directory that cannot be loaded is logged and left alone, so
+ * that one damaged queue never stops the store from opening; its queue then fails on its first write, which the
+ * {@link Dispatcher} isolates.
  */
 final class ConsumeQueueTable {
-    private final Path root;
+    private static final System.Logger LOG = System.getLogger(ConsumeQueueTable.class.getName());
+
+    private final QueueDirectories directories;
     private final int entriesPerSegment;
     private final Clock clock;
     private final Map<QueueKey, ConsumeQueue> queues = new ConcurrentHashMap<>();
 
     ConsumeQueueTable(Path root, int entriesPerSegment, Clock clock) {
-        this.root = root;
+        this.directories = new QueueDirectories(root);
         this.entriesPerSegment = entriesPerSegment;
         this.clock = clock;
     }
 
     /** Loads every queue directory found. */
     void load() {
+        Path root = directories.root();
         try {
             DurableDirectories.create(root);
             try (Stream<Path> topics = Files.list(root)) {
@@ -41,16 +48,34 @@ final class ConsumeQueueTable {
         }
     }
 
-    private void loadTopic(Path topicDir) throws IOException {
+    private void loadTopic(Path topicDir) {
+        Optional<String> topic;
+        List<Path> queueDirs;
         try (Stream<Path> ids = Files.list(topicDir)) {
-            for (Path queueDir : ids.filter(Files::isDirectory).toList()) {
-                String name = queueDir.getFileName().toString();
-                if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
-                    QueueKey key = new QueueKey(topicDir.getFileName().toString(), Integer.parseInt(name));
-                    ConsumeQueue queue = new ConsumeQueue(key, queueDir, entriesPerSegment, clock);
-                    queue.load();
-                    queues.put(key, queue);
-                }
+            topic = directories.topicOf(topicDir);
+            queueDirs = ids.filter(Files::isDirectory).toList();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "cannot load the consume queues in {0}; skipping them: {1}", topicDir,
+                e.toString());
+            return;
+        }
+        if (topic.isEmpty()) {
+            LOG.log(System.Logger.Level.ERROR, "{0} does not name its topic; skipping its consume queues", topicDir);
+            return;
+        }
+        for (Path queueDir : queueDirs) {
+            String name = queueDir.getFileName().toString();
+            if (name.isEmpty() || name.length() > 10 || !name.chars().allMatch(Character::isDigit)) {
+                continue;
+            }
+            try {
+                QueueKey key = new QueueKey(topic.get(), Integer.parseInt(name));
+                ConsumeQueue queue = new ConsumeQueue(key, queueDir, entriesPerSegment, clock);
+                queue.load();
+                queues.put(key, queue);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "cannot load the consume queue in {0}; skipping it: {1}",
+                    queueDir, e.toString());
             }
         }
     }
@@ -61,7 +86,8 @@ final class ConsumeQueueTable {
 
     ConsumeQueue findOrCreate(String topic, int queueId) {
         return queues.computeIfAbsent(new QueueKey(topic, queueId), key -> new ConsumeQueue(key,
-            root.resolve(key.topic()).resolve(Integer.toString(key.queueId())), entriesPerSegment, clock));
+            directories.topicDirectory(key.topic()).resolve(Integer.toString(key.queueId())), entriesPerSegment,
+            clock));
     }
 
     /** Every queue's next offset: what the commit log continues from after recovery. */

@@ -1,5 +1,14 @@
 package dev.ferry.store;
 
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -8,23 +17,55 @@ import java.util.function.LongSupplier;
  * writes its consume-queue entry (not for prepared or rolled-back transactional messages) and its index keys, and tells
  * the arrival listener. Owned by the dispatch thread; {@link #dispatchUpTo} also runs on the opening thread during
  * recovery, before that thread starts.
+ *
+ * <p>No entry can stop it. When a consume queue cannot take an entry (a directory it cannot create, a disk error),
+ * that queue is set aside: the failure is logged once and counted, the queue's later entries wait with it, and every
+ * other queue goes on. A set-aside queue is rebuilt from the commit log, from its first missing entry, at growing
+ * intervals until that works; nothing written is lost, only delayed. An index that fails loses only lookups by key,
+ * so its failures are counted and logged once per run of failures. A failing arrival listener is the same.
  */
 final class Dispatcher implements DutyLoop.Duty {
+    private static final System.Logger LOG = System.getLogger(Dispatcher.class.getName());
+    static final Duration FIRST_REPAIR_DELAY = Duration.ofSeconds(10);
+    static final Duration LONGEST_REPAIR_DELAY = Duration.ofMinutes(10);
+
+    /** A queue that could not take its entries: where they start again, how far they went, when to try again. */
+    private static final class SetAside {
+        final long fromPhysicalOffset;
+        long nextQueueOffset;
+        long delayMillis = FIRST_REPAIR_DELAY.toMillis();
+        long nextRepairMillis;
+
+        SetAside(long fromPhysicalOffset, long nextQueueOffset, long now) {
+            this.fromPhysicalOffset = fromPhysicalOffset;
+            this.nextQueueOffset = nextQueueOffset;
+            this.nextRepairMillis = now + delayMillis;
+        }
+    }
+
     private final CommitLog commitLog;
     private final ConsumeQueueTable consumeQueues;
     private final MessageIndex index;
     private final LongSupplier confirmedOffset;
     private final MessageArrivalListener listener;
+    private final Clock clock;
+    private final Map<QueueKey, SetAside> setAside = new ConcurrentHashMap<>();
+    private final AtomicLong failedEntries = new AtomicLong();
+    private boolean indexFailing;
+    private boolean listenerFailing;
     private volatile long dispatchedOffset;
     private volatile long lastDispatchedTimestamp;
+    /** Entries below this are in the index already (recovery re-dispatches them for their consume queues only). */
+    private long indexFrom;
 
     Dispatcher(CommitLog commitLog, ConsumeQueueTable consumeQueues, MessageIndex index, LongSupplier confirmedOffset,
-               MessageArrivalListener listener) {
+               MessageArrivalListener listener, Clock clock) {
         this.commitLog = commitLog;
         this.consumeQueues = consumeQueues;
         this.index = index;
         this.confirmedOffset = confirmedOffset;
         this.listener = listener;
+        this.clock = clock;
     }
 
     long dispatchedOffset() {
@@ -35,15 +76,51 @@ final class Dispatcher implements DutyLoop.Duty {
         return lastDispatchedTimestamp;
     }
 
-    /** Where to start (recovery's verdict). */
-    void startFrom(long offset) {
+    /** Entries that could not be dispatched when first met (to a consume queue or the index), since opening. */
+    long failedEntries() {
+        return failedEntries.get();
+    }
+
+    /** The queues set aside now, waiting to be rebuilt. */
+    Set<QueueKey> setAsideQueues() {
+        return Set.copyOf(setAside.keySet());
+    }
+
+    /**
+     * The next queue offset of each set-aside queue, from the entries seen for it: the commit log must continue
+     * from these, not from the queues' own ends, which stop where they were set aside.
+     */
+    Map<QueueKey, Long> setAsideNextOffsets() {
+        Map<QueueKey, Long> next = new HashMap<>();
+        setAside.forEach((key, queue) -> next.put(key, queue.nextQueueOffset));
+        return next;
+    }
+
+    /**
+     * Commit-log offset below which every consume-queue entry is written: the dispatched offset, or the first entry a
+     * set-aside queue lacks. The checkpoint records this, so a restart dispatches those entries again.
+     */
+    long consumeQueueCompleteOffset() {
+        long complete = dispatchedOffset; // first: entries set aside after this read lie beyond it
+        for (SetAside queue : setAside.values()) {
+            complete = Math.min(complete, queue.fromPhysicalOffset);
+        }
+        return complete;
+    }
+
+    /** Where to start (recovery's verdict); entries below {@code indexedUpTo} are not indexed again. */
+    void startFrom(long offset, long indexedUpTo) {
         dispatchedOffset = offset;
+        indexFrom = indexedUpTo;
     }
 
     @Override
     public int doWork() {
         long before = dispatchedOffset;
         dispatchUpTo(confirmedOffset.getAsLong(), true);
+        if (!setAside.isEmpty()) {
+            repairDue();
+        }
         return dispatchedOffset > before ? 1 : 0;
     }
 
@@ -59,15 +136,95 @@ final class Dispatcher implements DutyLoop.Duty {
 
     private void dispatch(StoredMessageView message, boolean notify) {
         if (MessageSysFlag.isDispatchedToConsumeQueue(message.sysFlag())) {
-            long tagsCode = message.tagsCode();
-            ConsumeQueue queue = consumeQueues.findOrCreate(message.topic(), message.queueId());
-            queue.put(message.queueOffset(), message.physicalOffset(), message.totalSize(), tagsCode);
-            if (notify) {
-                listener.onArrival(message.topic(), message.queueId(), message.queueOffset() + 1, tagsCode,
-                    message.storeTimestamp());
+            toConsumeQueue(message, notify);
+        }
+        if (message.physicalOffset() < indexFrom) {
+            lastDispatchedTimestamp = message.storeTimestamp();
+            return;
+        }
+        try {
+            index.add(message);
+            indexFailing = false;
+        } catch (RuntimeException e) {
+            failedEntries.incrementAndGet();
+            if (!indexFailing) {
+                indexFailing = true;
+                LOG.log(Level.ERROR, "cannot index the message at commit-log offset " + message.physicalOffset()
+                    + "; lookups by key will miss it and any that follow while this lasts", e);
             }
         }
-        index.add(message);
         lastDispatchedTimestamp = message.storeTimestamp();
+    }
+
+    private void toConsumeQueue(StoredMessageView message, boolean notify) {
+        QueueKey key = new QueueKey(message.topic(), message.queueId());
+        SetAside waiting = setAside.isEmpty() ? null : setAside.get(key);
+        if (waiting != null) {
+            waiting.nextQueueOffset = Math.max(waiting.nextQueueOffset, message.queueOffset() + 1);
+            failedEntries.incrementAndGet();
+            return;
+        }
+        long tagsCode;
+        try {
+            tagsCode = message.tagsCode();
+            consumeQueues.findOrCreate(key.topic(), key.queueId())
+                .put(message.queueOffset(), message.physicalOffset(), message.totalSize(), tagsCode);
+        } catch (RuntimeException e) {
+            failedEntries.incrementAndGet();
+            setAside.put(key, new SetAside(message.physicalOffset(), message.queueOffset() + 1, clock.millis()));
+            LOG.log(Level.ERROR, "cannot write the consume-queue entry of the message at commit-log offset "
+                + message.physicalOffset() + " (queue " + key.queueId() + " of topic " + key.topic() + "); that queue"
+                + " is set aside and rebuilt later, every other queue goes on", e);
+            return;
+        }
+        if (notify) {
+            notifyArrival(key, message.queueOffset() + 1, tagsCode, message.storeTimestamp());
+        }
+    }
+
+    private void notifyArrival(QueueKey key, long nextQueueOffset, long tagsCode, long storeTimestamp) {
+        try {
+            listener.onArrival(key.topic(), key.queueId(), nextQueueOffset, tagsCode, storeTimestamp);
+            listenerFailing = false;
+        } catch (RuntimeException e) {
+            if (!listenerFailing) {
+                listenerFailing = true;
+                LOG.log(Level.ERROR, "the message arrival listener failed; consumers waiting on queue "
+                    + key.queueId() + " of " + key.topic() + " learn of new messages when their wait ends", e);
+            }
+        }
+    }
+
+    /** Rebuilds the set-aside queues whose time has come, each from its first missing entry. */
+    private void repairDue() {
+        long now = clock.millis();
+        long end = dispatchedOffset;
+        for (Iterator<Map.Entry<QueueKey, SetAside>> it = setAside.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<QueueKey, SetAside> entry = it.next();
+            SetAside queue = entry.getValue();
+            if (now < queue.nextRepairMillis) {
+                continue;
+            }
+            QueueKey key = entry.getKey();
+            try {
+                ConsumeQueue rebuilt = consumeQueues.findOrCreate(key.topic(), key.queueId());
+                commitLog.forEachEntry(queue.fromPhysicalOffset, end, message -> {
+                    if (message.queueId() == key.queueId() && MessageSysFlag.isDispatchedToConsumeQueue(
+                        message.sysFlag()) && message.topic().equals(key.topic())) {
+                        rebuilt.put(message.queueOffset(), message.physicalOffset(), message.totalSize(),
+                            message.tagsCode());
+                    }
+                });
+                it.remove();
+                LOG.log(Level.WARNING, "queue {0} of topic {1} is rebuilt and back in service", key.queueId(),
+                    key.topic());
+                notifyArrival(key, rebuilt.maxOffset(), 0, now);
+            } catch (RuntimeException e) {
+                queue.delayMillis = Math.min(queue.delayMillis * 2, LONGEST_REPAIR_DELAY.toMillis());
+                queue.nextRepairMillis = now + queue.delayMillis;
+                LOG.log(Level.DEBUG, "queue {0} of {1} still cannot be rebuilt: {2}", key.queueId(), key.topic(),
+                    e.toString());
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -62,7 +63,7 @@ public final class MessageStore implements AutoCloseable {
             builder.clock);
         index = new MessageIndex(dir.resolve("index"), c.indexHashSlots(), c.indexMaxEntries(), builder.clock);
         dispatcher = new Dispatcher(commitLog, consumeQueues, index,
-            sync ? commitLog::flushedOffset : commitLog::writtenOffset, builder.arrivalListener);
+            sync ? commitLog::flushedOffset : commitLog::writtenOffset, builder.arrivalListener, builder.clock);
 
         commitLogFile.load(builder.clock.millis());
         consumeQueues.load();
@@ -70,7 +71,9 @@ public final class MessageStore implements AutoCloseable {
         Path abortMarker = dir.resolve(ABORT_FILE);
         recoveryReport = new StoreRecovery(dir, commitLogFile, consumeQueues, index, dispatcher)
             .recover(!Files.exists(abortMarker));
-        commitLog.restore(recoveryReport.validEndOffset(), consumeQueues.maxOffsets());
+        Map<QueueKey, Long> nextQueueOffsets = consumeQueues.maxOffsets();
+        dispatcher.setAsideNextOffsets().forEach((queue, next) -> nextQueueOffsets.merge(queue, next, Math::max));
+        commitLog.restore(recoveryReport.validEndOffset(), nextQueueOffsets);
         createAbortMarker(abortMarker);
 
         checkpoints = new CheckpointService(dir, commitLog, consumeQueues, index, dispatcher, builder.clock,
@@ -249,6 +252,19 @@ public final class MessageStore implements AutoCloseable {
     /** One past the last commit-log entry dispatched to consume queues and index. */
     public long dispatchedOffset() {
         return dispatcher.dispatchedOffset();
+    }
+
+    /**
+     * Entries the dispatcher could not write to a consume queue or the index when it first met them, since opening.
+     * Such an entry is not lost: its queue is set aside and rebuilt from the commit log ({@link Dispatcher}).
+     */
+    public long dispatchFailures() {
+        return dispatcher.failedEntries();
+    }
+
+    /** Queues set aside now because an entry could not be written to them, as {@code topic:queueId}. */
+    public List<String> setAsideQueues() {
+        return dispatcher.setAsideQueues().stream().map(q -> q.topic() + ":" + q.queueId()).sorted().toList();
     }
 
     /** How many forces the commit log has done since opening (group commit shares one among many appends). */

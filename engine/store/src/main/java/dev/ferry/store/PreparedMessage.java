@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.NameRules;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -37,9 +38,10 @@ record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propert
             throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL,
                 "topic must have 1 to " + Short.MAX_VALUE + " UTF-8 bytes but has " + topic.length);
         }
-        if (!m.topic().chars().allMatch(PreparedMessage::isTopicChar)) {
+        if (!NameRules.hasOnlyAllowedCharacters(m.topic())) {
+            // the characters are also what keeps a topic's directory name safe (QueueDirectories)
             throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL,
-                "topic may only contain letters, digits, %, |, _ and -: " + m.topic());
+                "topic " + NameRules.shown(m.topic()) + " contains characters outside " + NameRules.ALLOWED);
         }
         if (m.queueId() < 0) {
             throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL, "queueId must be >= 0: " + m.queueId());
@@ -63,12 +65,6 @@ record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propert
         int length = StoredMessageCodec.encodedLength(sysFlag, m.body().length, topic.length, properties.length, v2);
         return new PreparedMessage(m, topic, properties, StoredMessageCodec.bodyCrc(ByteBuffer.wrap(m.body())),
             v2 ? StoredMessageCodec.MAGIC_V2 : StoredMessageCodec.MAGIC_V1, sysFlag, length);
-    }
-
-    /** RocketMQ's topic characters; they also make safe directory names for consume queues. */
-    private static boolean isTopicChar(int c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '%' || c == '|'
-            || c == '_' || c == '-';
     }
 
     /** Whether this message gets a consume-queue entry and so a queue offset. */

@@ -50,7 +50,11 @@ final class StoreRecovery {
         consumeQueues.truncateBeyond(cleanShutdown ? validEnd : dispatchFrom);
         index.deleteFrom(cleanShutdown ? validEnd : dispatchFrom);
         consumeQueues.advanceMinOffset(minOffset);
-        dispatcher.startFrom(dispatchFrom);
+        // After a clean shutdown the index holds what the checkpoint says; entries re-dispatched below that (those of
+        // queues that were set aside) go to their consume queues again, never twice to the index.
+        long indexedUpTo = cleanShutdown ? clamp(checkpoint.map(Checkpoint::indexOffset).orElse(minOffset), dispatchFrom,
+            validEnd) : dispatchFrom;
+        dispatcher.startFrom(dispatchFrom, indexedUpTo);
         int redispatched = dispatcher.dispatchUpTo(validEnd, false);
         if (!cleanShutdown || truncated > 0 || !scan.problem().isEmpty()) {
             LOG.log(Level.WARNING, "store recovered after {0}: valid end {1}, cut {2} bytes ({3}), re-dispatched {4}"

@@ -87,6 +87,7 @@ class ConsumeQueueDispatchTest {
         deleteRecursively(dir.resolve("consumequeue"));
         deleteRecursively(dir.resolve("index"));
         Files.delete(dir.resolve(Checkpoint.FILE_NAME));
+        Files.deleteIfExists(dir.resolve(Checkpoint.FILE_NAME + ".bak"));
         try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
             assertThat(store.recoveryReport().redispatchedMessages()).isEqualTo(500);
             for (int q = 0; q < 4; q++) {
