@@ -260,12 +260,56 @@ public final class RemotingCommand {
         return Objects.hash(code, language, version, opaque, flag, remark, extFields(), Arrays.hashCode(body()));
     }
 
+    /**
+     * A bounded description for logs: at most {@value #SHOWN_FIELDS} extension fields and {@value #SHOWN_CHARACTERS}
+     * characters of each value and of the remark, control characters escaped, so that no request, however large or
+     * crafted, can flood or forge a log line.
+     */
     @Override
     public String toString() {
         String name = isResponse() ? ResponseCode.nameOf(code) : RequestCode.nameOf(code);
-        return (isResponse() ? "response " : isOneway() ? "oneway request " : "request ") + name
-                + "[opaque=" + opaque + ", remark=" + remark + ", extFields=" + extFields()
-                + ", body=" + bodyLength() + " bytes, " + serializeType + "]";
+        StringBuilder out = new StringBuilder(256).append(isResponse() ? "response " : isOneway()
+                ? "oneway request " : "request ").append(name).append("[opaque=").append(opaque).append(", remark=");
+        appendShown(out, remark);
+        out.append(", extFields={");
+        int shown = 0;
+        Map<String, String> fields = extFields();
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            if (shown == SHOWN_FIELDS) {
+                out.append(", ... ").append(fields.size() - shown).append(" more");
+                break;
+            }
+            if (shown++ > 0) {
+                out.append(", ");
+            }
+            appendShown(out, field.getKey());
+            out.append('=');
+            appendShown(out, field.getValue());
+        }
+        return out.append("}, body=").append(bodyLength()).append(" bytes, ").append(serializeType).append(']')
+                .toString();
+    }
+
+    private static final int SHOWN_FIELDS = 20;
+    private static final int SHOWN_CHARACTERS = 64;
+
+    private static void appendShown(StringBuilder out, String text) {
+        if (text == null) {
+            out.append("null");
+            return;
+        }
+        int end = Math.min(text.length(), SHOWN_CHARACTERS);
+        for (int i = 0; i < end; i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        if (end < text.length()) {
+            out.append("...(").append(text.length()).append(" chars)");
+        }
     }
 
     /** Builds a {@link RemotingCommand}. Not thread-safe. */

@@ -2,6 +2,7 @@ package dev.ferry.remoting;
 
 import dev.ferry.remoting.internal.EndpointRuntime;
 import dev.ferry.remoting.internal.EventLoops;
+import dev.ferry.remoting.internal.InboundBudget;
 import dev.ferry.remoting.internal.TlsContexts;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -45,6 +46,7 @@ public final class RemotingServer implements AutoCloseable {
     private EventLoopGroup bossGroup;
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
+    private final java.util.concurrent.atomic.AtomicLong refusedConnections = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     /** A server whose threads are named daemon threads. */
@@ -58,7 +60,9 @@ public final class RemotingServer implements AutoCloseable {
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.sslContext = config.tls().enabled() ? TlsContexts.forServer(config.tls()) : null;
         this.runtime = new EndpointRuntime(threadFactory, 1, config.asyncPermits(), config.onewayPermits(),
-                config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(), null);
+                config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(), null,
+                new InboundBudget(config.maxInboundBytes(), config.maxInboundBytesPerConnection()),
+                config.frameTimeout());
     }
 
     /** Routes requests with {@code code} to {@code processor}, run on {@code executor}. */
@@ -96,6 +100,10 @@ public final class RemotingServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (connections.size() >= config.maxConnections()) {
+                            refuseConnection(ch);
+                            return;
+                        }
                         connections.add(ch);
                         runtime.initPipeline(ch.pipeline(), tlsHandler(ch));
                     }
@@ -109,6 +117,30 @@ public final class RemotingServer implements AutoCloseable {
         }
         LOG.log(System.Logger.Level.INFO, "remoting server listening on {0}", serverChannel.localAddress());
         return this;
+    }
+
+    private void refuseConnection(SocketChannel ch) {
+        long refused = refusedConnections.incrementAndGet();
+        if (refused == 1 || refused % 1000 == 0) {
+            LOG.log(System.Logger.Level.WARNING, "refusing connection {0}: {1} connections are open, the maximum; "
+                    + "{2} refused since start", ch.remoteAddress(), connections.size(), refused);
+        }
+        ch.close();
+    }
+
+    /** Requests refused as malformed or invalid since start. */
+    public long badRequests() {
+        return runtime.dispatcher().badRequests();
+    }
+
+    /** Requests whose processor failed unexpectedly since start (each is logged; there should be none). */
+    public long processorFailures() {
+        return runtime.dispatcher().failures();
+    }
+
+    /** Bytes the frames of requests being received or processed hold now. */
+    public long inboundBytes() {
+        return runtime.inboundBudget().used();
     }
 
     private ChannelHandler tlsHandler(SocketChannel ch) {

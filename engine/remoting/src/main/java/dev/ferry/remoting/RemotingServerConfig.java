@@ -16,10 +16,16 @@ import java.util.Objects;
  * @param scanInterval      how often expired server-initiated requests are failed
  * @param shutdownTimeout   how long {@code close()} waits for requests being processed
  * @param tls               TLS settings
+ * @param maxInboundBytes   bytes the frames of every connection together may hold from their arrival until their
+ *                          requests are processed; a connection whose next frame does not fit is not read meanwhile
+ * @param maxInboundBytesPerConnection the same for one connection
+ * @param frameTimeout      a frame must arrive whole within this of its first bytes, or its connection is closed
+ * @param maxConnections    connections open at once; a connection beyond it is closed as it arrives
  */
 public record RemotingServerConfig(String host, int port, int ioThreads, int maxFrameLength, Duration maxIdleTime,
                                    int asyncPermits, int onewayPermits, Duration scanInterval,
-                                   Duration shutdownTimeout, TlsConfig tls) {
+                                   Duration shutdownTimeout, TlsConfig tls, long maxInboundBytes,
+                                   long maxInboundBytesPerConnection, Duration frameTimeout, int maxConnections) {
 
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
 
@@ -34,6 +40,20 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         Validation.positive("scanInterval", scanInterval);
         Validation.notNegative("shutdownTimeout", shutdownTimeout);
         Objects.requireNonNull(tls, "tls");
+        Validation.require(maxInboundBytesPerConnection >= maxFrameLength, "maxInboundBytesPerConnection",
+                maxInboundBytesPerConnection, "must be at least maxFrameLength (" + maxFrameLength + ")");
+        Validation.require(maxInboundBytes >= maxInboundBytesPerConnection, "maxInboundBytes", maxInboundBytes,
+                "must be at least maxInboundBytesPerConnection (" + maxInboundBytesPerConnection + ")");
+        Validation.positive("frameTimeout", frameTimeout);
+        Validation.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
+    }
+
+    /**
+     * The default total inbound budget: a quarter of the heap, within 64 MiB and 512 MiB, so an embedded engine
+     * leaves the application server most of its heap.
+     */
+    static long defaultMaxInboundBytes() {
+        return Math.max(64L << 20, Math.min(512L << 20, Runtime.getRuntime().maxMemory() / 4));
     }
 
     public static Builder builder() {
@@ -43,7 +63,9 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
     public Builder toBuilder() {
         return new Builder().host(host).port(port).ioThreads(ioThreads).maxFrameLength(maxFrameLength)
                 .maxIdleTime(maxIdleTime).asyncPermits(asyncPermits).onewayPermits(onewayPermits)
-                .scanInterval(scanInterval).shutdownTimeout(shutdownTimeout).tls(tls);
+                .scanInterval(scanInterval).shutdownTimeout(shutdownTimeout).tls(tls).maxInboundBytes(maxInboundBytes)
+                .maxInboundBytesPerConnection(maxInboundBytesPerConnection).frameTimeout(frameTimeout)
+                .maxConnections(maxConnections);
     }
 
     /** Builds a {@link RemotingServerConfig}; defaults follow RocketMQ's where users rely on them. */
@@ -58,6 +80,10 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         private Duration scanInterval = Duration.ofSeconds(1);
         private Duration shutdownTimeout = Duration.ofSeconds(5);
         private TlsConfig tls = TlsConfig.DISABLED;
+        private long maxInboundBytes = defaultMaxInboundBytes();
+        private long maxInboundBytesPerConnection = 64L << 20;
+        private Duration frameTimeout = Duration.ofSeconds(30);
+        private int maxConnections = 10_000;
 
         public Builder host(String value) {
             this.host = value;
@@ -109,9 +135,30 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
             return this;
         }
 
+        public Builder maxInboundBytes(long value) {
+            this.maxInboundBytes = value;
+            return this;
+        }
+
+        public Builder maxInboundBytesPerConnection(long value) {
+            this.maxInboundBytesPerConnection = value;
+            return this;
+        }
+
+        public Builder frameTimeout(Duration value) {
+            this.frameTimeout = value;
+            return this;
+        }
+
+        public Builder maxConnections(int value) {
+            this.maxConnections = value;
+            return this;
+        }
+
         public RemotingServerConfig build() {
             return new RemotingServerConfig(host, port, ioThreads, maxFrameLength, maxIdleTime, asyncPermits,
-                    onewayPermits, scanInterval, shutdownTimeout, tls);
+                    onewayPermits, scanInterval, shutdownTimeout, tls, maxInboundBytes, maxInboundBytesPerConnection,
+                    frameTimeout, maxConnections);
         }
     }
 }

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * {@link ConnectionEvent}s. Bad input closes only the connection it came on. Shared.
  */
 @ChannelHandler.Sharable
-public final class CommandHandler extends SimpleChannelInboundHandler<RemotingCommand> {
+public final class CommandHandler extends SimpleChannelInboundHandler<InboundCommand> {
     private static final System.Logger LOG = System.getLogger(CommandHandler.class.getName());
 
     private final ChannelInvoker invoker;
@@ -33,11 +33,13 @@ public final class CommandHandler extends SimpleChannelInboundHandler<RemotingCo
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, RemotingCommand command) {
+    protected void channelRead0(ChannelHandlerContext ctx, InboundCommand inbound) {
+        RemotingCommand command = inbound.command();
         if (command.isResponse()) {
+            inbound.reservation().release();
             invoker.pending().complete(command);
         } else {
-            dispatcher.dispatch(NettyRemoteChannel.of(ctx.channel(), invoker), command);
+            dispatcher.dispatch(NettyRemoteChannel.of(ctx.channel(), invoker), command, inbound.reservation());
         }
     }
 

@@ -37,10 +37,25 @@ public final class EndpointRuntime implements AutoCloseable {
     private final CommandEncoder encoder;
     private final int maxFrameLength;
     private final Duration maxIdleTime;
+    private final InboundBudget inboundBudget;
+    private final Duration frameTimeout;
 
     public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
                            int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
                            SerializeType requestType) {
+        this(threadFactory, callbackThreads, asyncPermits, onewayPermits, maxFrameLength, maxIdleTime, scanInterval,
+                requestType, InboundBudget.UNLIMITED, Duration.ZERO);
+    }
+
+    /**
+     * @param inboundBudget what frames coming in may hold until processed
+     * @param frameTimeout  how long a frame may take to arrive once begun (zero: no limit)
+     */
+    public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
+                           int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
+                           SerializeType requestType, InboundBudget inboundBudget, Duration frameTimeout) {
+        this.inboundBudget = inboundBudget;
+        this.frameTimeout = frameTimeout;
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threadFactory);
         scheduler.setRemoveOnCancelPolicy(true);
         this.housekeeper = scheduler;
@@ -59,6 +74,10 @@ public final class EndpointRuntime implements AutoCloseable {
         return dispatcher;
     }
 
+    public InboundBudget inboundBudget() {
+        return inboundBudget;
+    }
+
     public ChannelInvoker invoker() {
         return invoker;
     }
@@ -73,7 +92,7 @@ public final class EndpointRuntime implements AutoCloseable {
             pipeline.addLast("tls", tlsHandler);
         }
         pipeline.addLast("idle", new IdleStateHandler(0, 0, maxIdleTime.toMillis(), TimeUnit.MILLISECONDS));
-        pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec));
+        pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout));
         pipeline.addLast("encoder", encoder);
         pipeline.addLast("commands", handler);
     }

@@ -2,23 +2,48 @@ package dev.ferry.remoting.internal;
 
 import dev.ferry.remoting.codec.CommandCodec;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Cuts the byte stream into frames by their 4-byte length prefix and decodes each into a
- * command. A frame over the maximum or with a negative length fails at once (before its bytes
- * arrive); after any failure the connection's remaining input is discarded while it closes.
- * One instance per connection.
+ * Cuts the byte stream into frames by their 4-byte length prefix and decodes each into a command. A frame over the
+ * maximum or with a negative length fails at once (before its bytes arrive); after any failure the connection's
+ * remaining input is discarded while it closes.
+ *
+ * <p>Memory: a frame's bytes are reserved in the {@link InboundBudget} as soon as its length is known. When they do
+ * not fit, the connection stops being read and looks again every {@value #RETRY_MILLIS} ms; its client sees TCP push
+ * back. A frame must arrive whole within the frame timeout of its first bytes, or the connection is closed, so a client
+ * trickling bytes cannot hold a reservation for ever. One instance per connection, used on its event loop only.
  */
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
+    private static final System.Logger LOG = System.getLogger(FrameDecoder.class.getName());
+    static final int RETRY_MILLIS = 10;
+
     private final CommandCodec codec;
+    private final int maxFrameLength;
+    private final InboundBudget.Connection budget;
+    private final long frameTimeoutMillis;
+    private InboundBudget.Reservation reserved;
+    private ScheduledFuture<?> frameDeadline;
+    private boolean paused;
     private boolean failed;
 
     public FrameDecoder(int maxFrameLength, CommandCodec codec) {
+        this(maxFrameLength, codec, InboundBudget.UNLIMITED, Duration.ZERO);
+    }
+
+    /** @param frameTimeout how long a frame may take to arrive once begun; zero for no limit */
+    public FrameDecoder(int maxFrameLength, CommandCodec codec, InboundBudget budget, Duration frameTimeout) {
         // The maximum counts the prefix too, as RocketMQ's does.
         super(maxFrameLength, 0, 4, 0, 4, true);
         this.codec = codec;
+        this.maxFrameLength = maxFrameLength;
+        this.budget = budget.connection();
+        this.frameTimeoutMillis = frameTimeout.toMillis();
     }
 
     @Override
@@ -27,18 +52,107 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
             in.skipBytes(in.readableBytes());
             return null;
         }
+        if (reserved == null && in.readableBytes() >= 4 && !reserve(ctx, in.getInt(in.readerIndex()))) {
+            return null;
+        }
         ByteBuf frame = null;
         try {
             frame = (ByteBuf) super.decode(ctx, in);
-            return frame == null ? null : codec.decodeFrame(frame);
+            if (frame == null) {
+                return null;
+            }
+            InboundCommand command = new InboundCommand(codec.decodeFrame(frame),
+                    reserved == null ? InboundBudget.Reservation.NONE : reserved);
+            frameDone();
+            return command;
         } catch (Exception e) {
             failed = true;
             in.skipBytes(in.readableBytes());
+            releaseReserved();
             throw e;
         } finally {
             if (frame != null) {
                 frame.release();
             }
+        }
+    }
+
+    /** Reserves the next frame's bytes; when they do not fit, stops reading and returns false. */
+    private boolean reserve(ChannelHandlerContext ctx, int length) {
+        if (length < 0 || length > maxFrameLength - 4) {
+            return true; // the length check of the superclass refuses it
+        }
+        InboundBudget.Reservation reservation = budget.tryReserve(4L + length);
+        if (reservation == null) {
+            pause(ctx);
+            return false;
+        }
+        reserved = reservation;
+        if (paused) {
+            paused = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+        if (frameTimeoutMillis > 0) {
+            frameDeadline = ctx.executor().schedule(() -> frameTooSlow(ctx), frameTimeoutMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+        return true;
+    }
+
+    private void pause(ChannelHandlerContext ctx) {
+        if (!paused) {
+            paused = true;
+            ctx.channel().config().setAutoRead(false);
+            LOG.log(System.Logger.Level.DEBUG, "{0}: pausing reads, the requests in flight hold the inbound budget",
+                    ctx.channel().remoteAddress());
+        }
+        ctx.executor().schedule(() -> {
+            if (ctx.channel().isActive() && paused) {
+                try {
+                    channelRead(ctx, Unpooled.EMPTY_BUFFER); // decodes what is buffered again
+                } catch (Exception e) {
+                    ctx.fireExceptionCaught(e);
+                }
+            }
+        }, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void frameTooSlow(ChannelHandlerContext ctx) {
+        if (reserved != null && ctx.channel().isActive()) {
+            LOG.log(System.Logger.Level.WARNING, "closing connection {0}: a frame took longer than {1} ms to arrive",
+                    ctx.channel().remoteAddress(), frameTimeoutMillis);
+            ctx.close();
+        }
+    }
+
+    /** The frame was decoded (its reservation goes with the command) or failed. */
+    private void frameDone() {
+        reserved = null;
+        if (frameDeadline != null) {
+            frameDeadline.cancel(false);
+            frameDeadline = null;
+        }
+    }
+
+    private void releaseReserved() {
+        if (reserved != null) {
+            reserved.release();
+        }
+        frameDone();
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+        releaseReserved();
+        super.handlerRemoved0(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        try {
+            super.channelInactive(ctx); // may decode what is left, and reserve for it
+        } finally {
+            releaseReserved();
         }
     }
 }

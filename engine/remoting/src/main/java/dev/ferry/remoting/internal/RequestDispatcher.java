@@ -1,5 +1,6 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -12,16 +13,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Hands each incoming request to the processor registered for its code, on that processor's
  * executor. Unknown codes go to the default processor, which unless replaced answers
- * REQUEST_CODE_NOT_SUPPORTED. A full executor is answered with SYSTEM_BUSY and a failing
- * processor with SYSTEM_ERROR; neither touches the event loop beyond writing the answer.
+ * REQUEST_CODE_NOT_SUPPORTED. A full executor is answered with SYSTEM_BUSY, as Apache's servers
+ * answer it; neither touches the event loop beyond writing the answer.
+ *
+ * <p>A {@link BadRequestException} (a malformed header or body, a bad name) is the client's
+ * fault: answered with its code and message, counted, logged only at DEBUG. Any other exception
+ * is a fault of the processor's own: answered with SYSTEM_ERROR, counted apart, and logged with
+ * its stack trace at most once a second, so that no client can flood the log.
  */
 public final class RequestDispatcher {
     private static final System.Logger LOG = System.getLogger(RequestDispatcher.class.getName());
+    /** Apache's answer when a request code's executor is full. */
+    public static final String OVERLOAD_REMARK = "[OVERLOAD]system busy, start flow control for a while";
+    private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private record Registration(RequestProcessor processor, Executor executor) {
     }
@@ -29,6 +40,9 @@ public final class RequestDispatcher {
     private final Map<Integer, Registration> registrations = new ConcurrentHashMap<>();
     private volatile Registration fallback = new Registration(RequestDispatcher::notSupported, Runnable::run);
     private final AtomicInteger running = new AtomicInteger();
+    private final AtomicLong badRequests = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong lastFailureLoggedNanos = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
 
     public void register(int code, RequestProcessor processor, Executor executor) {
         registrations.put(code, new Registration(Objects.requireNonNull(processor, "processor"),
@@ -45,32 +59,67 @@ public final class RequestDispatcher {
         return running.get();
     }
 
+    /** Requests refused as malformed or invalid ({@link BadRequestException}) since start. */
+    public long badRequests() {
+        return badRequests.get();
+    }
+
+    /** Requests whose processor failed with any other exception since start: each is a defect to fix. */
+    public long failures() {
+        return failures.get();
+    }
+
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request) {
+        dispatch(channel, request, InboundBudget.Reservation.NONE);
+    }
+
+    /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
+    public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
         Registration registration = registrations.getOrDefault(request.code(), fallback);
         Context context = new Context(channel, request);
         running.incrementAndGet();
         try {
-            registration.executor.execute(() -> run(registration.processor, context));
+            registration.executor.execute(() -> run(registration.processor, context, reservation));
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
-            context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY)
-                    .remark("[OVERLOAD] too many requests: the processor's executor is full, try again later").build());
+            reservation.release();
+            context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY).remark(OVERLOAD_REMARK)
+                    .build());
         }
     }
 
-    private void run(RequestProcessor processor, Context context) {
+    private void run(RequestProcessor processor, Context context, InboundBudget.Reservation reservation) {
         try {
             RemotingCommand response = processor.process(context, context.request);
             if (response != null) {
                 context.respond(response);
             }
+        } catch (BadRequestException e) {
+            badRequests.incrementAndGet();
+            LOG.log(System.Logger.Level.DEBUG, "refusing {0} from {1}: {2}", context.request, context.channel,
+                    e.getMessage());
+            context.respond(RemotingCommand.responseTo(context.request, e.responseCode()).remark(e.getMessage())
+                    .build());
         } catch (Throwable e) { // the worker thread must survive any processor
-            LOG.log(System.Logger.Level.WARNING, "processing " + context.request + " from " + context.channel
-                    + " failed", e);
+            failures.incrementAndGet();
+            logFailure(context, e);
             context.respond(RemotingCommand.responseTo(context.request, ResponseCode.SYSTEM_ERROR)
                     .remark(e.getClass().getSimpleName() + ": " + e.getMessage()).build());
         } finally {
             running.decrementAndGet();
+            reservation.release();
+        }
+    }
+
+    private void logFailure(Context context, Throwable e) {
+        long now = System.nanoTime();
+        long last = lastFailureLoggedNanos.get();
+        if (now - last >= FAILURE_LOG_INTERVAL_NANOS && lastFailureLoggedNanos.compareAndSet(last, now)) {
+            LOG.log(System.Logger.Level.WARNING, "processing " + context.request + " from " + context.channel
+                    + " failed (" + failures.get() + " failures since start)", e);
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, "processing {0} from {1} failed: {2}", context.request,
+                    context.channel, e.toString());
         }
     }
 

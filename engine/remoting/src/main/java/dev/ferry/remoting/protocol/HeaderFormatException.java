@@ -1,7 +1,9 @@
 package dev.ferry.remoting.protocol;
 
+import dev.ferry.remoting.BadRequestException;
+
 /** A command's extension fields do not make the typed header asked for. */
-public class HeaderFormatException extends IllegalArgumentException {
+public class HeaderFormatException extends BadRequestException {
     private static final long serialVersionUID = 1L;
 
     public HeaderFormatException(String message) {

@@ -1,7 +1,9 @@
 package dev.ferry.remoting.protocol.body;
 
+import dev.ferry.remoting.BadRequestException;
+
 /** A command body is not the JSON its request code calls for. */
-public class BodyFormatException extends IllegalArgumentException {
+public class BodyFormatException extends BadRequestException {
     private static final long serialVersionUID = 1L;
 
     public BodyFormatException(String message) {

@@ -1,0 +1,192 @@
+package dev.ferry.remoting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.remoting.internal.RequestDispatcher;
+import dev.ferry.remoting.protocol.ResponseCode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What requests may hold in a server is bounded: bytes, queued requests, connections, slow frames. */
+class InboundLimitsTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final int BLOCKING = 9100;
+    private static final int OTHER = 9101;
+    private static final int FRAME = 200 * 1024;
+
+    private final List<AutoCloseable> closeLast = new ArrayList<>();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void close() throws Exception {
+        release.countDown();
+        for (AutoCloseable closeable : closeLast) {
+            closeable.close();
+        }
+    }
+
+    private RemotingServer server(RemotingServerConfig.Builder config, ExecutorService blockingPool) {
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        RemotingServer server = new RemotingServer(config.build());
+        server.registerProcessor(BLOCKING, (ctx, request) -> {
+            release.await();
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+        }, blockingPool);
+        server.registerProcessor(OTHER, (ctx, request) -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
+                .build(), other);
+        server.start();
+        closeLast.add(blockingPool::shutdownNow);
+        closeLast.add(other::shutdownNow);
+        closeLast.add(0, server);
+        return server;
+    }
+
+    private RemotingClient client() {
+        RemotingClient client = new RemotingClient(RemotingClientConfig.builder().asyncPermits(1000).build());
+        closeLast.add(0, client);
+        return client;
+    }
+
+    private static RemotingCommand request(int code, int bodySize) {
+        return RemotingCommand.request(code).body(new byte[bodySize]).build();
+    }
+
+    @Test
+    void shouldStopReadingAConnectionWhoseRequestsHoldItsShareAndServeThemAllOnceProcessed() {
+        RemotingServer server = server(RemotingServerConfig.builder().maxFrameLength(256 * 1024)
+                .maxInboundBytesPerConnection(512 * 1024).maxInboundBytes(4 << 20), Executors.newFixedThreadPool(1));
+        RemotingClient client = client();
+        String address = "127.0.0.1:" + server.port();
+
+        List<CompletableFuture<RemotingCommand>> answers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            answers.add(client.invokeAsync(address, request(BLOCKING, FRAME), Duration.ofSeconds(60)));
+        }
+
+        // one request in the processor, one queued: the third frame does not fit the 512 KiB share
+        long twoFrames = 2L * (FRAME + frameOverhead());
+        await().atMost(TIMEOUT).until(() -> server.inboundBytes() >= twoFrames - 1024);
+        await().during(Duration.ofMillis(300)).atMost(TIMEOUT).until(() -> server.inboundBytes() <= twoFrames);
+        release.countDown();
+
+        for (CompletableFuture<RemotingCommand> answer : answers) {
+            assertThat(answer.join().code()).isEqualTo(ResponseCode.SUCCESS);
+        }
+        await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 0);
+    }
+
+    /** Length prefix, header word and a JSON header of a few dozen bytes. */
+    private static long frameOverhead() {
+        return 512;
+    }
+
+    @Test
+    void shouldAnswerSystemBusyAsApacheDoesWhenACodesQueueIsFullWhileOtherCodesAreServed() {
+        ThreadPoolExecutor bounded = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(3));
+        RemotingServer server = server(RemotingServerConfig.builder(), bounded);
+        RemotingClient client = client();
+        String address = "127.0.0.1:" + server.port();
+
+        List<CompletableFuture<RemotingCommand>> held = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            held.add(client.invokeAsync(address, request(BLOCKING, 10), Duration.ofSeconds(60)));
+        }
+        await().atMost(TIMEOUT).until(() -> bounded.getQueue().size() == 3);
+
+        RemotingCommand busy = client.invokeSync(address, request(BLOCKING, 10), TIMEOUT);
+        RemotingCommand other = client.invokeSync(address, request(OTHER, 10), TIMEOUT);
+
+        assertThat(busy.code()).isEqualTo(ResponseCode.SYSTEM_BUSY);
+        assertThat(busy.remark()).isEqualTo(RequestDispatcher.OVERLOAD_REMARK)
+                .isEqualTo("[OVERLOAD]system busy, start flow control for a while");
+        assertThat(other.code()).isEqualTo(ResponseCode.SUCCESS);
+        release.countDown();
+        held.forEach(answer -> assertThat(answer.join().code()).isEqualTo(ResponseCode.SUCCESS));
+    }
+
+    @Test
+    void shouldCloseAConnectionWhoseFrameDoesNotArriveInTime() throws IOException {
+        RemotingServer server = server(RemotingServerConfig.builder().frameTimeout(Duration.ofMillis(300)),
+                Executors.newFixedThreadPool(1));
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout((int) TIMEOUT.toMillis());
+            socket.getOutputStream().write(ByteBuffer.allocate(8).putInt(1000).putInt(20).array());
+            socket.getOutputStream().flush();
+            assertThat(socket.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+        }
+        await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 0);
+    }
+
+    @Test
+    void shouldCloseConnectionsBeyondTheMaximumAndServeTheOthers() throws IOException {
+        RemotingServer server = server(RemotingServerConfig.builder().maxConnections(2),
+                Executors.newFixedThreadPool(1));
+        RemotingClient client = client();
+        String address = "127.0.0.1:" + server.port();
+        assertThat(client.invokeSync(address, request(OTHER, 1), TIMEOUT).code()).isEqualTo(ResponseCode.SUCCESS);
+        try (Socket second = new Socket("127.0.0.1", server.port())) {
+            assertThat(second.isConnected()).isTrue();
+            await().atMost(TIMEOUT).until(() -> server.connectionCount() == 2);
+            try (Socket third = new Socket("127.0.0.1", server.port())) {
+                third.setSoTimeout((int) TIMEOUT.toMillis());
+                InputStream in = third.getInputStream();
+                assertThat(in.read()).as("closed by the server").isEqualTo(-1);
+            }
+        }
+        assertThat(client.invokeSync(address, request(OTHER, 1), TIMEOUT).code()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    @Test
+    void shouldAnswerABadRequestWithItsCodeAndCountItApartFromProcessorFailures() {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        RemotingServer server = new RemotingServer(RemotingServerConfig.builder().build());
+        server.registerProcessor(9200, (ctx, request) -> {
+            throw new BadRequestException(29, "topic 'a b' contains characters outside ^[%|a-zA-Z0-9_-]+$");
+        }, pool);
+        server.registerProcessor(9201, (ctx, request) -> {
+            throw new IllegalStateException("a defect");
+        }, pool);
+        server.start();
+        closeLast.add(pool::shutdownNow);
+        closeLast.add(0, server);
+        RemotingClient client = client();
+        String address = "127.0.0.1:" + server.port();
+
+        RemotingCommand bad = client.invokeSync(address, request(9200, 0), TIMEOUT);
+        RemotingCommand failed = client.invokeSync(address, request(9201, 0), TIMEOUT);
+
+        assertThat(bad.code()).isEqualTo(29);
+        assertThat(bad.remark()).contains("characters outside");
+        assertThat(failed.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(failed.remark()).isEqualTo("IllegalStateException: a defect");
+        assertThat(server.badRequests()).isEqualTo(1);
+        assertThat(server.processorFailures()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldDescribeAHugeCraftedRequestInABoundedSingleLine() {
+        RemotingCommand request = RemotingCommand.request(34).extField("group", "g".repeat(9_000_000))
+                .extField("evil", "a\nFAKE LOG LINE").body("x".getBytes(StandardCharsets.UTF_8)).build();
+
+        String shown = request.toString();
+
+        assertThat(shown).hasSizeLessThan(400).doesNotContain("\n").contains("(9000000 chars)")
+                .contains("a\\u000aFAKE LOG LINE");
+    }
+}
