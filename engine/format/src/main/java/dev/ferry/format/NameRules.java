@@ -86,6 +86,55 @@ public final class NameRules {
                 + " characters long; at most " + GROUP_MAX_LENGTH + " are allowed";
     }
 
+    /**
+     * Why {@code name} is not a valid broker or cluster name, or {@code null}: a group's characters plus {@code '.'},
+     * since Apache's brokers are named after their host by default, at most {@value #GROUP_MAX_LENGTH}.
+     */
+    public static String brokerNameProblem(String field, String name) {
+        if (name == null || name.isEmpty()) {
+            return field + " is blank";
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c != '.' && (c >= LEGAL.length || !LEGAL[c])) {
+                return field + " " + shown(name) + " contains characters outside ^[%|a-zA-Z0-9._-]+$";
+            }
+        }
+        return name.length() <= GROUP_MAX_LENGTH ? null : field + " " + shown(name) + " is " + name.length()
+                + " characters long; at most " + GROUP_MAX_LENGTH + " are allowed";
+    }
+
+    /**
+     * Why {@code address} is not a {@code host:port} address as RocketMQ writes them (an IPv6 host without brackets,
+     * the last colon before the port), or {@code null}.
+     */
+    public static String addressProblem(String field, String address) {
+        if (address == null || address.isEmpty()) {
+            return field + " is blank";
+        }
+        int colon = address.lastIndexOf(':');
+        if (address.length() > 261 || colon <= 0 || colon == address.length() - 1
+                || address.length() - colon - 1 > 5) {
+            return field + " " + shown(address) + " is not host:port";
+        }
+        for (int i = 0; i < colon; i++) {
+            char c = address.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-'
+                    || c == ':' || c == '_' || c == '[' || c == ']' || c == '%')) {
+                return field + " " + shown(address) + " has a host with characters no host name or IP has";
+            }
+        }
+        int port = 0;
+        for (int i = colon + 1; i < address.length(); i++) {
+            char c = address.charAt(i);
+            if (c < '0' || c > '9') {
+                return field + " " + shown(address) + " has a port that is not a number";
+            }
+            port = port * 10 + (c - '0');
+        }
+        return port <= 65535 ? null : field + " " + shown(address) + " has a port beyond 65535";
+    }
+
     public static boolean isValidTopic(String topic) {
         return topicProblem(topic) == null;
     }

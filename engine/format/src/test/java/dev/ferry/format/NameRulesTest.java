@@ -78,4 +78,23 @@ class NameRulesTest {
         assertThat(NameRules.groupProblem("../../../tmp/pwn")).contains("characters outside");
         assertThat(NameRules.topicProblem("%RETRY%a/b")).contains("characters outside");
     }
+
+    @Test
+    void shouldAcceptBrokerNamesLikeApachesHostNameDefaultAndRefuseOthers() {
+        assertThat(NameRules.brokerNameProblem("brokerName", "broker-a")).isNull();
+        assertThat(NameRules.brokerNameProblem("brokerName", "host-1.example.com")).isNull();
+        assertThat(NameRules.brokerNameProblem("brokerName", "a/b")).contains("characters outside");
+        assertThat(NameRules.brokerNameProblem("clusterName", "c".repeat(256))).contains("at most 255");
+    }
+
+    @Test
+    void shouldAcceptHostPortAddressesAsRocketMqWritesThemAndRefuseOthers() {
+        assertThat(NameRules.addressProblem("brokerAddr", "127.0.0.1:10911")).isNull();
+        assertThat(NameRules.addressProblem("brokerAddr", "broker-1.example.com:10911")).isNull();
+        assertThat(NameRules.addressProblem("brokerAddr", "0:0:0:0:0:0:0:1:10911")).isNull();
+        assertThat(NameRules.addressProblem("brokerAddr", "127.0.0.1")).contains("not host:port");
+        assertThat(NameRules.addressProblem("brokerAddr", "127.0.0.1:99999")).contains("beyond 65535");
+        assertThat(NameRules.addressProblem("brokerAddr", "127.0.0.1:1x")).contains("not a number");
+        assertThat(NameRules.addressProblem("brokerAddr", "evil host:1")).contains("characters");
+    }
 }

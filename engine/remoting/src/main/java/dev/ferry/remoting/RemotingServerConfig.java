@@ -48,12 +48,9 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         Validation.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
     }
 
-    /**
-     * The default total inbound budget: a quarter of the heap, within 64 MiB and 512 MiB, so an embedded engine
-     * leaves the application server most of its heap.
-     */
-    static long defaultMaxInboundBytes() {
-        return Math.max(64L << 20, Math.min(512L << 20, Runtime.getRuntime().maxMemory() / 4));
+    /** The limits part of this config. */
+    public RemotingLimits limits() {
+        return new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection, frameTimeout);
     }
 
     public static Builder builder() {
@@ -80,10 +77,10 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         private Duration scanInterval = Duration.ofSeconds(1);
         private Duration shutdownTimeout = Duration.ofSeconds(5);
         private TlsConfig tls = TlsConfig.DISABLED;
-        private long maxInboundBytes = defaultMaxInboundBytes();
-        private long maxInboundBytesPerConnection = 64L << 20;
-        private Duration frameTimeout = Duration.ofSeconds(30);
-        private int maxConnections = 10_000;
+        private long maxInboundBytes = RemotingLimits.defaults().maxInboundBytes();
+        private long maxInboundBytesPerConnection = RemotingLimits.defaults().maxInboundBytesPerConnection();
+        private Duration frameTimeout = RemotingLimits.defaults().frameTimeout();
+        private int maxConnections = RemotingLimits.defaults().maxConnections();
 
         public Builder host(String value) {
             this.host = value;
@@ -133,6 +130,13 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         public Builder tls(TlsConfig value) {
             this.tls = value;
             return this;
+        }
+
+        /** Sets the four limits at once. */
+        public Builder limits(RemotingLimits value) {
+            return maxConnections(value.maxConnections()).maxInboundBytes(value.maxInboundBytes())
+                    .maxInboundBytesPerConnection(value.maxInboundBytesPerConnection())
+                    .frameTimeout(value.frameTimeout());
         }
 
         public Builder maxInboundBytes(long value) {

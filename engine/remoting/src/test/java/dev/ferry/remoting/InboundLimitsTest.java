@@ -3,7 +3,6 @@ package dev.ferry.remoting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ferry.remoting.internal.RequestDispatcher;
 import dev.ferry.remoting.protocol.ResponseCode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -113,7 +112,7 @@ class InboundLimitsTest {
         RemotingCommand other = client.invokeSync(address, request(OTHER, 10), TIMEOUT);
 
         assertThat(busy.code()).isEqualTo(ResponseCode.SYSTEM_BUSY);
-        assertThat(busy.remark()).isEqualTo(RequestDispatcher.OVERLOAD_REMARK)
+        assertThat(busy.remark()).isEqualTo(ResponseCode.OVERLOAD_REMARK)
                 .isEqualTo("[OVERLOAD]system busy, start flow control for a while");
         assertThat(other.code()).isEqualTo(ResponseCode.SUCCESS);
         release.countDown();

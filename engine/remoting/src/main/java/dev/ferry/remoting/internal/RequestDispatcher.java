@@ -30,8 +30,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RequestDispatcher {
     private static final System.Logger LOG = System.getLogger(RequestDispatcher.class.getName());
-    /** Apache's answer when a request code's executor is full. */
-    public static final String OVERLOAD_REMARK = "[OVERLOAD]system busy, start flow control for a while";
     private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private record Registration(RequestProcessor processor, Executor executor) {
@@ -83,7 +81,7 @@ public final class RequestDispatcher {
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
             reservation.release();
-            context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY).remark(OVERLOAD_REMARK)
+            context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY).remark(ResponseCode.OVERLOAD_REMARK)
                     .build());
         }
     }

@@ -12,6 +12,8 @@ public final class ResponseCode {
     public static final int SUCCESS = 0;
     public static final int SYSTEM_ERROR = 1;
     public static final int SYSTEM_BUSY = 2;
+    /** Apache's remark when a request code's executor is full. */
+    public static final String OVERLOAD_REMARK = "[OVERLOAD]system busy, start flow control for a while";
     public static final int REQUEST_CODE_NOT_SUPPORTED = 3;
     public static final int TRANSACTION_FAILED = 4;
     public static final int FLUSH_DISK_TIMEOUT = 10;

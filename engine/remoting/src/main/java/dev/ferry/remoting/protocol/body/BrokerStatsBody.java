@@ -10,12 +10,39 @@ import java.util.List;
  * @param brokerName the broker answering
  * @param topics     per topic, sorted by name
  * @param groups     per consumer group, sorted by name
+ * @param health     what the broker refused, set aside or holds now
  */
-public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<GroupStats> groups) {
+public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<GroupStats> groups, Health health) {
 
     public BrokerStatsBody {
         topics = topics == null ? List.of() : List.copyOf(topics);
         groups = groups == null ? List.of() : List.copyOf(groups);
+    }
+
+    /**
+     * The broker's health: what went wrong since it started and how full its bounded tables are.
+     *
+     * @param dispatchFailures     store entries that could not be dispatched when first met (not lost: their queues
+     *                             are set aside and rebuilt)
+     * @param setAsideQueues       queues set aside now ({@code topic:queueId}), waiting to be rebuilt
+     * @param badRequests          requests refused as malformed or invalid
+     * @param processorFailures    requests whose processing failed unexpectedly (each one is a defect)
+     * @param connections          client connections open now
+     * @param inboundBytes         bytes the requests being received or processed hold now
+     * @param heldPulls            pulls held for long polling now
+     * @param topics               topics served
+     * @param subscriptionGroups   consumer groups known
+     * @param consumerOffsets      committed offsets kept
+     * @param subscriptionChars    characters the live groups' subscriptions hold
+     * @param filterCacheBytes     estimated memory of the compiled filters cached
+     */
+    public record Health(long dispatchFailures, List<String> setAsideQueues, long badRequests, long processorFailures,
+                         int connections, long inboundBytes, int heldPulls, int topics, int subscriptionGroups,
+                         int consumerOffsets, long subscriptionChars, long filterCacheBytes) {
+
+        public Health {
+            setAsideQueues = setAsideQueues == null ? List.of() : List.copyOf(setAsideQueues);
+        }
     }
 
     /**
