@@ -3,7 +3,6 @@ package dev.ferry.ra;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.DelayLevels;
-import dev.ferry.store.FlushMode;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -111,10 +110,10 @@ public class FerryResourceAdapter implements ResourceAdapter {
         FerryServer server = null;
         try {
             Files.createDirectories(config.storeDir());
-            FerryServerConfig serverConfig = new FerryServerConfig(config.host(), config.namesrvPort(),
-                    config.brokerPort(), config.storeDir(), config.pluginDir().orElse(null), "broker-a",
-                    "DefaultCluster", FlushMode.ASYNC_FLUSH, config.commitLogSegmentSize(), true, true,
-                    config.delayLevels(), FerryServerConfig.DEFAULT_CHECK_INTERVAL, FerryServerConfig.DEFAULT_CHECK_MAX);
+            FerryServerConfig serverConfig = FerryServerConfig.builder(config.storeDir()).host(config.host())
+                    .namesrvPort(config.namesrvPort()).brokerPort(config.brokerPort())
+                    .pluginDir(config.pluginDir().orElse(null)).commitLogSegmentSize(config.commitLogSegmentSize())
+                    .delayLevels(config.delayLevels()).build();
             server = new FerryServer(serverConfig, Clock.systemUTC(), threads);
             return server.start();
         } catch (IOException | RuntimeException e) {

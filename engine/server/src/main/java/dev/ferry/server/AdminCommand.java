@@ -71,6 +71,34 @@ public final class AdminCommand {
         return 0;
     }
 
+    @Command(name = "health", description = "What each broker refused, set aside or holds now.")
+    int health() {
+        PrintWriter out = spec.commandLine().getOut();
+        for (BrokerStatsBody stats : stats()) {
+            BrokerStatsBody.Health h = stats.health();
+            if (h == null) {
+                out.printf("%s: reports no health%n", stats.brokerName());
+                continue;
+            }
+            out.printf("broker %s%n", stats.brokerName());
+            out.printf("  %-34s %d%n", "dispatch failures", h.dispatchFailures());
+            out.printf("  %-34s %s%n", "queues set aside", h.setAsideQueues().isEmpty() ? "none"
+                    : String.join(" ", h.setAsideQueues()));
+            out.printf("  %-34s %d%n", "bad requests refused", h.badRequests());
+            out.printf("  %-34s %d%n", "processor failures", h.processorFailures());
+            out.printf("  %-34s %d%n", "connections", h.connections());
+            out.printf("  %-34s %d%n", "inbound bytes held", h.inboundBytes());
+            out.printf("  %-34s %d%n", "pulls held", h.heldPulls());
+            out.printf("  %-34s %d%n", "topics", h.topics());
+            out.printf("  %-34s %d%n", "subscription groups", h.subscriptionGroups());
+            out.printf("  %-34s %d%n", "consumer offsets", h.consumerOffsets());
+            out.printf("  %-34s %d%n", "subscription characters", h.subscriptionChars());
+            out.printf("  %-34s %d%n", "filter cache bytes", h.filterCacheBytes());
+        }
+        out.flush();
+        return 0;
+    }
+
     @Command(name = "lag", description = "The lag of one consumer group, per queue.")
     int lag(@Parameters(paramLabel = "GROUP", description = "The consumer group.") String group) {
         PrintWriter out = spec.commandLine().getOut();

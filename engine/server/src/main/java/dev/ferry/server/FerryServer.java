@@ -39,8 +39,9 @@ public final class FerryServer implements AutoCloseable {
     public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threadFactory) {
         this.config = config;
         this.pluginLoader = pluginLoader(config.pluginDir());
-        this.nameServer = new NameServer(NameServerConfig.defaults().withHost(config.host())
-                .withPort(config.namesrvPort()), clock, threadFactory);
+        this.nameServer = new NameServer(NameServerConfig.builder().host(config.host()).port(config.namesrvPort())
+                .maxTopics(config.nameServerMaxTopics()).remotingLimits(config.remotingLimits()).build(), clock,
+                threadFactory);
         this.nameServer.start();
         Broker created = null;
         try {
@@ -50,7 +51,8 @@ public final class FerryServer implements AutoCloseable {
                     .autoCreateTopics(config.autoCreateTopics()).sql92Enabled(config.sql92Enabled())
                     .delayLevels(config.delayLevels()).transactionCheckInterval(config.transactionCheckInterval())
                     .transactionTimeout(min(config.transactionCheckInterval(), TRANSACTION_TIMEOUT))
-                    .transactionCheckMax(config.transactionCheckMax()).build();
+                    .transactionCheckMax(config.transactionCheckMax()).limits(config.brokerLimits())
+                    .remotingLimits(config.remotingLimits()).build();
             StoreConfig storeConfig = StoreConfig.builder(config.storeDir().resolve("store"))
                     .flushMode(config.flushMode()).commitLogSegmentSize(config.commitLogSegmentSize()).build();
             created = new Broker(brokerConfig, storeConfig, clock, threadFactory,

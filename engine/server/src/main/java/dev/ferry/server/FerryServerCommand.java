@@ -1,7 +1,5 @@
 package dev.ferry.server;
 
-import dev.ferry.server.broker.DelayLevels;
-import dev.ferry.store.FlushMode;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,9 +7,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -28,10 +24,6 @@ import picocli.CommandLine.Option;
                 + "(or, with 'admin', shows a running one's counters).",
         subcommands = AdminCommand.class)
 public final class FerryServerCommand implements Callable<Integer> {
-    private static final Set<String> CONFIG_KEYS = Set.of("host", "namesrvPort", "brokerPort", "storeDir",
-            "pluginDir", "brokerName", "clusterName", "flushMode", "commitLogSegmentSize", "autoCreateTopics",
-            "sql92Enabled", "delayLevels", "transactionCheckInterval", "transactionCheckMax");
-
     @Option(names = "--host", description = "Address to listen on and advertise (default 127.0.0.1).")
     String host;
 
@@ -50,7 +42,8 @@ public final class FerryServerCommand implements Callable<Integer> {
     @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
             + "host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName, flushMode "
             + "(ASYNC_FLUSH|SYNC_FLUSH), commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels "
-            + "(\"1s 5s 10s ...\"), transactionCheckInterval (30s), transactionCheckMax (15).")
+            + "(\"1s 5s 10s ...\"), transactionCheckInterval (30s), transactionCheckMax (15), and the limits "
+            + "(maxTopics, sendQueueCapacity, maxConnections, ...: see docs/operations.md).")
     Path configFile;
 
     @CommandLine.Spec
@@ -93,69 +86,29 @@ public final class FerryServerCommand implements Callable<Integer> {
             try (InputStream in = Files.newInputStream(configFile)) {
                 file.load(in);
             }
-            for (String key : file.stringPropertyNames()) {
-                if (!CONFIG_KEYS.contains(key)) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "unknown key '" + key + "' in "
-                            + configFile + "; known keys: " + new java.util.TreeSet<>(CONFIG_KEYS));
-                }
-            }
         }
         Path store = storeDir != null ? storeDir : Path.of(file.getProperty("storeDir", "ferry-store"));
-        Path plugins = pluginDir != null ? pluginDir
-                : file.getProperty("pluginDir") == null ? null : Path.of(file.getProperty("pluginDir"));
-        return new FerryServerConfig(
-                host != null ? host : file.getProperty("host", "127.0.0.1"),
-                namesrvPort != null ? namesrvPort : intValue(file, "namesrvPort", 9876),
-                brokerPort != null ? brokerPort : intValue(file, "brokerPort", 10911),
-                store, plugins,
-                file.getProperty("brokerName", "broker-a"),
-                file.getProperty("clusterName", "DefaultCluster"),
-                flushMode(file.getProperty("flushMode", "ASYNC_FLUSH")),
-                intValue(file, "commitLogSegmentSize", 1024 * 1024 * 1024),
-                Boolean.parseBoolean(file.getProperty("autoCreateTopics", "true")),
-                Boolean.parseBoolean(file.getProperty("sql92Enabled", "true")),
-                delayLevels(file.getProperty("delayLevels")),
-                duration(file.getProperty("transactionCheckInterval")),
-                intValue(file, "transactionCheckMax", FerryServerConfig.DEFAULT_CHECK_MAX));
-    }
-
-    private DelayLevels delayLevels(String value) {
+        file.remove("storeDir");
+        FerryServerConfig config;
         try {
-            return value == null ? DelayLevels.DEFAULT : DelayLevels.parse(value);
+            config = FerryServerProperties.apply(FerryServerConfig.defaults(store), file);
+            FerryServerConfig.Builder flags = config.toBuilder();
+            if (host != null) {
+                flags.host(host);
+            }
+            if (namesrvPort != null) {
+                flags.namesrvPort(namesrvPort);
+            }
+            if (brokerPort != null) {
+                flags.brokerPort(brokerPort);
+            }
+            if (pluginDir != null) {
+                flags.pluginDir(pluginDir);
+            }
+            return flags.build();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-    }
-
-    private Duration duration(String value) {
-        if (value == null) {
-            return FerryServerConfig.DEFAULT_CHECK_INTERVAL;
-        }
-        try {
-            return DelayLevels.parseDuration(value, "transactionCheckInterval");
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-    }
-
-    private int intValue(Properties file, String key, int fallback) {
-        String value = file.getProperty(key);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), key + " = " + value + ": not an integer");
-        }
-    }
-
-    private FlushMode flushMode(String value) {
-        try {
-            return FlushMode.valueOf(value.trim());
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "flushMode = " + value
-                    + ": expected ASYNC_FLUSH or SYNC_FLUSH");
+            throw new CommandLine.ParameterException(spec.commandLine(), (configFile == null ? "" : configFile + ": ")
+                    + e.getMessage());
         }
     }
 }

@@ -22,9 +22,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -55,21 +58,24 @@ public final class Broker implements AutoCloseable {
     private final MessageStore store;
     private final TopicConfigTable topics;
     private final ConsumerOffsetTable offsets;
+    private final SubscriptionGroupTable subscriptionGroups;
     private final ConsumerGroups consumers;
     private final ProducerGroups producers;
     private final PullRequestHold hold;
     private final RemotingServer remoting;
     private final RemotingClient nameServerClient;
     private final BrokerRegistration registration;
-    private final ExecutorService sendExecutor;
-    private final ExecutorService pullExecutor;
-    private final ExecutorService clientExecutor;
+    private final ThreadPoolExecutor sendExecutor;
+    private final ThreadPoolExecutor pullExecutor;
+    private final ThreadPoolExecutor clientExecutor;
+    private final ThreadPoolExecutor queryExecutor;
     private final ScheduledExecutorService scheduler;
     private final AtomicBoolean registrationPending = new AtomicBoolean();
     private final BodyCodec json = new BodyCodec();
     private final SendMessageProcessor send;
     private final ScheduleService schedule;
     private final TransactionService transactions;
+    private final SubscriptionFilters filters;
     private final BrokerStatsProcessor stats;
     private volatile boolean closed;
 
@@ -80,40 +86,46 @@ public final class Broker implements AutoCloseable {
                   ClassLoader pluginLoader) {
         this.config = config;
         this.clock = clock;
+        BrokerLimits limits = config.limits();
         Path configDir = config.storeDir().resolve("config");
-        this.topics = new TopicConfigTable(configDir, clock);
-        this.offsets = new ConsumerOffsetTable(configDir);
-        this.consumers = new ConsumerGroups(clock);
-        this.producers = new ProducerGroups(clock);
-        this.sendExecutor = Executors.newSingleThreadExecutor(threadFactory);
-        this.pullExecutor = Executors.newFixedThreadPool(4, threadFactory);
-        this.clientExecutor = Executors.newFixedThreadPool(2, threadFactory);
+        this.topics = new TopicConfigTable(configDir, clock, limits.maxTopics());
+        this.offsets = new ConsumerOffsetTable(configDir, limits.maxConsumerOffsets());
+        this.subscriptionGroups = new SubscriptionGroupTable(configDir, clock, limits.maxSubscriptionGroups(),
+                config.maxReconsumeTimes(), offsets.groups());
+        this.consumers = new ConsumerGroups(clock, limits.maxSubscriptionBytes());
+        this.producers = new ProducerGroups(clock, limits.maxProducerGroups());
+        // Bounded like Apache's, so a flood of one kind is answered SYSTEM_BUSY and the others still served.
+        this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(), threadFactory);
+        this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(), threadFactory);
+        this.clientExecutor = boundedPool(2, limits.clientQueueCapacity(), threadFactory);
+        this.queryExecutor = boundedPool(1, limits.queryQueueCapacity(), threadFactory);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        this.hold = new PullRequestHold(clock, pullExecutor);
+        this.hold = new PullRequestHold(clock, pullExecutor, limits.maxHeldPulls(), limits.maxHeldPullsPerConnection());
         this.store = MessageStore.builder(storeConfig).clock(clock).threadFactory(threadFactory)
                 .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> hold.onArrival(topic, queueId, next))
                 .open();
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .build(), threadFactory);
+                .limits(config.remotingLimits()).build(), threadFactory);
         this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().build(), threadFactory);
         this.registration = new BrokerRegistration(config, topics, nameServerClient, json);
 
-        SubscriptionFilters filters = new SubscriptionFilters(
-                PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader), config.sql92Enabled());
+        this.filters = new SubscriptionFilters(PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader),
+                config.sql92Enabled(), limits.maxExpressionLength(), limits.filterCacheBytes());
         InetSocketAddress storeHost = new InetSocketAddress(config.host(), config.port());
         TopicCounters counters = new TopicCounters();
         RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), topics, this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
-                counters);
+                counters, subscriptionGroups);
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
-                clock, counters);
-        ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, retries, filters, json,
-                this::notifyMembershipChanged, hold::onSubscriptionChanged);
-        OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets);
-        MessageQueryProcessor queries = new MessageQueryProcessor(store);
-        this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json);
+                clock, counters, subscriptionGroups);
+        ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
+                filters, limits, json, this::notifyMembershipChanged, hold::onSubscriptionChanged);
+        OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics);
+        MessageQueryProcessor queries = new MessageQueryProcessor(store, limits.maxQueryResults());
+        this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,
+                this::health);
 
         for (int code : new int[] {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
                 RequestCode.SEND_BATCH_MESSAGE}) {
@@ -132,21 +144,40 @@ public final class Broker implements AutoCloseable {
         }
         // Send-backs and transaction ends write to the store like sends do, in arrival order.
         remoting.registerProcessor(RequestCode.CONSUMER_SEND_MSG_BACK,
-                new SendBackProcessor(store, retries, schedule, this::storeHost), sendExecutor);
+                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups), sendExecutor);
         remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
                 sendExecutor);
-        LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), json);
+        LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json);
         remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);
         remoting.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockRequests, clientExecutor);
-        remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, clientExecutor);
-        remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, clientExecutor);
-        remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, clientExecutor);
+        remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, queryExecutor);
+        remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, queryExecutor);
+        remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, queryExecutor);
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());
                 consumers.connectionClosed(event.channel().id()).forEach(this::notifyMembershipChanged);
             }
         });
+    }
+
+    /** A fixed pool whose queue holds at most {@code capacity} tasks; beyond, execute throws (SYSTEM_BUSY). */
+    private static ThreadPoolExecutor boundedPool(int threads, int capacity, ThreadFactory threadFactory) {
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(capacity),
+                threadFactory);
+    }
+
+    /** What an operator checks first: what the broker refused, set aside or holds now. */
+    private BrokerStatsBody.Health health() {
+        return new BrokerStatsBody.Health(store.dispatchFailures(), store.setAsideQueues(), remoting.badRequests(),
+                remoting.processorFailures(), remoting.connectionCount(), remoting.inboundBytes(), hold.size(),
+                topics.size(), subscriptionGroups.size(), offsets.size(), consumers.subscriptionChars(),
+                filters.cachedWeight());
+    }
+
+    /** The broker's executors by kind, for tests that need one busy. */
+    Map<String, ThreadPoolExecutor> executors() {
+        return Map.of("send", sendExecutor, "pull", pullExecutor, "client", clientExecutor, "query", queryExecutor);
     }
 
     /** Starts serving and registers with the name servers. */
@@ -283,11 +314,12 @@ public final class Broker implements AutoCloseable {
         registration.unregisterAll();
         // sends waiting for a sync-flush force are answered before their connections close
         remoting.close(store::flush);
-        for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor)) {
+        for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor, queryExecutor)) {
             executor.shutdown();
         }
         try {
-            for (ExecutorService executor : List.of(scheduler, sendExecutor, pullExecutor, clientExecutor)) {
+            for (ExecutorService executor : List.of(scheduler, sendExecutor, pullExecutor, clientExecutor,
+                    queryExecutor)) {
                 executor.awaitTermination(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
@@ -295,6 +327,7 @@ public final class Broker implements AutoCloseable {
         }
         offsets.persist();
         topics.persist();
+        subscriptionGroups.persist();
         schedule.persist();
         transactions.persist();
         nameServerClient.close();

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.remoting.RemotingLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,13 +29,15 @@ import java.util.Objects;
  * @param transactionCheckInterval how often the broker asks producers about undecided transactions
  * @param transactionTimeout   a half message younger than this is not asked about yet
  * @param transactionCheckMax  how often one transaction is asked about before it is discarded
+ * @param limits               what clients may make the broker keep, queue and hold
+ * @param remotingLimits       connections and the memory their requests may hold
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
                            Duration registerInterval, Duration offsetPersistInterval, Duration channelExpiry,
                            int maxPullMessages, boolean sql92Enabled, DelayLevels delayLevels,
                            int maxReconsumeTimes, Duration transactionCheckInterval, Duration transactionTimeout,
-                           int transactionCheckMax) {
+                           int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits) {
 
     public static final int DEFAULT_PORT = 10911;
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
@@ -61,6 +64,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         require(transactionTimeout != null && !transactionTimeout.isNegative(), "transactionTimeout",
                 transactionTimeout, "must not be negative");
         require(transactionCheckMax > 0, "transactionCheckMax", transactionCheckMax, "must be positive");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(remotingLimits, "remotingLimits");
     }
 
     private static void require(boolean ok, String key, Object value, String rule) {
@@ -103,6 +108,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private Duration transactionCheckInterval = Duration.ofSeconds(30);
         private Duration transactionTimeout = Duration.ofSeconds(6);
         private int transactionCheckMax = 15;
+        private BrokerLimits limits = BrokerLimits.defaults();
+        private RemotingLimits remotingLimits = RemotingLimits.defaults();
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -198,11 +205,21 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return this;
         }
 
+        public Builder limits(BrokerLimits value) {
+            this.limits = value;
+            return this;
+        }
+
+        public Builder remotingLimits(RemotingLimits value) {
+            this.remotingLimits = value;
+            return this;
+        }
+
         public BrokerConfig build() {
             return new BrokerConfig(brokerName, clusterName, host, port, nameServers, storeDir, autoCreateTopics,
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
-                    transactionTimeout, transactionCheckMax);
+                    transactionTimeout, transactionCheckMax, limits, remotingLimits);
         }
     }
 }

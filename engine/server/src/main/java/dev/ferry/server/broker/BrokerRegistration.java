@@ -6,25 +6,41 @@ import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.CompressedRegistration;
 import dev.ferry.remoting.protocol.body.RegisterBrokerBody;
+import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.remoting.protocol.header.RegisterBrokerRequestHeader;
 import dev.ferry.remoting.protocol.header.UnregisterBrokerRequestHeader;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
  * Registers the broker and its topics with every name server: at start, periodically, and
  * right after topics change so new routes are visible at once. Unregisters at shutdown.
+ *
+ * <p>However many topics: a body over {@value #COMPRESS_ABOVE} bytes goes compressed, in Apache's
+ * {@code compressedRegister} layout (an Apache name server reads it); one still too large for a
+ * frame is split into registrations of part of the topics each, which name servers merge, since a
+ * registration never removes the topics it omits.
  */
 final class BrokerRegistration {
     private static final System.Logger LOG = System.getLogger(BrokerRegistration.class.getName());
-    private static final Duration TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** JSON bodies up to this go as they are, the form every name server reads. */
+    static final int COMPRESS_ABOVE = 4 << 20;
+    /** A compressed body above this is split: the frame holds 16 MiB with the header. */
+    static final int SPLIT_ABOVE = 12 << 20;
 
     private final BrokerConfig config;
     private final TopicConfigTable topics;
     private final RemotingClient client;
     private final BodyCodec json;
+    private final CompressedRegistration compressed;
     private volatile String brokerAddress;
 
     BrokerRegistration(BrokerConfig config, TopicConfigTable topics, RemotingClient client, BodyCodec json) {
@@ -32,36 +48,72 @@ final class BrokerRegistration {
         this.topics = topics;
         this.client = client;
         this.json = json;
+        this.compressed = new CompressedRegistration(json);
     }
 
     void brokerAddress(String address) {
         this.brokerAddress = address;
     }
 
-    /** Registers with every name server; returns how many accepted. */
+    /** Registers with every name server; returns how many accepted all the parts. */
     int registerAll() {
-        byte[] body = json.encode(new RegisterBrokerBody(topics.snapshot(), List.of()));
+        List<RemotingCommand> requests = requests(topics.snapshot());
+        int accepted = 0;
+        for (String nameServer : config.nameServers()) {
+            boolean all = true;
+            for (RemotingCommand request : requests) {
+                all &= registerWith(nameServer, request);
+            }
+            accepted += all ? 1 : 0;
+        }
+        return accepted;
+    }
+
+    private boolean registerWith(String nameServer, RemotingCommand request) {
+        try {
+            RemotingCommand response = client.invokeSync(nameServer, request, TIMEOUT);
+            if (response.code() == ResponseCode.SUCCESS) {
+                return true;
+            }
+            LOG.log(System.Logger.Level.WARNING, "name server {0} refused the registration: {1} {2}",
+                    nameServer, response.code(), response.remark());
+        } catch (RemotingException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot register with name server {0}: {1}", nameServer,
+                    e.getMessage());
+        }
+        return false;
+    }
+
+    /** The registrations that carry these topics: one, unless even compressed they do not fit a frame. */
+    List<RemotingCommand> requests(TopicConfigSerializeWrapper snapshot) {
+        RegisterBrokerBody body = new RegisterBrokerBody(snapshot, List.of());
+        byte[] plain = json.encode(body);
+        if (plain.length <= COMPRESS_ABOVE) {
+            return List.of(request(plain, false));
+        }
+        byte[] compressed = this.compressed.encode(body);
+        if (compressed.length <= SPLIT_ABOVE || snapshot.topicConfigTable().size() < 2) {
+            return List.of(request(compressed, true));
+        }
+        List<Map<String, TopicConfig>> halves = List.of(new HashMap<>(), new HashMap<>());
+        int i = 0;
+        for (Map.Entry<String, TopicConfig> topic : snapshot.topicConfigTable().entrySet()) {
+            halves.get(i++ % 2).put(topic.getKey(), topic.getValue());
+        }
+        List<RemotingCommand> parts = new ArrayList<>();
+        for (Map<String, TopicConfig> half : halves) {
+            parts.addAll(requests(new TopicConfigSerializeWrapper(half, snapshot.dataVersion())));
+        }
+        return parts;
+    }
+
+    private RemotingCommand request(byte[] body, boolean isCompressed) {
         CRC32 crc = new CRC32();
         crc.update(body);
         RegisterBrokerRequestHeader header = new RegisterBrokerRequestHeader(config.brokerName(), brokerAddress,
-                config.clusterName(), brokerAddress, 0L, null, false, false, (int) (crc.getValue() & 0x7FFFFFFF));
-        int accepted = 0;
-        for (String nameServer : config.nameServers()) {
-            try {
-                RemotingCommand response = client.invokeSync(nameServer,
-                        RemotingCommand.request(RequestCode.REGISTER_BROKER, header).body(body).build(), TIMEOUT);
-                if (response.code() == ResponseCode.SUCCESS) {
-                    accepted++;
-                } else {
-                    LOG.log(System.Logger.Level.WARNING, "name server {0} refused the registration: {1} {2}",
-                            nameServer, response.code(), response.remark());
-                }
-            } catch (RemotingException e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot register with name server {0}: {1}", nameServer,
-                        e.getMessage());
-            }
-        }
-        return accepted;
+                config.clusterName(), brokerAddress, 0L, null, false, isCompressed,
+                (int) (crc.getValue() & 0x7FFFFFFF));
+        return RemotingCommand.request(RequestCode.REGISTER_BROKER, header).body(body).build();
     }
 
     void unregisterAll() {

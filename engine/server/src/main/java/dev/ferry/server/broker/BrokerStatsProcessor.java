@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /** FERRY_GET_BROKER_STATS: the counters, offsets and lag an operator reads ({@code ferry-server admin}). */
 final class BrokerStatsProcessor implements RequestProcessor {
@@ -25,9 +27,12 @@ final class BrokerStatsProcessor implements RequestProcessor {
     private final ConsumerOffsetTable offsets;
     private final TopicCounters counters;
     private final BodyCodec json;
+    private final Supplier<BrokerStatsBody.Health> health;
 
     BrokerStatsProcessor(String brokerName, MessageStore store, TopicConfigTable topics, ConsumerGroups consumers,
-                         ConsumerOffsetTable offsets, TopicCounters counters, BodyCodec json) {
+                         ConsumerOffsetTable offsets, TopicCounters counters, BodyCodec json,
+                         Supplier<BrokerStatsBody.Health> health) {
+        this.health = health;
         this.brokerName = brokerName;
         this.store = store;
         this.topics = topics;
@@ -52,9 +57,9 @@ final class BrokerStatsProcessor implements RequestProcessor {
         List<GroupStats> groupStats = new ArrayList<>();
         for (String group : groups) {
             groupStats.add(new GroupStats(group, consumers.clientIds(group).size(), lag(group),
-                    storedMessages(TopicNames.deadLetterTopic(group))));
+                    storedMessages(SystemTopics.deadLetterTopic(group))));
         }
-        return new BrokerStatsBody(brokerName, topicStats, groupStats);
+        return new BrokerStatsBody(brokerName, topicStats, groupStats, health.get());
     }
 
     private long storedMessages(String topic) {

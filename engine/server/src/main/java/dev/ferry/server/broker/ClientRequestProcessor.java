@@ -1,5 +1,8 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.NameRules;
+import dev.ferry.format.SystemTopics;
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -15,29 +18,45 @@ import dev.ferry.remoting.protocol.body.SubscriptionData;
 import dev.ferry.remoting.protocol.header.GetConsumerListByGroupRequestHeader;
 import dev.ferry.remoting.protocol.header.UnregisterClientRequestHeader;
 import dev.ferry.spi.FilterExpressionException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * What clients tell the broker about themselves: heartbeats (groups, subscriptions),
  * unregistration, the consumer-id list of a group, and the subscription check consumers
  * make before they start.
+ *
+ * <p>A heartbeat is taken apart where it enters: a group with an invalid name, a group the broker
+ * cannot know more of, a subscription of an invalid topic, or the groups and subscriptions beyond
+ * the per-heartbeat limits are skipped (Apache skips an invalid consumer group the same way and
+ * still answers SUCCESS); the answer's remark names what was skipped. An expression too long to
+ * compile, or one that does not compile, refuses the heartbeat as before.
  */
 final class ClientRequestProcessor implements RequestProcessor {
+    /** Client ids are {@code ip@instance} strings; anything longer than this is no client's. */
+    static final int MAX_CLIENT_ID_LENGTH = 512;
+    private static final int SHOWN_SKIPS = 5;
+
     private final ConsumerGroups consumers;
     private final ProducerGroups producers;
+    private final SubscriptionGroupTable groups;
     private final RetryRouting retries;
     private final SubscriptionFilters filters;
+    private final BrokerLimits limits;
     private final BodyCodec json;
     private final Consumer<String> membershipChanged;
     private final Consumer<String> subscriptionChanged;
 
-    ClientRequestProcessor(ConsumerGroups consumers, ProducerGroups producers, RetryRouting retries,
-                           SubscriptionFilters filters, BodyCodec json, Consumer<String> membershipChanged,
-                           Consumer<String> subscriptionChanged) {
+    ClientRequestProcessor(ConsumerGroups consumers, ProducerGroups producers, SubscriptionGroupTable groups,
+                           RetryRouting retries, SubscriptionFilters filters, BrokerLimits limits, BodyCodec json,
+                           Consumer<String> membershipChanged, Consumer<String> subscriptionChanged) {
         this.consumers = consumers;
         this.producers = producers;
+        this.groups = groups;
         this.retries = retries;
         this.filters = filters;
+        this.limits = limits;
         this.json = json;
         this.membershipChanged = membershipChanged;
         this.subscriptionChanged = subscriptionChanged;
@@ -54,30 +73,100 @@ final class ClientRequestProcessor implements RequestProcessor {
         };
     }
 
+    static String clientId(String field, String value) {
+        EntryChecks.present(field, value);
+        if (value.isEmpty() || value.length() > MAX_CLIENT_ID_LENGTH || value.chars().anyMatch(Character::isISOControl)) {
+            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, field + " " + NameRules.shown(value)
+                    + " is not a client id: 1 to " + MAX_CLIENT_ID_LENGTH + " printable characters");
+        }
+        return value;
+    }
+
     private RemotingCommand heartbeat(RequestContext context, RemotingCommand request) {
-        HeartbeatData heartbeat = json.decode(request.body(), HeartbeatData.class);
+        HeartbeatData heartbeat = json.decode(EntryChecks.present("body", request.body()), HeartbeatData.class);
+        String clientId = clientId("clientID", heartbeat.clientID());
+        List<String> skipped = new ArrayList<>();
+        List<ConsumerData> accepted = new ArrayList<>();
+        int named = 0;
         for (ConsumerData consumer : heartbeat.consumerDataSet()) {
+            if (++named > limits.maxGroupsPerHeartbeat()) {
+                skipped.add("consumer group " + NameRules.shown(consumer.groupName()) + ": more than "
+                        + limits.maxGroupsPerHeartbeat() + " groups in one heartbeat");
+                continue;
+            }
+            String problem = consumerProblem(consumer);
+            if (problem != null) {
+                skipped.add(problem);
+                continue;
+            }
             for (SubscriptionData subscription : consumer.subscriptionDataSet()) {
-                String problem = unsupported(subscription);
-                if (problem != null) {
-                    return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(problem).build();
+                String unsupported = unsupported(subscription);
+                if (unsupported != null) {
+                    return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(unsupported).build();
                 }
             }
+            accepted.add(consumer);
         }
         for (ProducerData producer : heartbeat.producerDataSet()) {
-            producers.heartbeat(producer.groupName(), heartbeat.clientID(), context.channel());
-        }
-        for (ConsumerData consumer : heartbeat.consumerDataSet()) {
-            if (!"BROADCASTING".equals(consumer.messageModel())) {
-                retries.retryTopic(consumer.groupName());
+            String problem = ++named > limits.maxGroupsPerHeartbeat() ? "producer group "
+                    + NameRules.shown(producer.groupName()) + ": more than " + limits.maxGroupsPerHeartbeat()
+                    + " groups in one heartbeat" : NameRules.groupProblem("producer group", producer.groupName());
+            if (problem == null && !producers.heartbeat(producer.groupName(), clientId, context.channel())) {
+                problem = "producer group " + producer.groupName() + ": the broker already has "
+                        + limits.maxProducerGroups() + " producer groups, its maximum";
             }
-            boolean joined = consumers.heartbeat(consumer, heartbeat.clientID(), context.channel());
-            if (joined) {
+            if (problem != null) {
+                skipped.add(problem);
+            }
+        }
+        for (ConsumerData consumer : accepted) {
+            if (!"BROADCASTING".equals(consumer.messageModel())
+                    && retries.retryTopic(consumer.groupName()).isEmpty()) {
+                String retryTopic = SystemTopics.retryTopic(consumer.groupName());
+                skipped.add("consumer group " + consumer.groupName() + ": its retry topic cannot be created: "
+                        + retries.refusal(retryTopic));
+            }
+            ConsumerGroups.Heartbeat result = consumers.heartbeat(consumer, clientId, context.channel(),
+                    !heartbeat.withoutSub());
+            if (result == ConsumerGroups.Heartbeat.REFUSED) {
+                skipped.add("consumer group " + consumer.groupName() + ": its subscriptions would take the broker "
+                        + "beyond " + limits.maxSubscriptionBytes() + " characters of subscriptions");
+                continue;
+            }
+            if (result == ConsumerGroups.Heartbeat.JOINED) {
                 membershipChanged.accept(consumer.groupName());
             }
             subscriptionChanged.accept(consumer.groupName());
         }
-        return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+        RemotingCommand.Builder response = RemotingCommand.responseTo(request, ResponseCode.SUCCESS);
+        if (!skipped.isEmpty()) {
+            response.remark("skipped " + skipped.size() + ": " + String.join("; ",
+                    skipped.subList(0, Math.min(SHOWN_SKIPS, skipped.size())))
+                    + (skipped.size() > SHOWN_SKIPS ? "; ..." : ""));
+        }
+        return response.build();
+    }
+
+    /** Why the broker does not take this consumer group from a heartbeat, or {@code null}. */
+    private String consumerProblem(ConsumerData consumer) {
+        String problem = NameRules.groupProblem("consumer group", consumer.groupName());
+        if (problem != null) {
+            return problem;
+        }
+        if (consumer.subscriptionDataSet().size() > limits.maxSubscriptionsPerGroup()) {
+            return "consumer group " + consumer.groupName() + " subscribes to " + consumer.subscriptionDataSet().size()
+                    + " topics; at most " + limits.maxSubscriptionsPerGroup() + " are taken";
+        }
+        for (SubscriptionData subscription : consumer.subscriptionDataSet()) {
+            String topicProblem = NameRules.topicProblem("subscription topic", subscription.topic());
+            if (topicProblem != null) {
+                return "consumer group " + consumer.groupName() + ": " + topicProblem;
+            }
+        }
+        if (groups.findOrCreate(consumer.groupName()).isEmpty()) {
+            return groups.refusal(consumer.groupName());
+        }
+        return null;
     }
 
     /** Why the broker cannot serve the subscription, or {@code null}. */
@@ -88,39 +177,49 @@ final class ClientRequestProcessor implements RequestProcessor {
         } catch (SubscriptionFilters.UnsupportedFilterException e) {
             return e.getMessage();
         } catch (FilterExpressionException e) {
-            return "the subscription [" + subscription.subString() + "] of " + subscription.topic()
+            return "the subscription " + NameRules.shown(subscription.subString()) + " of " + subscription.topic()
                     + " does not parse: " + e.getMessage();
         }
     }
 
     private RemotingCommand unregister(RemotingCommand request) {
         UnregisterClientRequestHeader header = request.header(UnregisterClientRequestHeader.class);
+        String clientId = clientId("clientID", header.clientID());
         if (header.producerGroup() != null) {
-            producers.unregister(header.producerGroup(), header.clientID());
+            producers.unregister(EntryChecks.group("producerGroup", header.producerGroup()), clientId);
         }
-        if (header.consumerGroup() != null && consumers.unregister(header.consumerGroup(), header.clientID())) {
+        if (header.consumerGroup() != null && consumers.unregister(
+                EntryChecks.group("consumerGroup", header.consumerGroup()), clientId)) {
             membershipChanged.accept(header.consumerGroup());
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
     }
 
     private RemotingCommand consumerList(RemotingCommand request) {
-        String group = request.header(GetConsumerListByGroupRequestHeader.class).consumerGroup();
+        String group = EntryChecks.group("consumerGroup",
+                request.header(GetConsumerListByGroupRequestHeader.class).consumerGroup());
         var ids = consumers.clientIds(group);
         if (ids.isEmpty()) {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR)
-                    .remark("no consumer of group " + group + " is online").build();
+                    .remark("no consumer for this group, " + group).build();
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(json.encode(new ConsumerListBody(ids)))
                 .build();
     }
 
     private RemotingCommand checkClientConfig(RemotingCommand request) {
+        if (request.body() == null) {
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+        }
         CheckClientRequestBody body = json.decode(request.body(), CheckClientRequestBody.class);
+        if (body.group() != null) {
+            EntryChecks.group("group", body.group());
+        }
         SubscriptionData subscription = body.subscriptionData();
         if (subscription == null) {
             return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
         }
+        EntryChecks.topic("subscriptionData.topic", subscription.topic());
         try {
             filters.compile(subscription.expressionType(), subscription.subString());
             return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
@@ -128,8 +227,8 @@ final class ClientRequestProcessor implements RequestProcessor {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(e.getMessage()).build();
         } catch (FilterExpressionException e) {
             return RemotingCommand.responseTo(request, ResponseCode.SUBSCRIPTION_PARSE_FAILED)
-                    .remark("the subscription [" + subscription.subString() + "] does not parse: " + e.getMessage())
-                    .build();
+                    .remark("the subscription " + NameRules.shown(subscription.subString()) + " does not parse: "
+                            + e.getMessage()).build();
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.ferry.remoting.protocol.body.SubscriptionData;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +18,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * The consumer groups clients report in their heartbeats: which clients are live in each
  * group, over which connection, and what the group subscribes to.
  *
+ * <p>A heartbeat's subscriptions replace the group's (a newer version of a topic's wins, as in
+ * Apache), and the subscriptions of every group together hold at most
+ * {@link BrokerLimits#maxSubscriptionBytes()} characters: a heartbeat that would go beyond is
+ * refused for that group. A group lives while it has live clients.
+ *
  * <p>Thread-safe. Every method that can change a group's membership returns the groups it
  * changed, so the broker can tell their clients to rebalance at once.
  */
 final class ConsumerGroups {
     private static final System.Logger LOG = System.getLogger(ConsumerGroups.class.getName());
+
+    /** What a heartbeat did to a group. */
+    enum Heartbeat {
+        /** A client new to the group joined. */
+        JOINED,
+        /** A known client refreshed its membership. */
+        REFRESHED,
+        /** Refused: the group's subscriptions would go beyond what all groups may hold. */
+        REFUSED
+    }
 
     /** A live client of a group. */
     record Member(String clientId, RemoteChannel channel, long lastSeenMillis) {
@@ -34,6 +50,7 @@ final class ConsumerGroups {
         volatile String consumeType = "CONSUME_PASSIVELY";
         final Map<String, SubscriptionData> subscriptions = new ConcurrentHashMap<>();
         final Map<String, Member> members = new ConcurrentHashMap<>();
+        long subscriptionChars;
 
         Group(String name) {
             this.name = name;
@@ -45,35 +62,82 @@ final class ConsumerGroups {
     }
 
     private final Clock clock;
+    private final long maxSubscriptionChars;
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
+    private long subscriptionChars;
 
-    ConsumerGroups(Clock clock) {
+    ConsumerGroups(Clock clock, long maxSubscriptionChars) {
         this.clock = clock;
+        this.maxSubscriptionChars = maxSubscriptionChars;
     }
 
     /**
      * Records a heartbeat's view of one group.
      *
-     * @return whether the group's members changed (a new client joined)
+     * @param withSubscriptions false for a heartbeat that leaves the subscriptions as they are (Apache's
+     *                          {@code withoutSub})
      */
-    synchronized boolean heartbeat(ConsumerData data, String clientId, RemoteChannel channel) {
-        Group group = groups.computeIfAbsent(data.groupName(), Group::new);
+    synchronized Heartbeat heartbeat(ConsumerData data, String clientId, RemoteChannel channel,
+                                     boolean withSubscriptions) {
+        Group existing = groups.get(data.groupName());
+        Map<String, SubscriptionData> next = null;
+        long nextChars = 0;
+        if (withSubscriptions) {
+            next = new HashMap<>();
+            for (SubscriptionData subscription : data.subscriptionDataSet()) {
+                SubscriptionData old = existing == null ? null : existing.subscriptions.get(subscription.topic());
+                next.put(subscription.topic(), old != null && old.subVersion() > subscription.subVersion() ? old
+                        : subscription);
+            }
+            nextChars = chars(next.values());
+            long others = subscriptionChars - (existing == null ? 0 : existing.subscriptionChars);
+            if (others + nextChars > maxSubscriptionChars) {
+                LOG.log(System.Logger.Level.WARNING, "refusing the heartbeat of client {0} for consumer group {1}: "
+                        + "its subscriptions would take the broker beyond {2} characters of subscriptions "
+                        + "(maxSubscriptionBytes)", clientId, data.groupName(), maxSubscriptionChars);
+                return Heartbeat.REFUSED;
+            }
+        }
+        Group group = existing != null ? existing : groups.computeIfAbsent(data.groupName(), Group::new);
         if (data.messageModel() != null) {
             group.messageModel = data.messageModel();
         }
         if (data.consumeType() != null) {
             group.consumeType = data.consumeType();
         }
-        for (SubscriptionData subscription : data.subscriptionDataSet()) {
-            group.subscriptions.merge(subscription.topic(), subscription,
-                    (old, latest) -> latest.subVersion() >= old.subVersion() ? latest : old);
+        if (next != null) {
+            group.subscriptions.keySet().retainAll(next.keySet());
+            group.subscriptions.putAll(next);
+            subscriptionChars += nextChars - group.subscriptionChars;
+            group.subscriptionChars = nextChars;
         }
         Member previous = group.members.put(channel.id(), new Member(clientId, channel, clock.millis()));
-        boolean joined = previous == null;
-        if (joined) {
+        if (previous == null) {
             LOG.log(System.Logger.Level.INFO, "client {0} joined consumer group {1}", clientId, data.groupName());
+            return Heartbeat.JOINED;
         }
-        return joined;
+        return Heartbeat.REFRESHED;
+    }
+
+    private static long chars(Iterable<SubscriptionData> subscriptions) {
+        long chars = 0;
+        for (SubscriptionData subscription : subscriptions) {
+            chars += subscription.topic().length() + length(subscription.subString())
+                    + length(subscription.expressionType());
+            for (String tag : subscription.tagsSet()) {
+                chars += length(tag);
+            }
+        }
+        return chars;
+    }
+
+    private static int length(String text) {
+        return text == null ? 0 : text.length();
+    }
+
+    /** Characters the subscriptions of every group hold now. */
+    synchronized long subscriptionChars() {
+        return subscriptionChars;
     }
 
     /** Removes a client from a group, as UNREGISTER_CLIENT asks; returns whether it was there. */
@@ -114,8 +178,8 @@ final class ConsumerGroups {
     }
 
     private void dropIfEmpty(Group group) {
-        if (group.members.isEmpty()) {
-            groups.remove(group.name, group);
+        if (group.members.isEmpty() && groups.remove(group.name, group)) {
+            subscriptionChars -= group.subscriptionChars;
         }
     }
 

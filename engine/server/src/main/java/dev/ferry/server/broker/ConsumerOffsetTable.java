@@ -1,34 +1,69 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.NameRules;
+import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.TopicConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Committed consumer offsets by topic, group and queue: the next offset each group will read.
- * Persisted as {@code consumerOffset.json} ({@code {"offsetTable":{"topic@group":{"0":5}}}},
- * RocketMQ's layout) periodically and at shutdown.
+ * Committed consumer offsets by topic, group and queue: the next offset each group will read. Persisted as
+ * {@code consumerOffset.json} ({@code {"offsetTable":{"topic@group":{"0":5}}}}, RocketMQ's layout) periodically and at
+ * shutdown.
+ *
+ * <p>An offset is kept only for a group the broker knows, a topic it serves and a queue the topic has, never negative,
+ * and at most {@link BrokerLimits#maxConsumerOffsets()} of them: a commit outside those bounds is refused with the
+ * code Apache's broker gives (SUBSCRIPTION_GROUP_NOT_EXIST, TOPIC_NOT_EXIST) or INVALID_PARAMETER.
  *
  * <p>Thread-safe; updates are cheap map writes, persistence copies the table.
  */
 final class ConsumerOffsetTable {
+    private static final System.Logger LOG = System.getLogger(ConsumerOffsetTable.class.getName());
+
     /** The persisted form. */
     record Stored(Map<String, Map<Integer, Long>> offsetTable) {
     }
 
     private final Map<String, Map<Integer, Long>> offsets = new ConcurrentHashMap<>();
     private final JsonFile<Stored> file;
+    private final int maxEntries;
+    private final AtomicInteger entries = new AtomicInteger();
     private final AtomicBoolean dirty = new AtomicBoolean();
 
-    ConsumerOffsetTable(Path configDir) {
+    ConsumerOffsetTable(Path configDir, int maxEntries) {
         this.file = new JsonFile<>(configDir.resolve("consumerOffset.json"), Stored.class);
-        file.read().ifPresent(stored -> {
-            if (stored.offsetTable() != null) {
-                stored.offsetTable().forEach((key, queues) -> offsets.put(key, new ConcurrentHashMap<>(queues)));
+        this.maxEntries = maxEntries;
+        file.read().ifPresent(this::load);
+    }
+
+    private void load(Stored stored) {
+        if (stored.offsetTable() == null) {
+            return;
+        }
+        stored.offsetTable().forEach((key, queues) -> {
+            int at = key.indexOf('@');
+            if (at < 0 || queues == null || NameRules.topicProblem(key.substring(0, at)) != null
+                    || NameRules.groupProblem(key.substring(at + 1)) != null) {
+                LOG.log(System.Logger.Level.WARNING, "ignoring offsets of {0} in consumerOffset.json: not a topic "
+                        + "and a group", NameRules.shown(key));
+                return;
             }
+            Map<Integer, Long> valid = new ConcurrentHashMap<>();
+            queues.forEach((queueId, offset) -> {
+                if (queueId != null && queueId >= 0 && offset != null && offset >= 0) {
+                    valid.put(queueId, offset);
+                }
+            });
+            offsets.put(key, valid);
+            entries.addAndGet(valid.size());
         });
     }
 
@@ -42,35 +77,51 @@ final class ConsumerOffsetTable {
         return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
     }
 
-    void commit(String group, String topic, int queueId, long offset) {
-        offsets.computeIfAbsent(key(topic, group), k -> new ConcurrentHashMap<>()).put(queueId, offset);
+    /**
+     * Commits a group's offset on a queue.
+     *
+     * @throws BadRequestException when the group, topic, queue or offset is not one the broker keeps
+     */
+    void commit(SubscriptionGroupTable groups, TopicConfigTable topics, String group, String topic, int queueId,
+                long offset) {
+        if (!groups.contains(group)) {
+            throw new BadRequestException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "Group "
+                    + NameRules.shown(group) + " not exist!");
+        }
+        TopicConfig config = topics.get(topic).orElseThrow(() -> new BadRequestException(
+                ResponseCode.TOPIC_NOT_EXIST, "Topic " + NameRules.shown(topic) + " not exist!"));
+        EntryChecks.queueId("queueId", queueId, Math.max(config.readQueueNums(), config.writeQueueNums()), topic);
+        if (offset < 0) {
+            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, "commitOffset " + offset
+                    + " is negative");
+        }
+        Map<Integer, Long> queues = offsets.get(key(topic, group));
+        if (queues == null || !queues.containsKey(queueId)) {
+            if (entries.get() >= maxEntries) {
+                throw new BadRequestException(ResponseCode.SYSTEM_ERROR, "the broker keeps " + maxEntries
+                        + " committed offsets, its maximum (maxConsumerOffsets); not keeping one for group "
+                        + group + " on " + topic + ":" + queueId);
+            }
+            queues = offsets.computeIfAbsent(key(topic, group), k -> new ConcurrentHashMap<>());
+        }
+        if (queues.put(queueId, offset) == null) {
+            entries.incrementAndGet();
+        }
         dirty.set(true);
     }
 
-    /** The groups with offsets on {@code topic}. */
-    java.util.Set<String> groupsOf(String topic) {
-        java.util.Set<String> groups = new java.util.TreeSet<>();
-        String prefix = topic + "@";
-        for (String key : offsets.keySet()) {
-            if (key.startsWith(prefix)) {
-                groups.add(key.substring(prefix.length()));
-            }
-        }
-        return groups;
-    }
-
     /** The groups with any committed offset. */
-    java.util.Set<String> groups() {
-        java.util.Set<String> groups = new java.util.TreeSet<>();
+    Set<String> groups() {
+        Set<String> groups = new TreeSet<>();
         for (String key : offsets.keySet()) {
-            groups.add(key.substring(key.lastIndexOf('@') + 1));
+            groups.add(key.substring(key.indexOf('@') + 1));
         }
         return groups;
     }
 
     /** The topics {@code group} has committed offsets on. */
-    java.util.Set<String> topicsOf(String group) {
-        java.util.Set<String> topics = new java.util.TreeSet<>();
+    Set<String> topicsOf(String group) {
+        Set<String> topics = new TreeSet<>();
         String suffix = "@" + group;
         for (String key : offsets.keySet()) {
             if (key.endsWith(suffix)) {
@@ -78,6 +129,10 @@ final class ConsumerOffsetTable {
             }
         }
         return topics;
+    }
+
+    int size() {
+        return entries.get();
     }
 
     /** Writes the table if it changed since the last write. */

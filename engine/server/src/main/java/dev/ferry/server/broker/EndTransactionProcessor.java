@@ -1,12 +1,17 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.NameRules;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.EndTransactionRequestHeader;
 
-/** END_TRANSACTION: a producer commits or rolls back a half message (oneway; the answer only shows in logs). */
+/**
+ * END_TRANSACTION: a producer commits or rolls back a half message (oneway; the answer only shows in logs). The
+ * producer group, the half message's queue offset and its commit-log offset must all match the stored half message,
+ * as Apache checks them; a mismatch is answered SYSTEM_ERROR with Apache's remark and changes nothing.
+ */
 final class EndTransactionProcessor implements RequestProcessor {
     private static final System.Logger LOG = System.getLogger(EndTransactionProcessor.class.getName());
 
@@ -20,10 +25,12 @@ final class EndTransactionProcessor implements RequestProcessor {
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         EndTransactionRequestHeader h = request.header(EndTransactionRequestHeader.class);
         TransactionService.Outcome outcome = TransactionService.outcome(h.commitOrRollback());
-        String problem = transactions.end(h.commitLogOffset(), outcome);
+        EntryChecks.group("producerGroup", h.producerGroup());
+        String problem = transactions.end(h.commitLogOffset(), h.tranStateTableOffset(), h.producerGroup(), outcome);
         if (problem != null) {
-            LOG.log(System.Logger.Level.INFO, "{0} of transaction {1} from group {2} not applied: {3}", outcome,
-                    h.msgId(), h.producerGroup(), problem);
+            // DEBUG: any client can send these, and the answer carries the reason
+            LOG.log(System.Logger.Level.DEBUG, "{0} of transaction {1} from group {2} not applied: {3}", outcome,
+                    NameRules.shown(h.msgId()), h.producerGroup(), problem);
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(problem).build();
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();

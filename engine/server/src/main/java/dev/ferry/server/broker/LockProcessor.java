@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -8,26 +9,55 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
 import dev.ferry.remoting.protocol.body.LockBatchResponseBody;
+import dev.ferry.remoting.protocol.body.MessageQueueBody;
+import java.util.Set;
+import java.util.stream.Collectors;
 
-/** LOCK_BATCH_MQ and UNLOCK_BATCH_MQ: orderly consumers taking and giving up their queues. */
+/**
+ * LOCK_BATCH_MQ and UNLOCK_BATCH_MQ: orderly consumers taking and giving up their queues. Only a group the broker
+ * knows (or may create) may lock, and only queues the broker serves; other queues in the request are left out (not
+ * locked), so the lock table holds no more than groups times queues.
+ */
 final class LockProcessor implements RequestProcessor {
+    /** More queues than any broker serves a group in one request. */
+    static final int MAX_QUEUES_PER_REQUEST = 100_000;
+
     private final QueueLocks locks;
+    private final SubscriptionGroupTable groups;
+    private final TopicConfigTable topics;
     private final BodyCodec json;
 
-    LockProcessor(QueueLocks locks, BodyCodec json) {
+    LockProcessor(QueueLocks locks, SubscriptionGroupTable groups, TopicConfigTable topics, BodyCodec json) {
         this.locks = locks;
+        this.groups = groups;
+        this.topics = topics;
         this.json = json;
     }
 
     @Override
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
-        LockBatchRequestBody body = json.decode(request.body(), LockBatchRequestBody.class);
+        LockBatchRequestBody body = json.decode(EntryChecks.present("body", request.body()),
+                LockBatchRequestBody.class);
+        String group = EntryChecks.group("consumerGroup", body.consumerGroup());
+        String clientId = ClientRequestProcessor.clientId("clientId", body.clientId());
+        if (body.mqSet().size() > MAX_QUEUES_PER_REQUEST) {
+            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, "mqSet names " + body.mqSet().size()
+                    + " queues; at most " + MAX_QUEUES_PER_REQUEST + " are taken");
+        }
+        if (groups.findOrCreate(group).isEmpty()) {
+            throw new BadRequestException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, groups.refusal(group));
+        }
+        Set<MessageQueueBody> served = body.mqSet().stream().filter(this::served).collect(Collectors.toSet());
         if (request.code() == RequestCode.LOCK_BATCH_MQ) {
-            LockBatchResponseBody locked = new LockBatchResponseBody(
-                    locks.lock(body.consumerGroup(), body.clientId(), body.mqSet()));
+            LockBatchResponseBody locked = new LockBatchResponseBody(locks.lock(group, clientId, served));
             return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(json.encode(locked)).build();
         }
-        locks.unlock(body.consumerGroup(), body.clientId(), body.mqSet());
+        locks.unlock(group, clientId, served);
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+    }
+
+    private boolean served(MessageQueueBody queue) {
+        return queue != null && queue.topic() != null && queue.queueId() >= 0 && topics.get(queue.topic())
+                .map(t -> queue.queueId() < Math.max(t.readQueueNums(), t.writeQueueNums())).orElse(false);
     }
 }

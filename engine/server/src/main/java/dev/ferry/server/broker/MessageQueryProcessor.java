@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -24,11 +25,16 @@ final class MessageQueryProcessor implements RequestProcessor {
     /** The ext field with which Apache's admin marks a lookup by message id (UNIQ_KEY) rather than by KEYS. */
     static final String UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY";
     private static final int UNIQUE_KEY_CANDIDATES = 64;
+    /** Keys are message ids and user keys; nothing longer is a key anyone stored (properties hold 32 KiB). */
+    static final int MAX_KEY_LENGTH = 32 * 1024;
 
     private final MessageStore store;
+    private final int maxResults;
 
-    MessageQueryProcessor(MessageStore store) {
+    /** @param maxResults most messages one query returns (Apache's maxMsgsNumBatch, 64) */
+    MessageQueryProcessor(MessageStore store, int maxResults) {
         this.store = store;
+        this.maxResults = maxResults;
     }
 
     @Override
@@ -53,10 +59,16 @@ final class MessageQueryProcessor implements RequestProcessor {
 
     private RemotingCommand query(RemotingCommand request) {
         QueryMessageRequestHeader h = request.header(QueryMessageRequestHeader.class);
+        EntryChecks.topic("topic", h.topic());
+        if (h.key().isEmpty() || h.key().length() > MAX_KEY_LENGTH) {
+            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, "key must have 1 to " + MAX_KEY_LENGTH
+                    + " characters, not " + h.key().length());
+        }
         boolean uniqueKey = "true".equals(request.extField(UNIQUE_KEY_QUERY));
         // A unique-key lookup asks for few; the index may hold other messages whose KEYS or hash
-        // collide, so look wider and keep only the one with that id.
-        int maxResults = uniqueKey ? Math.max(UNIQUE_KEY_CANDIDATES, h.maxNum()) : Math.max(1, h.maxNum());
+        // collide, so look wider and keep only the one with that id. Never more than the cap.
+        int maxResults = Math.min(this.maxResults, uniqueKey ? Math.max(UNIQUE_KEY_CANDIDATES, h.maxNum())
+                : Math.max(1, h.maxNum()));
         QueryMessageResult found = store.queryMessagesByKey(h.topic(), h.key(), maxResults, h.beginTimestamp(),
                 h.endTimestamp());
         QueryMessageResult result = uniqueKey ? withUniqueKey(found, h.key()) : found;

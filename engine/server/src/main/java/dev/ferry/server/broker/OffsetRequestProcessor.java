@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -22,15 +23,22 @@ import java.util.OptionalLong;
 
 /**
  * Offsets: the consumer offsets groups commit and query, and the queues' own min and max
- * offsets, offset by timestamp and earliest store time.
+ * offsets, offset by timestamp and earliest store time. Names are checked first: a commit as
+ * Apache's broker checks it (an unknown group 26, an unknown topic 17), a bad name anywhere else
+ * INVALID_PARAMETER; a lookup never creates anything.
  */
 final class OffsetRequestProcessor implements RequestProcessor {
     private final MessageStore store;
     private final ConsumerOffsetTable offsets;
+    private final SubscriptionGroupTable groups;
+    private final TopicConfigTable topics;
 
-    OffsetRequestProcessor(MessageStore store, ConsumerOffsetTable offsets) {
+    OffsetRequestProcessor(MessageStore store, ConsumerOffsetTable offsets, SubscriptionGroupTable groups,
+                           TopicConfigTable topics) {
         this.store = store;
         this.offsets = offsets;
+        this.groups = groups;
+        this.topics = topics;
     }
 
     @Override
@@ -40,23 +48,38 @@ final class OffsetRequestProcessor implements RequestProcessor {
             case RequestCode.UPDATE_CONSUMER_OFFSET -> updateConsumerOffset(request);
             case RequestCode.GET_MAX_OFFSET -> {
                 GetMaxOffsetRequestHeader h = request.header(GetMaxOffsetRequestHeader.class);
-                yield offset(request, store.maxOffset(h.topic(), h.queueId()));
+                yield offset(request, store.maxOffset(topic(h.topic()), queueId(h.queueId())));
             }
             case RequestCode.GET_MIN_OFFSET -> {
                 GetMinOffsetRequestHeader h = request.header(GetMinOffsetRequestHeader.class);
-                yield offset(request, store.minOffset(h.topic(), h.queueId()));
+                yield offset(request, store.minOffset(topic(h.topic()), queueId(h.queueId())));
             }
             case RequestCode.SEARCH_OFFSET_BY_TIMESTAMP -> {
                 SearchOffsetRequestHeader h = request.header(SearchOffsetRequestHeader.class);
-                yield offset(request, store.offsetForTimestamp(h.topic(), h.queueId(), h.timestamp()));
+                yield offset(request, store.offsetForTimestamp(topic(h.topic()), queueId(h.queueId()),
+                        h.timestamp()));
             }
             case RequestCode.GET_EARLIEST_MSG_STORETIME -> earliestStoreTime(request);
             default -> RemotingCommand.responseTo(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED).build();
         };
     }
 
+    private static String topic(String topic) {
+        return EntryChecks.topic("topic", topic);
+    }
+
+    private static int queueId(int queueId) {
+        if (queueId < 0) {
+            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, "queueId " + queueId + " is negative");
+        }
+        return queueId;
+    }
+
     private RemotingCommand queryConsumerOffset(RemotingCommand request) {
         QueryConsumerOffsetRequestHeader h = request.header(QueryConsumerOffsetRequestHeader.class);
+        EntryChecks.group("consumerGroup", h.consumerGroup());
+        topic(h.topic());
+        queueId(h.queueId());
         OptionalLong offset = offsets.query(h.consumerGroup(), h.topic(), h.queueId());
         if (offset.isPresent()) {
             return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
@@ -71,12 +94,14 @@ final class OffsetRequestProcessor implements RequestProcessor {
 
     private RemotingCommand updateConsumerOffset(RemotingCommand request) {
         UpdateConsumerOffsetRequestHeader h = request.header(UpdateConsumerOffsetRequestHeader.class);
-        offsets.commit(h.consumerGroup(), h.topic(), h.queueId(), h.commitOffset());
+        offsets.commit(groups, topics, h.consumerGroup(), h.topic(), h.queueId(), h.commitOffset());
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
     }
 
     private RemotingCommand earliestStoreTime(RemotingCommand request) {
         GetEarliestMsgStoretimeRequestHeader h = request.header(GetEarliestMsgStoretimeRequestHeader.class);
+        topic(h.topic());
+        queueId(h.queueId());
         GetMessageResult result = store.getMessages(h.topic(), h.queueId(), store.minOffset(h.topic(), h.queueId()),
                 1, 64 * 1024, MessageFilterPredicate.ALL);
         if (result.status() != GetMessageStatus.FOUND) {

@@ -1,5 +1,8 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
+import dev.ferry.format.NameRules;
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -39,10 +42,12 @@ final class PullMessageProcessor implements RequestProcessor {
     private final PullRequestHold hold;
     private final Clock clock;
     private final TopicCounters counters;
+    private final SubscriptionGroupTable subscriptionGroups;
 
     PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, ConsumerGroups groups,
                          ConsumerOffsetTable offsets, SubscriptionFilters filters, PullRequestHold hold, Clock clock,
-                         TopicCounters counters) {
+                         TopicCounters counters, SubscriptionGroupTable subscriptionGroups) {
+        this.subscriptionGroups = subscriptionGroups;
         this.counters = counters;
         this.config = config;
         this.store = store;
@@ -58,6 +63,15 @@ final class PullMessageProcessor implements RequestProcessor {
     @Override
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         PullMessageRequestHeader header = request.header(PullMessageRequestHeader.class);
+        // Apache's order: the group (26 when it cannot be known), the topic (17), the queue (29)
+        if (subscriptionGroups.findOrCreate(header.consumerGroup()).isEmpty()) {
+            return error(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
+                    subscriptionGroups.refusal(header.consumerGroup()));
+        }
+        String topicProblem = NameRules.topicProblem(header.topic());
+        if (topicProblem != null) {
+            return error(request, ResponseCode.TOPIC_NOT_EXIST, topicProblem);
+        }
         long suspend = Math.min(Math.max(header.suspendTimeoutMillis(), 0), MAX_SUSPEND_MILLIS);
         commitOffset(header);
         return pull(context, request, header, clock.millis() + suspend, true);
@@ -77,8 +91,13 @@ final class PullMessageProcessor implements RequestProcessor {
         }
         boolean broadcasting = groups.group(header.consumerGroup()).map(ConsumerGroups.Group::broadcasting)
                 .orElse(false);
-        if (!broadcasting) {
-            offsets.commit(header.consumerGroup(), header.topic(), header.queueId(), header.commitOffset());
+        if (!broadcasting && topics.contains(header.topic())) {
+            try {
+                offsets.commit(subscriptionGroups, topics, header.consumerGroup(), header.topic(), header.queueId(),
+                        header.commitOffset());
+            } catch (BadRequestException e) {
+                // the pull itself is answered on its own merits (a bad queue id, say)
+            }
         }
     }
 
@@ -94,7 +113,7 @@ final class PullMessageProcessor implements RequestProcessor {
             return error(request, ResponseCode.NO_PERMISSION, "the topic[" + header.topic() + "] pulling message is forbidden");
         }
         if (header.queueId() < 0 || header.queueId() >= topic.get().readQueueNums()) {
-            return error(request, ResponseCode.SYSTEM_ERROR, "queueId[" + header.queueId() + "] is illegal, topic:["
+            return error(request, ResponseCode.INVALID_PARAMETER, "queueId[" + header.queueId() + "] is illegal, topic:["
                     + header.topic() + "] topicConfig.readQueueNums:[" + topic.get().readQueueNums() + "] consumer:["
                     + context.channel().remoteAddress() + "]");
         }
@@ -114,8 +133,7 @@ final class PullMessageProcessor implements RequestProcessor {
                 // The heartbeat with the newer subscription is on its way: wait for it rather than
                 // bouncing the pull and stalling the consumer until its next heartbeat.
                 if (mayHold && deadline > clock.millis()) {
-                    hold.hold(new PullRequestHold.HeldPull(context, request, header, deadline));
-                    return null;
+                    return holdOrBusy(context, request, header, deadline);
                 }
                 return error(request, ResponseCode.SUBSCRIPTION_NOT_LATEST, "the consumer's subscription is not latest");
             }
@@ -123,8 +141,12 @@ final class PullMessageProcessor implements RequestProcessor {
             expression = subscription.get().subString();
         }
         MessageFilterPredicate filter;
+        String tooLong = filters.lengthProblem(expression);
+        if (tooLong != null) {
+            return error(request, ResponseCode.SUBSCRIPTION_PARSE_FAILED, tooLong);
+        }
         try {
-            filter = TopicNames.isRetryTopic(header.topic()) ? MessageFilterPredicate.ALL
+            filter = SystemTopics.isRetryTopic(header.topic()) ? MessageFilterPredicate.ALL
                     : filters.compile(expressionType, expression);
         } catch (FilterExpressionException e) {
             return error(request, ResponseCode.SUBSCRIPTION_PARSE_FAILED, "parse the consumer's subscription["
@@ -179,13 +201,26 @@ final class PullMessageProcessor implements RequestProcessor {
                 header.consumerGroup(), header.topic(), header.queueId(), offset, header.maxMsgNums(),
                 header.sysFlag(), header.commitOffset(), header.suspendTimeoutMillis(), header.subscription(),
                 header.subVersion(), header.expressionType(), header.maxMsgBytes(), header.brokerName());
-        hold.hold(new PullRequestHold.HeldPull(context, request, from, deadline));
+        RemotingCommand busy = holdOrBusy(context, request, from, deadline);
+        if (busy != null) {
+            return busy;
+        }
         // A message dispatched between the read and the hold would not wake it: look again.
         long max = store.maxOffset(header.topic(), header.queueId());
         if (max > offset) {
             hold.onArrival(header.topic(), header.queueId(), max);
         }
         return null;
+    }
+
+    /** Holds the pull ({@code null}: no answer yet), or answers SYSTEM_BUSY when nothing more may be held. */
+    private RemotingCommand holdOrBusy(RequestContext context, RemotingCommand request, PullMessageRequestHeader header,
+                                       long deadline) {
+        if (hold.hold(new PullRequestHold.HeldPull(context, request, header, deadline))) {
+            return null;
+        }
+        return error(request, ResponseCode.SYSTEM_BUSY, "[OVERLOAD]too many pulls held, the broker's or this "
+                + "connection's maximum; pull again later");
     }
 
     private static RemotingCommand found(RemotingCommand request, GetMessageResult result) {

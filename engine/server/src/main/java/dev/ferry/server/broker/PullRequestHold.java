@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
 import java.time.Clock;
@@ -11,11 +12,17 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Pull requests held because nothing new was there to answer them (long polling). A held pull
  * is retried when a message arrives in its queue, when its group's subscription changes, or,
  * finally, when its hold time runs out; retrying answers it or holds it again.
+ *
+ * <p>At most {@link BrokerLimits#maxHeldPulls()} pulls are held at once, and
+ * {@link BrokerLimits#maxHeldPullsPerConnection()} of one connection; a pull beyond is not held
+ * ({@link #hold} says so) and the caller answers SYSTEM_BUSY, which makes Apache's client wait
+ * before it pulls again.
  *
  * <p>Thread-safe: the store's dispatcher reports arrivals, processors add holds, a scan expires
  * them; retries run on the pull executor, never on the dispatcher thread.
@@ -35,13 +42,19 @@ final class PullRequestHold {
     }
 
     private final Map<String, List<HeldPull>> held = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> heldByConnection = new ConcurrentHashMap<>();
+    private final AtomicInteger total = new AtomicInteger();
     private final Clock clock;
     private final Executor executor;
+    private final int maxHeld;
+    private final int maxHeldPerConnection;
     private volatile Retry retry;
 
-    PullRequestHold(Clock clock, Executor executor) {
+    PullRequestHold(Clock clock, Executor executor, int maxHeld, int maxHeldPerConnection) {
         this.clock = clock;
         this.executor = executor;
+        this.maxHeld = maxHeld;
+        this.maxHeldPerConnection = maxHeldPerConnection;
     }
 
     void retryWith(Retry value) {
@@ -52,11 +65,41 @@ final class PullRequestHold {
         return topic + "@" + queueId;
     }
 
-    void hold(HeldPull pull) {
+    /** Holds the pull; returns false, holding nothing, when the broker or its connection holds all it may. */
+    boolean hold(HeldPull pull) {
+        if (total.incrementAndGet() > maxHeld) {
+            total.decrementAndGet();
+            return false;
+        }
+        String connection = pull.context().channel().id();
+        AtomicInteger mine = heldByConnection.computeIfAbsent(connection, c -> new AtomicInteger());
+        if (mine.incrementAndGet() > maxHeldPerConnection) {
+            released(connection, mine);
+            return false;
+        }
         List<HeldPull> list = held.computeIfAbsent(key(pull.header().topic(), pull.header().queueId()),
                 k -> new ArrayList<>());
         synchronized (list) {
             list.add(pull);
+        }
+        return true;
+    }
+
+    /** A held pull left the hold (or was never let in). */
+    private void released(String connection, AtomicInteger mine) {
+        total.decrementAndGet();
+        if (mine.decrementAndGet() <= 0) {
+            heldByConnection.remove(connection, mine);
+        }
+    }
+
+    private void released(HeldPull pull) {
+        String connection = pull.context().channel().id();
+        AtomicInteger mine = heldByConnection.get(connection);
+        if (mine != null) {
+            released(connection, mine);
+        } else {
+            total.decrementAndGet();
         }
     }
 
@@ -115,17 +158,21 @@ final class PullRequestHold {
     }
 
     int size() {
-        return held.values().stream().mapToInt(List::size).sum();
+        return total.get();
     }
 
     private void submit(HeldPull pull, boolean mayHoldAgain) {
+        released(pull);
         if (!pull.context().channel().isActive()) {
             return;
         }
         try {
             executor.execute(() -> retry.run(pull, mayHoldAgain));
         } catch (RejectedExecutionException e) {
-            LOG.log(System.Logger.Level.DEBUG, "dropping a held pull: the broker is stopping");
+            // the pull threads are swamped (or stopping): tell the consumer to come back rather than leave it waiting
+            LOG.log(System.Logger.Level.DEBUG, "answering a held pull SYSTEM_BUSY: the pull executor refused it");
+            pull.context().respond(RemotingCommand.responseTo(pull.request(), ResponseCode.SYSTEM_BUSY)
+                    .remark(ResponseCode.OVERLOAD_REMARK).build());
         }
     }
 }

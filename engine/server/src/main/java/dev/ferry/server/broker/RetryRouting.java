@@ -1,10 +1,14 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
+import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageToStore;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where a message a consumer group failed to consume goes next: back to the group's retry topic
@@ -36,23 +40,29 @@ final class RetryRouting {
         return requestedLevel > 0 ? requestedLevel : FIRST_RETRY_LEVEL + reconsumeTimes;
     }
 
-    /** The group's retry topic (one queue), created on first use. */
-    String retryTopic(String group) {
-        return createIfAbsent(TopicNames.retryTopic(group));
+    /** The group's retry topic (one queue), created on first use; empty when the broker serves all it may. */
+    Optional<String> retryTopic(String group) {
+        return createIfAbsent(SystemTopics.retryTopic(group));
     }
 
-    /** The group's dead-letter topic (one queue), created on first use. */
-    String deadLetterTopic(String group) {
-        return createIfAbsent(TopicNames.deadLetterTopic(group));
+    /** The group's dead-letter topic (one queue), created on first use; empty when the broker serves all it may. */
+    Optional<String> deadLetterTopic(String group) {
+        return createIfAbsent(SystemTopics.deadLetterTopic(group));
     }
 
-    private String createIfAbsent(String topic) {
-        if (topics.get(topic).isEmpty()) {
-            topics.putIfAbsent(new TopicConfig(topic, 1, 1, Permission.READ | Permission.WRITE, null, 0, false,
-                    Map.of()));
-            topicsChanged.run();
+    private Optional<String> createIfAbsent(String topic) {
+        if (topics.contains(topic)) {
+            return Optional.of(topic);
         }
-        return topic;
+        Optional<TopicConfig> created = topics.putIfAbsent(new TopicConfig(topic, 1, 1,
+                Permission.READ | Permission.WRITE, null, 0, false, Map.of()));
+        created.ifPresent(c -> topicsChanged.run());
+        return created.map(TopicConfig::topicName);
+    }
+
+    /** Why the topic could not be created. */
+    String refusal(String topic) {
+        return topics.refusal(topic);
     }
 
     /**
@@ -64,8 +74,10 @@ final class RetryRouting {
         if (times <= maxReconsumeTimes(maxReconsumeTimes)) {
             return message;
         }
-        String group = message.topic().substring(TopicNames.RETRY_PREFIX.length());
-        return new MessageToStore(deadLetterTopic(group), 0, message.flag(), message.body(),
+        String dlq = SystemTopics.deadLetterTopic(SystemTopics.groupOf(message.topic()));
+        String topic = deadLetterTopic(SystemTopics.groupOf(message.topic())).orElseThrow(() ->
+                new BadRequestException(ResponseCode.SYSTEM_ERROR, "topic[" + dlq + "] not exist: " + refusal(dlq)));
+        return new MessageToStore(topic, 0, message.flag(), message.body(),
                 withoutDelay(message.properties()), message.sysFlag(), message.bornTimestamp(), message.bornHost(),
                 message.storeHost(), times, message.preparedTransactionOffset());
     }

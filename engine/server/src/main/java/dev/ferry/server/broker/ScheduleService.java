@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Delayed messages: a message with delay level {@code n} is stored in {@link TopicNames#SCHEDULE_TOPIC}
+ * Delayed messages: a message with delay level {@code n} is stored in {@link SystemTopics#SCHEDULE_TOPIC}
  * queue {@code n-1} with its real topic and queue in properties; {@link #deliverDue()} moves
  * each one to its real queue once its level's delay has passed since it was stored.
  *
@@ -83,7 +84,7 @@ final class ScheduleService {
         properties.put(MessageRewrite.REAL_TOPIC, message.topic());
         properties.put(MessageRewrite.REAL_QUEUE_ID, Integer.toString(message.queueId()));
         properties.put(MessageRewrite.DELAY, Integer.toString(clamped));
-        return new MessageToStore(TopicNames.SCHEDULE_TOPIC, clamped - 1, message.flag(), message.body(),
+        return new MessageToStore(SystemTopics.SCHEDULE_TOPIC, clamped - 1, message.flag(), message.body(),
                 MessageProperties.format(properties), message.sysFlag(), message.bornTimestamp(), message.bornHost(),
                 message.storeHost(), message.reconsumeTimes(), message.preparedTransactionOffset());
     }
@@ -100,7 +101,7 @@ final class ScheduleService {
         long delayMillis = levels.delay(level).toMillis();
         long offset = nextOffsets.getOrDefault(level, 0L);
         while (true) {
-            GetMessageResult result = store.getMessages(TopicNames.SCHEDULE_TOPIC, queueId, offset, BATCH,
+            GetMessageResult result = store.getMessages(SystemTopics.SCHEDULE_TOPIC, queueId, offset, BATCH,
                     BATCH_BYTES, MessageFilterPredicate.ALL);
             if (result.status() == GetMessageStatus.OFFSET_TOO_SMALL) {
                 offset = advance(level, result.minOffset());

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -30,9 +31,11 @@ final class SendBackProcessor implements RequestProcessor {
     private final RetryRouting routing;
     private final ScheduleService schedule;
     private final Supplier<InetSocketAddress> storeHost;
+    private final SubscriptionGroupTable groups;
 
     SendBackProcessor(MessageStore store, RetryRouting routing, ScheduleService schedule,
-                      Supplier<InetSocketAddress> storeHost) {
+                      Supplier<InetSocketAddress> storeHost, SubscriptionGroupTable groups) {
+        this.groups = groups;
         this.store = store;
         this.routing = routing;
         this.schedule = schedule;
@@ -42,7 +45,15 @@ final class SendBackProcessor implements RequestProcessor {
     @Override
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         ConsumerSendMsgBackRequestHeader h = request.header(ConsumerSendMsgBackRequestHeader.class);
-        String retryTopic = routing.retryTopic(h.group());
+        // Apache's answer to a group it does not know and cannot create, an invalid one included
+        if (groups.findOrCreate(h.group()).isEmpty()) {
+            return error(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, groups.refusal(h.group()));
+        }
+        Optional<String> retryTopic = routing.retryTopic(h.group());
+        if (retryTopic.isEmpty()) {
+            return error(request, ResponseCode.SYSTEM_ERROR, "topic[" + SystemTopics.retryTopic(h.group())
+                    + "] not exist: " + routing.refusal(SystemTopics.retryTopic(h.group())));
+        }
         Optional<StoredMessageView> found = store.messageAt(h.offset());
         if (found.isEmpty()) {
             return error(request, ResponseCode.SYSTEM_ERROR, "look message by offset failed, " + h.offset());
@@ -58,12 +69,18 @@ final class SendBackProcessor implements RequestProcessor {
                 .property(MessageRewrite.DELAY, null);
         MessageToStore next;
         if (reconsumeTimes >= routing.maxReconsumeTimes(h.maxReconsumeTimes()) || h.delayLevel() < 0) {
-            next = copy.to(routing.deadLetterTopic(h.group()), 0, storeHost.get());
+            String dlq = SystemTopics.deadLetterTopic(h.group());
+            Optional<String> created = routing.deadLetterTopic(h.group());
+            if (created.isEmpty()) {
+                return error(request, ResponseCode.SYSTEM_ERROR, "topic[" + dlq + "] not exist: "
+                        + routing.refusal(dlq));
+            }
+            next = copy.to(created.get(), 0, storeHost.get());
             LOG.log(System.Logger.Level.INFO, "message {0} of {1} goes to the DLQ of group {2} after {3} attempts",
                     originId, copy.property(MessageRewrite.RETRY_TOPIC), h.group(), reconsumeTimes + 1);
         } else {
             int level = RetryRouting.retryLevel(h.delayLevel(), reconsumeTimes);
-            next = schedule.delay(copy.to(retryTopic, 0, storeHost.get()), level);
+            next = schedule.delay(copy.to(retryTopic.get(), 0, storeHost.get()), level);
         }
         CompletableFuture<AppendResult> appended = store.appendAsync(next);
         return DeferredAnswer.when(appended, context, request, () -> answer(request, appended.join()));

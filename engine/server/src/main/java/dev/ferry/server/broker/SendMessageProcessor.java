@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
+import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -38,11 +40,13 @@ final class SendMessageProcessor implements RequestProcessor {
     private final ScheduleService schedule;
     private final RetryRouting retries;
     private final TopicCounters counters;
+    private final SubscriptionGroupTable groups;
     private volatile InetSocketAddress storeHost;
 
     SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
                          InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
-                         TopicCounters counters) {
+                         TopicCounters counters, SubscriptionGroupTable groups) {
+        this.groups = groups;
         this.config = config;
         this.store = store;
         this.topics = topics;
@@ -67,9 +71,26 @@ final class SendMessageProcessor implements RequestProcessor {
         SendMessageRequestHeader header = request.code() == RequestCode.SEND_MESSAGE
                 ? request.header(SendMessageRequestHeader.class)
                 : request.header(SendMessageRequestHeaderV2.class).toFullNames();
-        String problem = TopicNames.sendProblem(header.topic());
-        if (problem != null) {
-            return error(request, ResponseCode.MESSAGE_ILLEGAL, problem);
+        // Apache's msgCheck: a bad topic is INVALID_PARAMETER, a broker-only one NO_PERMISSION.
+        EntryChecks.topic("topic", header.topic());
+        EntryChecks.group("producerGroup", header.producerGroup());
+        if (header.defaultTopic() != null) {
+            EntryChecks.topic("defaultTopic", header.defaultTopic());
+        }
+        if (SystemTopics.isBrokerOnly(header.topic())) {
+            return error(request, ResponseCode.NO_PERMISSION, "Sending message to topic[" + header.topic()
+                    + "] is forbidden.");
+        }
+        boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || Boolean.TRUE.equals(header.batch());
+        if (SystemTopics.isRetryTopic(header.topic())) {
+            if (batch) {
+                return error(request, ResponseCode.MESSAGE_ILLEGAL, "batch request does not support retry group "
+                        + header.topic());
+            }
+            String group = SystemTopics.groupOf(header.topic());
+            if (groups.findOrCreate(group).isEmpty()) {
+                return error(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, groups.refusal(group));
+            }
         }
         TopicConfig topic = topicFor(header);
         if (topic == null) {
@@ -83,14 +104,15 @@ final class SendMessageProcessor implements RequestProcessor {
         int queueId = header.queueId() < 0 ? ThreadLocalRandom.current().nextInt(topic.writeQueueNums())
                 : header.queueId();
         if (queueId >= topic.writeQueueNums()) {
-            return error(request, ResponseCode.SYSTEM_ERROR, "request queueId[" + queueId + "] is illegal, topic "
-                    + header.topic() + " has " + topic.writeQueueNums() + " write queues");
+            return error(request, ResponseCode.INVALID_PARAMETER, "request queueId[" + queueId + "] is illegal, "
+                    + "topic " + header.topic() + " has " + topic.writeQueueNums() + " write queues");
         }
-        boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || Boolean.TRUE.equals(header.batch());
         List<MessageToStore> messages;
         try {
             messages = batch ? BatchBody.decode(request.body(), header, queueId, bornHost(context), storeHost)
                     : List.of(route(single(request.body(), header, queueId, bornHost(context)), header));
+        } catch (BadRequestException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             return error(request, ResponseCode.MESSAGE_ILLEGAL, e.getMessage());
         }
@@ -155,7 +177,7 @@ final class SendMessageProcessor implements RequestProcessor {
      * message of a transaction to the half topic, a delayed one to the schedule topic.
      */
     private MessageToStore route(MessageToStore message, SendMessageRequestHeader header) {
-        if (TopicNames.isRetryTopic(message.topic())) {
+        if (SystemTopics.isRetryTopic(message.topic())) {
             MessageToStore routed = retries.directRetry(message, header.reconsumeTimes(),
                     header.maxReconsumeTimes());
             if (routed != message) {
@@ -195,20 +217,23 @@ final class SendMessageProcessor implements RequestProcessor {
         if (existing.isPresent()) {
             return existing.get();
         }
-        if (!config.autoCreateTopics() && !TopicNames.isRetryTopic(header.topic())) {
+        boolean retry = SystemTopics.isRetryTopic(header.topic());
+        if (!config.autoCreateTopics() && !retry) {
             return null;
         }
-        Optional<TopicConfig> template = topics.get(header.defaultTopic() == null ? TopicNames.AUTO_CREATE_TOPIC
+        Optional<TopicConfig> template = topics.get(header.defaultTopic() == null ? SystemTopics.AUTO_CREATE_TOPIC
                 : header.defaultTopic());
-        if (template.isEmpty() && !TopicNames.isRetryTopic(header.topic())) {
+        if (template.isEmpty() && !retry) {
             return null;
         }
-        int queues = TopicNames.isRetryTopic(header.topic()) ? 1
-                : Math.min(header.defaultTopicQueueNums() > 0 ? header.defaultTopicQueueNums()
+        int queues = retry ? 1 : Math.min(header.defaultTopicQueueNums() > 0 ? header.defaultTopicQueueNums()
                 : config.defaultTopicQueues(), template.get().writeQueueNums());
-        TopicConfig created = topics.putIfAbsent(TopicConfig.of(header.topic(), queues));
+        Optional<TopicConfig> created = topics.putIfAbsent(TopicConfig.of(header.topic(), queues));
+        if (created.isEmpty()) {
+            throw new BadRequestException(ResponseCode.TOPIC_NOT_EXIST, topics.refusal(header.topic()));
+        }
         topicsChanged.run();
-        return created;
+        return created.get();
     }
 
     private static InetSocketAddress bornHost(RequestContext context) {

@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.NameRules;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.TopicConfig;
@@ -13,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The topics this broker serves, persisted as JSON and versioned so name servers see changes.
  *
- * <p>Thread-safe. A topic is created on first send when auto-creation is on, on a consumer
- * group's first heartbeat for its retry topic, and at start for the broker's own topics.
+ * <p>Thread-safe. A topic is created on first send when auto-creation is on, on a consumer group's first heartbeat
+ * for its retry topic, and at start for the broker's own topics; never beyond {@link BrokerLimits#maxTopics()}, and
+ * never with an invalid name (a file holding one is read without it).
  */
 final class TopicConfigTable {
     private static final System.Logger LOG = System.getLogger(TopicConfigTable.class.getName());
@@ -26,41 +29,85 @@ final class TopicConfigTable {
     private final Map<String, TopicConfig> topics = new ConcurrentHashMap<>();
     private final JsonFile<Stored> file;
     private final Clock clock;
+    private final int maxTopics;
     private volatile DataVersion version;
+    private volatile boolean fullLogged;
 
-    TopicConfigTable(Path configDir, Clock clock) {
+    TopicConfigTable(Path configDir, Clock clock, int maxTopics) {
         this.file = new JsonFile<>(configDir.resolve("topics.json"), Stored.class);
         this.clock = clock;
+        this.maxTopics = maxTopics;
         this.version = new DataVersion(0, clock.millis(), 0);
-        file.read().ifPresent(stored -> {
-            if (stored.topicConfigTable() != null) {
-                topics.putAll(stored.topicConfigTable());
-            }
-            if (stored.dataVersion() != null) {
-                version = stored.dataVersion();
-            }
-        });
-        putIfAbsent(new TopicConfig(TopicNames.AUTO_CREATE_TOPIC, 8, 8,
+        file.read().ifPresent(this::load);
+        topics.putIfAbsent(SystemTopics.AUTO_CREATE_TOPIC, new TopicConfig(SystemTopics.AUTO_CREATE_TOPIC, 8, 8,
                 Permission.READ | Permission.WRITE | Permission.INHERIT, null, 0, false, Map.of()));
+    }
+
+    private void load(Stored stored) {
+        if (stored.topicConfigTable() != null) {
+            stored.topicConfigTable().forEach((name, config) -> {
+                String problem = NameRules.topicProblem(name);
+                if (problem == null && config != null && name.equals(config.topicName())) {
+                    topics.put(name, config);
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, "ignoring topic {0} in topics.json: {1}",
+                            NameRules.shown(name), problem == null ? "its config names another topic" : problem);
+                }
+            });
+        }
+        if (stored.dataVersion() != null) {
+            version = stored.dataVersion();
+        }
     }
 
     Optional<TopicConfig> get(String topic) {
         return Optional.ofNullable(topics.get(topic));
     }
 
-    /** Adds the topic unless it exists; returns the topic as it now is. */
-    TopicConfig putIfAbsent(TopicConfig config) {
-        TopicConfig existing = topics.putIfAbsent(config.topicName(), config);
+    boolean contains(String topic) {
+        return topics.containsKey(topic);
+    }
+
+    /**
+     * Adds the topic unless it exists; returns the topic as it now is.
+     *
+     * @return empty when the name is invalid or the broker already serves {@code maxTopics} topics
+     */
+    Optional<TopicConfig> putIfAbsent(TopicConfig config) {
+        TopicConfig existing = topics.get(config.topicName());
         if (existing != null) {
-            return existing;
+            return Optional.of(existing);
+        }
+        if (NameRules.topicProblem(config.topicName()) != null) {
+            return Optional.empty();
         }
         synchronized (this) {
+            existing = topics.get(config.topicName());
+            if (existing != null) {
+                return Optional.of(existing);
+            }
+            if (topics.size() >= maxTopics) {
+                if (!fullLogged) {
+                    fullLogged = true;
+                    LOG.log(System.Logger.Level.WARNING, "the broker serves {0} topics, its maximum (maxTopics); "
+                            + "refusing to create more, such as {1}", maxTopics, config.topicName());
+                }
+                return Optional.empty();
+            }
+            topics.put(config.topicName(), config);
             version = version.next(clock.millis());
             persist();
         }
         LOG.log(System.Logger.Level.INFO, "created topic {0} with {1} queues", config.topicName(),
                 config.writeQueueNums());
-        return config;
+        return Optional.of(config);
+    }
+
+    /** Why a topic could not be created: its name, or a full table. */
+    String refusal(String topic) {
+        String problem = NameRules.topicProblem(topic);
+        return problem != null ? problem : "the broker already serves " + maxTopics + " topics, its maximum; "
+                + "topic " + topic + " is not created";
     }
 
     synchronized void persist() {
@@ -74,5 +121,9 @@ final class TopicConfigTable {
 
     Map<String, TopicConfig> all() {
         return Map.copyOf(topics);
+    }
+
+    int size() {
+        return topics.size();
     }
 }

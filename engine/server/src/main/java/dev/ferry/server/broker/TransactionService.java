@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingException;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,10 +32,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Transactional messages. A half message is stored in {@link TopicNames#TRANSACTION_HALF_TOPIC}
+ * Transactional messages. A half message is stored in {@link SystemTopics#TRANSACTION_HALF_TOPIC}
  * queue 0 (its real topic and queue in properties), where no consumer reads it. The producer's
  * END_TRANSACTION commits it (stored again, now in its real queue) or rolls it back; either
- * outcome is recorded as a message in {@link TopicNames#TRANSACTION_OP_TOPIC} whose body is the
+ * outcome is recorded as a message in {@link SystemTopics#TRANSACTION_OP_TOPIC} whose body is the
  * half message's commit-log offset and queue offset ({@code "1234:5"}), so outcomes survive
  * restarts with the messages themselves.
  *
@@ -91,9 +93,9 @@ final class TransactionService {
 
     /** Rebuilds the decided set from the op topic. */
     private void loadDecisions() {
-        long offset = store.minOffset(TopicNames.TRANSACTION_OP_TOPIC, 0);
+        long offset = store.minOffset(SystemTopics.TRANSACTION_OP_TOPIC, 0);
         while (true) {
-            GetMessageResult result = store.getMessages(TopicNames.TRANSACTION_OP_TOPIC, 0, offset, BATCH,
+            GetMessageResult result = store.getMessages(SystemTopics.TRANSACTION_OP_TOPIC, 0, offset, BATCH,
                     BATCH_BYTES, MessageFilterPredicate.ALL);
             if (result.status() != GetMessageStatus.FOUND) {
                 return;
@@ -115,7 +117,7 @@ final class TransactionService {
         properties.put(MessageRewrite.REAL_QUEUE_ID, Integer.toString(prepared.queueId()));
         // Not "prepared" in the store's eyes, so the half topic's queue indexes it and the check can scan it.
         int sysFlag = prepared.sysFlag() & ~MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
-        return new MessageToStore(TopicNames.TRANSACTION_HALF_TOPIC, 0, prepared.flag(), prepared.body(),
+        return new MessageToStore(SystemTopics.TRANSACTION_HALF_TOPIC, 0, prepared.flag(), prepared.body(),
                 MessageProperties.format(properties), sysFlag, prepared.bornTimestamp(), prepared.bornHost(),
                 prepared.storeHost(), prepared.reconsumeTimes(), prepared.preparedTransactionOffset());
     }
@@ -133,19 +135,31 @@ final class TransactionService {
     }
 
     /**
-     * Applies a producer's decision about the half message at {@code halfOffset}.
+     * Applies a producer's decision about the half message at {@code halfOffset}, after Apache's checks: the message
+     * must be a half message, of the producer's group, at the queue offset the producer names.
      *
-     * @return why it was not applied, or {@code null}
+     * @param queueOffset   the half message's offset in the half topic ({@code tranStateTableOffset} on the wire)
+     * @param producerGroup the group the deciding producer says it belongs to
+     * @return why it was not applied (the half message is then untouched), or {@code null}
      */
-    synchronized String end(long halfOffset, Outcome outcome) {
+    synchronized String end(long halfOffset, long queueOffset, String producerGroup, Outcome outcome) {
         if (outcome == Outcome.UNKNOWN) {
             return null; // the check will ask again
         }
         Optional<StoredMessageView> found = store.messageAt(halfOffset);
-        if (found.isEmpty() || !TopicNames.TRANSACTION_HALF_TOPIC.equals(found.get().topic())) {
-            return "no half message at commit-log offset " + halfOffset;
+        if (found.isEmpty() || !SystemTopics.TRANSACTION_HALF_TOPIC.equals(found.get().topic())) {
+            return "Find prepared transaction message failed";
         }
         StoredMessageView half = found.get();
+        if (!Objects.equals(half.property(MessageRewrite.PRODUCER_GROUP), producerGroup)) {
+            return "The producer group wrong";
+        }
+        if (half.queueOffset() != queueOffset) {
+            return "The transaction state table offset wrong";
+        }
+        if (half.physicalOffset() != halfOffset) {
+            return "The commit log offset wrong";
+        }
         if (decided.contains(halfOffset) || half.queueOffset() < checkOffset) {
             return "the transaction at " + halfOffset + " is already decided";
         }
@@ -165,7 +179,7 @@ final class TransactionService {
 
     private String recordDecision(StoredMessageView half) {
         long halfOffset = half.physicalOffset();
-        MessageToStore op = MessageToStore.builder(TopicNames.TRANSACTION_OP_TOPIC, 0,
+        MessageToStore op = MessageToStore.builder(SystemTopics.TRANSACTION_OP_TOPIC, 0,
                         (halfOffset + ":" + half.queueOffset()).getBytes(StandardCharsets.UTF_8))
                 .properties(Map.of(MessageProperties.TAGS, OP_TAG)).bornTimestamp(clock.millis())
                 .storeHost(storeHost.get()).build();
@@ -185,7 +199,7 @@ final class TransactionService {
         boolean contiguous = true;
         long now = clock.millis();
         while (true) {
-            GetMessageResult result = store.getMessages(TopicNames.TRANSACTION_HALF_TOPIC, 0, offset, BATCH,
+            GetMessageResult result = store.getMessages(SystemTopics.TRANSACTION_HALF_TOPIC, 0, offset, BATCH,
                     BATCH_BYTES, MessageFilterPredicate.ALL);
             if (result.status() == GetMessageStatus.OFFSET_TOO_SMALL) {
                 offset = result.minOffset();

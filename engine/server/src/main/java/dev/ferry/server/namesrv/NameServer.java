@@ -8,6 +8,8 @@ import dev.ferry.remoting.protocol.body.BodyCodec;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  * A RocketMQ-compatible name server: brokers register their topics here, clients ask it which
  * brokers serve a topic. Routes are answerable as soon as {@link #start()} returns.
  *
- * <p>Threads: the remoting server's, one processing thread, one thread that expires silent
- * brokers; all from the given factory.
+ * <p>Threads: the remoting server's, one thread for registrations, one for route queries, one that
+ * expires silent brokers; all from the given factory.
  */
 public final class NameServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(NameServer.class.getName());
@@ -25,26 +27,44 @@ public final class NameServer implements AutoCloseable {
     private final NameServerConfig config;
     private final RouteTable routes;
     private final RemotingServer remoting;
-    private final ExecutorService processing;
+    private final ExecutorService registrations;
+    private final ExecutorService routeQueries;
     private final ScheduledExecutorService expiry;
 
     public NameServer(NameServerConfig config, Clock clock, ThreadFactory threadFactory) {
         this.config = config;
-        this.routes = new RouteTable(clock);
+        this.routes = new RouteTable(clock, config.maxTopics(), config.maxBrokers());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .ioThreads(1).build(), threadFactory);
-        this.processing = Executors.newSingleThreadExecutor(threadFactory);
+                .ioThreads(1).limits(config.remotingLimits()).build(), threadFactory);
+        // Apart, as in Apache: a broker registering many topics does not hold route queries up.
+        this.registrations = boundedPool(config.registerQueueCapacity(), threadFactory);
+        this.routeQueries = boundedPool(config.routeQueueCapacity(), threadFactory);
         this.expiry = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        RouteRequestProcessor processor = new RouteRequestProcessor(routes, new BodyCodec());
-        for (int code : new int[] {RequestCode.REGISTER_BROKER, RequestCode.UNREGISTER_BROKER,
-                RequestCode.GET_ROUTEINFO_BY_TOPIC, RequestCode.GET_BROKER_CLUSTER_INFO}) {
-            remoting.registerProcessor(code, processor, processing);
-        }
+        RouteRequestProcessor processor = new RouteRequestProcessor(routes, new BodyCodec(),
+                config.maxRegistrationBytes());
+        remoting.registerProcessor(RequestCode.REGISTER_BROKER, processor, registrations);
+        remoting.registerProcessor(RequestCode.UNREGISTER_BROKER, processor, registrations);
+        remoting.registerProcessor(RequestCode.GET_ROUTEINFO_BY_TOPIC, processor, routeQueries);
+        remoting.registerProcessor(RequestCode.GET_BROKER_CLUSTER_INFO, processor, routeQueries);
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 routes.connectionClosed(event.channel().id());
             }
         });
+    }
+
+    private static ExecutorService boundedPool(int capacity, ThreadFactory threadFactory) {
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(capacity),
+                threadFactory);
+    }
+
+    /** Requests refused as malformed or invalid, and processor failures, since start. */
+    public long badRequests() {
+        return remoting.badRequests();
+    }
+
+    public long processorFailures() {
+        return remoting.processorFailures();
     }
 
     public NameServer start() {
@@ -76,6 +96,7 @@ public final class NameServer implements AutoCloseable {
     public void close() {
         expiry.shutdownNow();
         remoting.close();
-        processing.shutdown();
+        registrations.shutdown();
+        routeQueries.shutdown();
     }
 }

@@ -1,43 +1,140 @@
 package dev.ferry.server.namesrv;
 
+import dev.ferry.remoting.RemotingLimits;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Settings of a {@link NameServer}.
+ * Settings of a {@link NameServer}, validated once; messages name the bad key and value.
  *
- * @param host          address to listen on
- * @param port          port to listen on (RocketMQ's default 9876; 0 picks a free one)
- * @param brokerExpiry  a broker that has not registered for this long drops out of routes
- * @param scanInterval  how often expired brokers are looked for
+ * @param host                   address to listen on
+ * @param port                   port to listen on (RocketMQ's default 9876; 0 picks a free one)
+ * @param brokerExpiry           a broker that has not registered for this long drops out of routes
+ * @param scanInterval           how often expired brokers are looked for
+ * @param maxTopics              topic routes (one per topic and broker name) the name server keeps
+ * @param maxBrokers             broker addresses it keeps
+ * @param maxRegistrationBytes   what one compressed registration may inflate to
+ * @param registerQueueCapacity  registrations waiting to be processed (Apache's defaultThreadPoolQueueCapacity)
+ * @param routeQueueCapacity     route queries waiting (Apache's clientRequestThreadPoolQueueCapacity)
+ * @param remotingLimits         connections and the memory their requests may hold
  */
-public record NameServerConfig(String host, int port, Duration brokerExpiry, Duration scanInterval) {
+public record NameServerConfig(String host, int port, Duration brokerExpiry, Duration scanInterval, int maxTopics,
+                               int maxBrokers, int maxRegistrationBytes, int registerQueueCapacity,
+                               int routeQueueCapacity, RemotingLimits remotingLimits) {
 
     public static final int DEFAULT_PORT = 9876;
 
     public NameServerConfig {
         Objects.requireNonNull(host, "host");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("namesrv port = " + port + ": must be within 0..65535");
-        }
-        if (brokerExpiry == null || brokerExpiry.isNegative() || brokerExpiry.isZero()) {
-            throw new IllegalArgumentException("brokerExpiry = " + brokerExpiry + ": must be a positive duration");
-        }
-        if (scanInterval == null || scanInterval.isNegative() || scanInterval.isZero()) {
-            throw new IllegalArgumentException("scanInterval = " + scanInterval + ": must be a positive duration");
+        require(port >= 0 && port <= 65535, "namesrvPort", port, "must be within 0..65535");
+        require(brokerExpiry != null && brokerExpiry.toMillis() > 0, "brokerExpiry", brokerExpiry,
+                "must be a positive duration");
+        require(scanInterval != null && scanInterval.toMillis() > 0, "scanInterval", scanInterval,
+                "must be a positive duration");
+        require(maxTopics > 0, "maxTopics", maxTopics, "must be positive");
+        require(maxBrokers > 0, "maxBrokers", maxBrokers, "must be positive");
+        require(maxRegistrationBytes > 0, "maxRegistrationBytes", maxRegistrationBytes, "must be positive");
+        require(registerQueueCapacity > 0, "registerQueueCapacity", registerQueueCapacity, "must be positive");
+        require(routeQueueCapacity > 0, "routeQueueCapacity", routeQueueCapacity, "must be positive");
+        Objects.requireNonNull(remotingLimits, "remotingLimits");
+    }
+
+    private static void require(boolean ok, String key, Object value, String rule) {
+        if (!ok) {
+            throw new IllegalArgumentException(key + " = " + value + ": " + rule);
         }
     }
 
     /** RocketMQ's defaults: 127.0.0.1:9876, brokers expire after 120 s, scanned every 5 s. */
     public static NameServerConfig defaults() {
-        return new NameServerConfig("127.0.0.1", DEFAULT_PORT, Duration.ofSeconds(120), Duration.ofSeconds(5));
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
     }
 
     public NameServerConfig withPort(int newPort) {
-        return new NameServerConfig(host, newPort, brokerExpiry, scanInterval);
+        return toBuilder().port(newPort).build();
     }
 
     public NameServerConfig withHost(String newHost) {
-        return new NameServerConfig(newHost, port, brokerExpiry, scanInterval);
+        return toBuilder().host(newHost).build();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().host(host).port(port).brokerExpiry(brokerExpiry).scanInterval(scanInterval)
+                .maxTopics(maxTopics).maxBrokers(maxBrokers).maxRegistrationBytes(maxRegistrationBytes)
+                .registerQueueCapacity(registerQueueCapacity).routeQueueCapacity(routeQueueCapacity)
+                .remotingLimits(remotingLimits);
+    }
+
+    /** Builds a {@link NameServerConfig}; defaults are Apache's where Apache has one. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private Duration brokerExpiry = Duration.ofSeconds(120);
+        private Duration scanInterval = Duration.ofSeconds(5);
+        private int maxTopics = 1_000_000;
+        private int maxBrokers = 1_000;
+        private int maxRegistrationBytes = 256 << 20;
+        private int registerQueueCapacity = 10_000;
+        private int routeQueueCapacity = 50_000;
+        private RemotingLimits remotingLimits = RemotingLimits.defaults();
+
+        public Builder host(String value) {
+            this.host = value;
+            return this;
+        }
+
+        public Builder port(int value) {
+            this.port = value;
+            return this;
+        }
+
+        public Builder brokerExpiry(Duration value) {
+            this.brokerExpiry = value;
+            return this;
+        }
+
+        public Builder scanInterval(Duration value) {
+            this.scanInterval = value;
+            return this;
+        }
+
+        public Builder maxTopics(int value) {
+            this.maxTopics = value;
+            return this;
+        }
+
+        public Builder maxBrokers(int value) {
+            this.maxBrokers = value;
+            return this;
+        }
+
+        public Builder maxRegistrationBytes(int value) {
+            this.maxRegistrationBytes = value;
+            return this;
+        }
+
+        public Builder registerQueueCapacity(int value) {
+            this.registerQueueCapacity = value;
+            return this;
+        }
+
+        public Builder routeQueueCapacity(int value) {
+            this.routeQueueCapacity = value;
+            return this;
+        }
+
+        public Builder remotingLimits(RemotingLimits value) {
+            this.remotingLimits = value;
+            return this;
+        }
+
+        public NameServerConfig build() {
+            return new NameServerConfig(host, port, brokerExpiry, scanInterval, maxTopics, maxBrokers,
+                    maxRegistrationBytes, registerQueueCapacity, routeQueueCapacity, remotingLimits);
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,98 +25,182 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * What a name server knows: broker groups, clusters, which broker serves which topic with how
  * many queues, and when each broker last registered.
  *
+ * <p>Harder to fool than Apache's, on the same requests:
+ * <ul>
+ * <li>a registration adds and updates the topics it carries and never removes the ones it omits
+ *     (Apache's default too), so an empty or partial registration cannot wipe routes, and a broker
+ *     may register its topics in parts;</li>
+ * <li>a broker stays registered while any connection it registered over is open: another
+ *     connection registering the same address and closing takes nothing away;</li>
+ * <li>a broker name and id held by a live broker at another address cannot be taken over until
+ *     that broker goes (its connections close, it unregisters, or it falls silent);</li>
+ * <li>at most {@code maxTopics} topic routes and {@code maxBrokers} broker addresses are kept.</li>
+ * </ul>
+ *
  * <p>Thread-safe: registrations and expiry write under one lock, route queries read under it.
  * Time comes from the injected clock, so expiry is tested without waiting.
  */
 public final class RouteTable {
     private static final System.Logger LOG = System.getLogger(RouteTable.class.getName());
+    /** Connections one broker may have registered over at once that are remembered. */
+    private static final int MAX_CHANNELS_PER_BROKER = 8;
 
-    /** A registered broker's liveness. */
-    private record LiveBroker(String cluster, String brokerName, long brokerId, long lastSeenMillis,
-                              DataVersion dataVersion, String channelId, String haServerAddr) {
+    /** What a registration did. */
+    public record Outcome(boolean accepted, String refusal, int topicsSkipped) {
+        static Outcome refused(String why) {
+            return new Outcome(false, why, 0);
+        }
+    }
+
+    /** A registered broker's liveness and the connections it registered over. */
+    private static final class LiveBroker {
+        final String cluster;
+        final String brokerName;
+        final long brokerId;
+        final Set<String> channelIds = new LinkedHashSet<>();
+        long lastSeenMillis;
+        DataVersion dataVersion;
+        String haServerAddr;
+
+        LiveBroker(String cluster, String brokerName, long brokerId) {
+            this.cluster = cluster;
+            this.brokerName = brokerName;
+            this.brokerId = brokerId;
+        }
+
+        void seenOver(String channelId) {
+            channelIds.remove(channelId);
+            channelIds.add(channelId);
+            if (channelIds.size() > MAX_CHANNELS_PER_BROKER) {
+                Iterator<String> oldest = channelIds.iterator();
+                oldest.next();
+                oldest.remove();
+            }
+        }
     }
 
     private final Clock clock;
+    private final int maxTopics;
+    private final int maxBrokers;
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, BrokerData> brokers = new HashMap<>();            // brokerName ->
     private final Map<String, Set<String>> clusters = new HashMap<>();          // cluster -> brokerNames
     private final Map<String, Map<String, QueueData>> topics = new HashMap<>(); // topic -> brokerName ->
     private final Map<String, LiveBroker> live = new HashMap<>();               // brokerAddr ->
+    private int routeEntries;
+    private boolean fullLogged;
 
     public RouteTable(Clock clock) {
+        this(clock, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    public RouteTable(Clock clock, int maxTopics, int maxBrokers) {
         this.clock = clock;
+        this.maxTopics = maxTopics;
+        this.maxBrokers = maxBrokers;
     }
 
     /**
      * Records a broker's registration (first or periodic) with its topics.
      *
-     * @param channelId the connection it registered over, so that closing it drops the broker
-     * @return whether its topic configs changed since the last registration
+     * @param channelId the connection it registered over; the broker goes when its last such connection closes
      */
-    public boolean register(String cluster, String brokerName, String brokerAddr, long brokerId, String haServerAddr,
+    public Outcome register(String cluster, String brokerName, String brokerAddr, long brokerId, String haServerAddr,
                             boolean enableActingMaster, DataVersion dataVersion, Map<String, TopicConfig> topicConfigs,
                             String channelId) {
         lock.writeLock().lock();
         try {
-            clusters.computeIfAbsent(cluster, c -> new TreeSet<>()).add(brokerName);
             BrokerData existing = brokers.get(brokerName);
+            String holder = existing == null ? null : existing.brokerAddrs().get(brokerId);
+            if (holder != null && !holder.equals(brokerAddr) && live.containsKey(holder)) {
+                return Outcome.refused("broker " + brokerName + " id " + brokerId + " is registered from " + holder
+                        + ", which is alive; " + brokerAddr + " may take its place once it has gone");
+            }
+            LiveBroker broker = live.get(brokerAddr);
+            if (broker != null && (!broker.brokerName.equals(brokerName) || !broker.cluster.equals(cluster))) {
+                return Outcome.refused(brokerAddr + " is registered as broker " + broker.brokerName + " of cluster "
+                        + broker.cluster + "; unregister it first");
+            }
+            if (broker == null && live.size() >= maxBrokers) {
+                return Outcome.refused("the name server keeps " + maxBrokers + " brokers, its maximum");
+            }
+            clusters.computeIfAbsent(cluster, c -> new TreeSet<>()).add(brokerName);
             Map<Long, String> addrs = new TreeMap<>(existing == null ? Map.of() : existing.brokerAddrs());
             // An address moving to another id replaces its old entry.
             addrs.values().removeIf(brokerAddr::equals);
             addrs.put(brokerId, brokerAddr);
             brokers.put(brokerName, new BrokerData(cluster, brokerName, addrs, enableActingMaster));
 
-            LiveBroker previous = live.put(brokerAddr, new LiveBroker(cluster, brokerName, brokerId, clock.millis(),
-                    dataVersion, channelId, haServerAddr));
-            boolean changed = previous == null || !previous.dataVersion().equals(dataVersion);
-            if (changed && brokerId == BrokerData.MASTER_ID) {
-                replaceTopics(brokerName, topicConfigs);
-            }
-            if (previous == null) {
+            if (broker == null) {
+                broker = new LiveBroker(cluster, brokerName, brokerId);
+                live.put(brokerAddr, broker);
                 LOG.log(System.Logger.Level.INFO, "broker {0} ({1}, id {2}) of cluster {3} registered",
                         brokerAddr, brokerName, brokerId, cluster);
             }
-            return changed;
+            broker.lastSeenMillis = clock.millis();
+            broker.dataVersion = dataVersion;
+            broker.haServerAddr = haServerAddr;
+            broker.seenOver(channelId);
+            int skipped = brokerId == BrokerData.MASTER_ID ? mergeTopics(brokerName, topicConfigs) : 0;
+            return new Outcome(true, null, skipped);
         } finally {
             lock.writeLock().unlock();
         }
     }
 
-    private void replaceTopics(String brokerName, Map<String, TopicConfig> topicConfigs) {
-        for (Iterator<Map<String, QueueData>> it = topics.values().iterator(); it.hasNext(); ) {
-            Map<String, QueueData> byBroker = it.next();
-            byBroker.remove(brokerName);
-            if (byBroker.isEmpty()) {
-                it.remove();
+    /** Adds or updates the broker's queues of each topic; omitted topics stay. Returns the topics not kept. */
+    private int mergeTopics(String brokerName, Map<String, TopicConfig> topicConfigs) {
+        int skipped = 0;
+        for (Map.Entry<String, TopicConfig> entry : topicConfigs.entrySet()) {
+            TopicConfig config = entry.getValue();
+            QueueData queues = new QueueData(brokerName, config.readQueueNums(), config.writeQueueNums(),
+                    config.perm(), config.topicSysFlag());
+            Map<String, QueueData> byBroker = topics.get(entry.getKey());
+            if (byBroker == null || !byBroker.containsKey(brokerName)) {
+                if (routeEntries >= maxTopics) {
+                    skipped++;
+                    continue;
+                }
+                routeEntries++;
+                if (byBroker == null) {
+                    byBroker = new TreeMap<>();
+                    topics.put(entry.getKey(), byBroker);
+                }
             }
+            byBroker.put(brokerName, queues);
         }
-        topicConfigs.forEach((name, config) -> topics.computeIfAbsent(name, t -> new TreeMap<>())
-                .put(brokerName, new QueueData(brokerName, config.readQueueNums(), config.writeQueueNums(),
-                        config.perm(), config.topicSysFlag())));
+        if (skipped > 0 && !fullLogged) {
+            fullLogged = true;
+            LOG.log(System.Logger.Level.WARNING, "the name server keeps {0} topic routes, its maximum (maxTopics); "
+                    + "{1} topics of broker {2} have no route", maxTopics, skipped, brokerName);
+        }
+        return skipped;
     }
 
-    /** Removes one broker, as UNREGISTER_BROKER asks. */
-    public void unregister(String brokerAddr) {
+    /** Removes one broker, as UNREGISTER_BROKER asks; returns whether it was registered. */
+    public boolean unregister(String brokerAddr) {
         lock.writeLock().lock();
         try {
             LiveBroker gone = live.remove(brokerAddr);
             if (gone != null) {
                 drop(brokerAddr, gone, "unregistered");
             }
+            return gone != null;
         } finally {
             lock.writeLock().unlock();
         }
     }
 
-    /** Removes the brokers that registered over a connection that has closed. */
+    /** A connection closed: brokers registered over it and no other open one are removed. */
     public void connectionClosed(String channelId) {
         lock.writeLock().lock();
         try {
             for (Iterator<Map.Entry<String, LiveBroker>> it = live.entrySet().iterator(); it.hasNext(); ) {
                 Map.Entry<String, LiveBroker> e = it.next();
-                if (e.getValue().channelId().equals(channelId)) {
+                LiveBroker broker = e.getValue();
+                if (broker.channelIds.remove(channelId) && broker.channelIds.isEmpty()) {
                     it.remove();
-                    drop(e.getKey(), e.getValue(), "its connection closed");
+                    drop(e.getKey(), broker, "its connection closed");
                 }
             }
         } finally {
@@ -131,7 +216,7 @@ public final class RouteTable {
         try {
             for (Iterator<Map.Entry<String, LiveBroker>> it = live.entrySet().iterator(); it.hasNext(); ) {
                 Map.Entry<String, LiveBroker> e = it.next();
-                if (e.getValue().lastSeenMillis() < deadline) {
+                if (e.getValue().lastSeenMillis < deadline) {
                     it.remove();
                     drop(e.getKey(), e.getValue(), "silent for more than " + expiry.toSeconds() + " s");
                     removed++;
@@ -144,29 +229,31 @@ public final class RouteTable {
     }
 
     private void drop(String brokerAddr, LiveBroker gone, String why) {
-        LOG.log(System.Logger.Level.INFO, "broker {0} ({1}) removed: {2}", brokerAddr, gone.brokerName(), why);
-        BrokerData data = brokers.get(gone.brokerName());
+        LOG.log(System.Logger.Level.INFO, "broker {0} ({1}) removed: {2}", brokerAddr, gone.brokerName, why);
+        BrokerData data = brokers.get(gone.brokerName);
         if (data == null) {
             return;
         }
         Map<Long, String> addrs = new TreeMap<>(data.brokerAddrs());
         addrs.values().removeIf(brokerAddr::equals);
         if (!addrs.isEmpty()) {
-            brokers.put(gone.brokerName(), new BrokerData(data.cluster(), data.brokerName(), addrs,
+            brokers.put(gone.brokerName, new BrokerData(data.cluster(), data.brokerName(), addrs,
                     data.enableActingMaster()));
             return;
         }
-        brokers.remove(gone.brokerName());
-        Set<String> names = clusters.get(gone.cluster());
+        brokers.remove(gone.brokerName);
+        Set<String> names = clusters.get(gone.cluster);
         if (names != null) {
-            names.remove(gone.brokerName());
+            names.remove(gone.brokerName);
             if (names.isEmpty()) {
-                clusters.remove(gone.cluster());
+                clusters.remove(gone.cluster);
             }
         }
         for (Iterator<Map<String, QueueData>> it = topics.values().iterator(); it.hasNext(); ) {
             Map<String, QueueData> byBroker = it.next();
-            byBroker.remove(gone.brokerName());
+            if (byBroker.remove(gone.brokerName) != null) {
+                routeEntries--;
+            }
             if (byBroker.isEmpty()) {
                 it.remove();
             }
@@ -213,6 +300,16 @@ public final class RouteTable {
         try {
             BrokerData data = brokers.get(brokerName);
             return data == null ? null : data.masterAddress();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Topic routes kept (one per topic and broker name). */
+    public int routeEntries() {
+        lock.readLock().lock();
+        try {
+            return routeEntries;
         } finally {
             lock.readLock().unlock();
         }

@@ -140,10 +140,8 @@ class BrokerQueriesTest {
 
     @Test
     void shouldRefuseSendsToUnknownTopicsWhenAutoCreationIsOff() throws Exception {
-        FerryServerConfig config = FerryServerConfig.defaults(dir).withPorts(0, 0)
-                .withCommitLogSegmentSize(8 * 1024 * 1024);
-        config = new FerryServerConfig(config.host(), 0, 0, config.storeDir(), null, config.brokerName(),
-                config.clusterName(), config.flushMode(), config.commitLogSegmentSize(), false, true);
+        FerryServerConfig config = FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
+                .commitLogSegmentSize(8 * 1024 * 1024).autoCreateTopics(false).build();
         try (FerryServerFixture ferry = new FerryServerFixture(config)) {
             DefaultMQProducer producer = producer(ferry.nameServer());
             try {

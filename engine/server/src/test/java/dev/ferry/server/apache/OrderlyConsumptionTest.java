@@ -21,6 +21,7 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
@@ -141,6 +142,7 @@ class OrderlyConsumptionTest {
             client.start();
             try {
                 String broker = "127.0.0.1:" + ferry.server().brokerPort();
+                createTopic(ferry, "TopicLock");
                 MessageQueue q0 = new MessageQueue("TopicLock", "broker-a", 0);
                 MessageQueue q1 = new MessageQueue("TopicLock", "broker-a", 1);
                 assertThat(lock(client, broker, "client-a", q0)).containsExactly(q0);
@@ -150,6 +152,20 @@ class OrderlyConsumptionTest {
             } finally {
                 client.shutdown();
             }
+        }
+    }
+
+    /** Only queues the broker serves can be locked. */
+    private static void createTopic(FerryServerFixture ferry, String topic) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer("PG_LOCK");
+        producer.setNamesrvAddr(ferry.nameServer());
+        producer.setInstanceName("lock" + System.nanoTime());
+        producer.start();
+        try {
+            assertThat(producer.send(new Message(topic, "x".getBytes(StandardCharsets.UTF_8))).getSendStatus())
+                    .isEqualTo(SendStatus.SEND_OK);
+        } finally {
+            producer.shutdown();
         }
     }
 

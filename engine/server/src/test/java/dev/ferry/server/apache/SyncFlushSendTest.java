@@ -30,9 +30,8 @@ class SyncFlushSendTest {
     Path dir;
 
     private static FerryServerConfig syncFlush(Path storeDir) {
-        FerryServerConfig defaults = FerryServerConfig.defaults(storeDir);
-        return new FerryServerConfig(defaults.host(), 0, 0, storeDir, null, defaults.brokerName(),
-                defaults.clusterName(), FlushMode.SYNC_FLUSH, 8 * 1024 * 1024, true, true);
+        return FerryServerConfig.builder(storeDir).namesrvPort(0).brokerPort(0).flushMode(FlushMode.SYNC_FLUSH)
+                .commitLogSegmentSize(8 * 1024 * 1024).build();
     }
 
     private static DefaultMQProducer producer(FerryServerFixture ferry, String group) throws Exception {

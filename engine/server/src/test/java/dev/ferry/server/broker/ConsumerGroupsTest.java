@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class ConsumerGroupsTest {
     private final MutableClock clock = new MutableClock(0);
-    private final ConsumerGroups groups = new ConsumerGroups(clock);
+    private final ConsumerGroups groups = new ConsumerGroups(clock, 1 << 20);
 
     private static ConsumerData group(String name, long subVersion, String expression) {
         return new ConsumerData(name, "CONSUME_PASSIVELY", "CLUSTERING", "CONSUME_FROM_LAST_OFFSET",
@@ -21,26 +21,29 @@ class ConsumerGroupsTest {
 
     @Test
     void shouldReportJoinsOnceAndListClientIdsSorted() {
-        assertThat(groups.heartbeat(group("G", 1, "*"), "b", channel("1"))).isTrue();
-        assertThat(groups.heartbeat(group("G", 1, "*"), "b", channel("1"))).isFalse();
-        assertThat(groups.heartbeat(group("G", 1, "*"), "a", channel("2"))).isTrue();
+        assertThat(groups.heartbeat(group("G", 1, "*"), "b", channel("1"), true))
+                .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
+        assertThat(groups.heartbeat(group("G", 1, "*"), "b", channel("1"), true))
+                .isEqualTo(ConsumerGroups.Heartbeat.REFRESHED);
+        assertThat(groups.heartbeat(group("G", 1, "*"), "a", channel("2"), true))
+                .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
         assertThat(groups.clientIds("G")).containsExactly("a", "b");
     }
 
     @Test
     void shouldKeepTheNewestSubscription() {
-        groups.heartbeat(group("G", 5, "TagA"), "a", channel("1"));
-        groups.heartbeat(group("G", 3, "TagOld"), "b", channel("2"));
+        groups.heartbeat(group("G", 5, "TagA"), "a", channel("1"), true);
+        groups.heartbeat(group("G", 3, "TagOld"), "b", channel("2"), true);
         assertThat(groups.subscription("G", "T")).get().extracting(SubscriptionData::subString).isEqualTo("TagA");
-        groups.heartbeat(group("G", 9, "TagB"), "a", channel("1"));
+        groups.heartbeat(group("G", 9, "TagB"), "a", channel("1"), true);
         assertThat(groups.subscription("G", "T")).get().extracting(SubscriptionData::subString).isEqualTo("TagB");
     }
 
     @Test
     void shouldDropClientsSilentForLongerThanTheExpiry() {
-        groups.heartbeat(group("G", 1, "*"), "a", channel("1"));
+        groups.heartbeat(group("G", 1, "*"), "a", channel("1"), true);
         clock.advance(Duration.ofSeconds(60));
-        groups.heartbeat(group("G", 1, "*"), "b", channel("2"));
+        groups.heartbeat(group("G", 1, "*"), "b", channel("2"), true);
         clock.advance(Duration.ofSeconds(61));
         assertThat(groups.expire(Duration.ofSeconds(120))).containsExactly("G");
         assertThat(groups.clientIds("G")).containsExactly("b");
@@ -51,12 +54,43 @@ class ConsumerGroupsTest {
 
     @Test
     void shouldDropTheMembershipsOfAClosedConnection() {
-        groups.heartbeat(group("G", 1, "*"), "a", channel("1"));
-        groups.heartbeat(group("H", 1, "*"), "a", channel("1"));
-        groups.heartbeat(group("G", 1, "*"), "b", channel("2"));
+        groups.heartbeat(group("G", 1, "*"), "a", channel("1"), true);
+        groups.heartbeat(group("H", 1, "*"), "a", channel("1"), true);
+        groups.heartbeat(group("G", 1, "*"), "b", channel("2"), true);
         assertThat(groups.connectionClosed("1")).containsExactlyInAnyOrder("G", "H");
         assertThat(groups.clientIds("G")).containsExactly("b");
         assertThat(groups.clientIds("H")).isEmpty();
+    }
+
+    @Test
+    void shouldReplaceAGroupsSubscriptionsWithTheHeartbeatsAndKeepThemForAHeartbeatWithoutSubscriptions() {
+        groups.heartbeat(group("G", 1, "*"), "a", channel("1"), true);
+        ConsumerData other = new ConsumerData("G", "CONSUME_PASSIVELY", "CLUSTERING", "CONSUME_FROM_LAST_OFFSET",
+                Set.of(new SubscriptionData("U", "*", Set.of(), Set.of(), 2, "TAG", false)), false);
+        groups.heartbeat(other, "a", channel("1"), true);
+        assertThat(groups.subscription("G", "T")).isEmpty();
+        assertThat(groups.subscription("G", "U")).isPresent();
+
+        groups.heartbeat(new ConsumerData("G", null, null, null, Set.of(), false), "a", channel("1"), false);
+        assertThat(groups.subscription("G", "U")).isPresent();
+    }
+
+    @Test
+    void shouldRefuseAHeartbeatWhoseSubscriptionsWouldExceedWhatAllGroupsMayHoldAndFreeAGroupsShareWhenItGoes() {
+        ConsumerGroups small = new ConsumerGroups(clock, 100);
+        String long60 = "x".repeat(60);
+        assertThat(small.heartbeat(group("G", 1, long60), "a", channel("1"), true))
+                .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
+        assertThat(small.heartbeat(group("H", 1, long60), "b", channel("2"), true))
+                .isEqualTo(ConsumerGroups.Heartbeat.REFUSED);
+        assertThat(small.groupNames()).containsExactly("G");
+        assertThat(small.heartbeat(group("G", 2, "*"), "a", channel("1"), true))
+                .as("a group may shrink its own share").isEqualTo(ConsumerGroups.Heartbeat.REFRESHED);
+        assertThat(small.heartbeat(group("H", 1, long60), "b", channel("2"), true))
+                .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
+
+        small.connectionClosed("2");
+        assertThat(small.subscriptionChars()).isEqualTo(1 + 1 + 3); // topic T, "*", "TAG" of group G
     }
 
     private static RemoteChannel channel(String id) {

@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.server.MutableClock;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
@@ -48,7 +49,7 @@ class ScheduleServiceTest {
             assertThat(schedule.requestedLevel("DELAY\u000199\u0002")).as("clamped").isEqualTo(2);
             assertThat(schedule.requestedLevel("KEYS\u0001k\u0002")).isZero();
             store.append(schedule.delay(message("m1"), 2));
-            awaitQueue(store, TopicNames.SCHEDULE_TOPIC, 1, 1);
+            awaitQueue(store, SystemTopics.SCHEDULE_TOPIC, 1, 1);
 
             clock.advance(Duration.ofMillis(4_999));
             schedule.deliverDue();
@@ -72,12 +73,12 @@ class ScheduleServiceTest {
         try (MessageStore store = open()) {
             ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
             store.append(schedule.delay(message("first"), 2));
-            awaitQueue(store, TopicNames.SCHEDULE_TOPIC, 1, 1);
+            awaitQueue(store, SystemTopics.SCHEDULE_TOPIC, 1, 1);
             clock.advance(Duration.ofSeconds(5));
             schedule.deliverDue();
             awaitQueue(store, "TopicDelayed", 2, 1);
             store.append(schedule.delay(message("second"), 2));
-            awaitQueue(store, TopicNames.SCHEDULE_TOPIC, 1, 2);
+            awaitQueue(store, SystemTopics.SCHEDULE_TOPIC, 1, 2);
             schedule.persist();
         }
         try (MessageStore store = open()) {

@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -42,8 +43,10 @@ class SendBackProcessorTest {
             Path configDir = dir.resolve("config");
             ScheduleService schedule = new ScheduleService(DelayLevels.parse("1s 1s 1s"), store, configDir,
                     Clock.systemUTC(), () -> HOST);
-            RetryRouting routing = new RetryRouting(16, new TopicConfigTable(configDir, Clock.systemUTC()), () -> { });
-            SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST);
+            RetryRouting routing = new RetryRouting(16, new TopicConfigTable(configDir, Clock.systemUTC(), 100),
+                    () -> { });
+            SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
+            SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups);
             CompletableFuture<Answer> answered = new CompletableFuture<>();
             RequestContext context = new RequestContext() {
                 @Override

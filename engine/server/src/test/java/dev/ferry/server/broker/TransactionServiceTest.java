@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.server.MutableClock;
@@ -29,7 +30,7 @@ class TransactionServiceTest {
     Path dir;
 
     private final MutableClock clock = new MutableClock(1_700_000_000_000L);
-    private final ProducerGroups producers = new ProducerGroups(clock);
+    private final ProducerGroups producers = new ProducerGroups(clock, 100);
     private final List<RemotingCommand> checks = new CopyOnWriteArrayList<>();
 
     private MessageStore open() {
@@ -43,13 +44,21 @@ class TransactionServiceTest {
         return new TransactionService(config, store, producers, dir.resolve("config"), clock, () -> HOST);
     }
 
-    private static long half(MessageStore store, String key) {
+    /** A half message as END_TRANSACTION names it. */
+    private record Half(long offset, long queueOffset) {
+    }
+
+    private static Half half(MessageStore store, String key) {
         MessageToStore prepared = MessageToStore.builder("TopicTx", 1, key.getBytes(StandardCharsets.UTF_8))
                 .properties(Map.of("KEYS", key, "UNIQ_KEY", key, "PGROUP", "PG", "TRAN_MSG", "true"))
                 .sysFlag(MessageSysFlag.TRANSACTION_PREPARED_TYPE).storeHost(HOST).build();
         AppendResult result = store.append(TransactionService.half(prepared));
         assertThat(result.isStored()).isTrue();
-        return result.physicalOffset();
+        return new Half(result.physicalOffset(), result.queueOffset());
+    }
+
+    private static String end(TransactionService transactions, Half half, TransactionService.Outcome outcome) {
+        return transactions.end(half.offset(), half.queueOffset(), "PG", outcome);
     }
 
     private static void awaitQueue(MessageStore store, String topic, int queueId, long max) {
@@ -65,13 +74,14 @@ class TransactionServiceTest {
     void shouldStoreACommittedMessageOnceInItsRealQueueAndNeverARolledBackOne() {
         try (MessageStore store = open()) {
             TransactionService transactions = service(store);
-            long commit = half(store, "commit");
-            long rollback = half(store, "rollback");
-            assertThat(transactions.end(commit, TransactionService.Outcome.COMMIT)).isNull();
-            assertThat(transactions.end(commit, TransactionService.Outcome.COMMIT)).contains("already decided");
-            assertThat(transactions.end(rollback, TransactionService.Outcome.ROLLBACK)).isNull();
-            assertThat(transactions.end(rollback, TransactionService.Outcome.COMMIT)).contains("already decided");
-            assertThat(transactions.end(12345, TransactionService.Outcome.COMMIT)).contains("no half message");
+            Half commit = half(store, "commit");
+            Half rollback = half(store, "rollback");
+            assertThat(end(transactions, commit, TransactionService.Outcome.COMMIT)).isNull();
+            assertThat(end(transactions, commit, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(end(transactions, rollback, TransactionService.Outcome.ROLLBACK)).isNull();
+            assertThat(end(transactions, rollback, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(end(transactions, new Half(12345, 0), TransactionService.Outcome.COMMIT))
+                    .isEqualTo("Find prepared transaction message failed");
             awaitQueue(store, "TopicTx", 1, 1);
             assertThat(keys(store)).containsExactly("commit");
             assertThat(store.getMessages("TopicTx", 1, 0, 1, 1 << 20, MessageFilterPredicate.ALL).views().get(0)
@@ -80,12 +90,30 @@ class TransactionServiceTest {
     }
 
     @Test
+    void shouldRefuseADecisionFromAnotherGroupOrForAnotherQueueOffsetAndLeaveTheHalfMessageUndecided() {
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            Half half = half(store, "theirs");
+
+            assertThat(transactions.end(half.offset(), half.queueOffset(), "OTHER_GROUP",
+                    TransactionService.Outcome.COMMIT)).isEqualTo("The producer group wrong");
+            assertThat(transactions.end(half.offset(), half.queueOffset() + 7, "PG",
+                    TransactionService.Outcome.COMMIT)).isEqualTo("The transaction state table offset wrong");
+            assertThat(transactions.end(half.offset() + 1, half.queueOffset(), "PG",
+                    TransactionService.Outcome.COMMIT)).isEqualTo("Find prepared transaction message failed");
+
+            assertThat(end(transactions, half, TransactionService.Outcome.COMMIT)).as("still undecided").isNull();
+            awaitQueue(store, "TopicTx", 1, 1);
+        }
+    }
+
+    @Test
     void shouldAskAProducerAfterTheTimeoutOncePerRunThenDiscardAfterTheLastCheck() {
         producers.heartbeat("PG", "producer-1", new FakeChannel("producer", checks));
         try (MessageStore store = open()) {
             TransactionService transactions = service(store);
-            long pending = half(store, "pending");
-            awaitQueue(store, TopicNames.TRANSACTION_HALF_TOPIC, 0, 1);
+            Half pending = half(store, "pending");
+            awaitQueue(store, SystemTopics.TRANSACTION_HALF_TOPIC, 0, 1);
 
             clock.advance(Duration.ofMillis(5_999));
             transactions.checkUndecided();
@@ -94,34 +122,34 @@ class TransactionServiceTest {
             transactions.checkUndecided();
             assertThat(checks).hasSize(1);
             assertThat(checks.get(0).code()).isEqualTo(RequestCode.CHECK_TRANSACTION_STATE);
-            assertThat(checks.get(0).extField("commitLogOffset")).isEqualTo(Long.toString(pending));
+            assertThat(checks.get(0).extField("commitLogOffset")).isEqualTo(Long.toString(pending.offset()));
             transactions.checkUndecided();
             transactions.checkUndecided(); // third run: two checks were the most, so it is discarded
             transactions.checkUndecided();
             assertThat(checks).hasSize(2);
-            assertThat(transactions.end(pending, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(end(transactions, pending, TransactionService.Outcome.COMMIT)).contains("already decided");
         }
     }
 
     @Test
     void shouldRememberDecisionsAcrossARestart() {
-        long commit;
-        long rollback;
+        Half commit;
+        Half rollback;
         try (MessageStore store = open()) {
             TransactionService transactions = service(store);
             commit = half(store, "commit");
             rollback = half(store, "rollback");
             half(store, "pending");
-            transactions.end(commit, TransactionService.Outcome.COMMIT);
-            transactions.end(rollback, TransactionService.Outcome.ROLLBACK);
-            awaitQueue(store, TopicNames.TRANSACTION_OP_TOPIC, 0, 2);
+            end(transactions, commit, TransactionService.Outcome.COMMIT);
+            end(transactions, rollback, TransactionService.Outcome.ROLLBACK);
+            awaitQueue(store, SystemTopics.TRANSACTION_OP_TOPIC, 0, 2);
             transactions.persist();
         }
         producers.heartbeat("PG", "producer-1", new FakeChannel("producer", checks));
         try (MessageStore store = open()) {
             TransactionService transactions = service(store);
-            assertThat(transactions.end(commit, TransactionService.Outcome.COMMIT)).contains("already decided");
-            assertThat(transactions.end(rollback, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(end(transactions, commit, TransactionService.Outcome.COMMIT)).contains("already decided");
+            assertThat(end(transactions, rollback, TransactionService.Outcome.COMMIT)).contains("already decided");
             clock.advance(Duration.ofSeconds(6));
             transactions.checkUndecided();
             assertThat(checks).extracting(c -> c.extField("msgId")).containsExactly("pending");

@@ -118,12 +118,74 @@ class NameServerTest {
     }
 
     @Test
-    void shouldReplaceTopicsWhenTheDataVersionChanges() {
+    void shouldUpdateTheTopicsARegistrationCarriesAndKeepTheOnesItOmitsAsApacheDoes() {
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4), TopicConfig.of("C", 1));
+        register("broker-a", "127.0.0.1:10911", 2, TopicConfig.of("B", 2), TopicConfig.of("C", 3));
+        assertThat(readQueues("A")).isEqualTo(4);
+        assertThat(readQueues("B")).isEqualTo(2);
+        assertThat(readQueues("C")).isEqualTo(3);
+
+        assertThat(register("broker-a", "127.0.0.1:10911", 3).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(readQueues("A")).as("an empty registration wipes nothing").isEqualTo(4);
+    }
+
+    private int readQueues(String topic) {
+        return json.decode(route(topic).body(), dev.ferry.remoting.protocol.body.TopicRouteData.class)
+                .queueDatas().get(0).readQueueNums();
+    }
+
+    @Test
+    void shouldRefuseAnotherAddressTakingTheNameAndIdOfALiveBroker() {
         register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4));
-        register("broker-a", "127.0.0.1:10911", 2, TopicConfig.of("B", 2));
-        assertThat(route("A").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
-        assertThat(json.decode(route("B").body(), dev.ferry.remoting.protocol.body.TopicRouteData.class)
-                .queueDatas().get(0).readQueueNums()).isEqualTo(2);
+        RemotingClient intruder = new RemotingClient(RemotingClientConfig.builder().build());
+        try {
+            RemotingCommand response = registerOver(intruder, "broker-a", "10.9.9.9:10911", 99);
+
+            assertThat(response.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+            assertThat(response.remark()).contains("broker-a").contains("127.0.0.1:10911").contains("alive");
+            assertThat(nameServer.routes().route("A").brokerDatas().get(0).brokerAddrs())
+                    .containsEntry(0L, "127.0.0.1:10911");
+        } finally {
+            intruder.close();
+        }
+
+        broker.closeChannel(address);
+        await().atMost(TIMEOUT).until(() -> nameServer.routes().route("A") == null);
+        RemotingClient successor = new RemotingClient(RemotingClientConfig.builder().build());
+        try {
+            assertThat(registerOver(successor, "broker-a", "127.0.0.1:20911", 5, TopicConfig.of("A", 4)).code())
+                    .as("once the live broker has gone").isEqualTo(ResponseCode.SUCCESS);
+        } finally {
+            successor.close();
+        }
+    }
+
+    @Test
+    void shouldKeepABrokersRoutesWhenAnotherConnectionThatRegisteredItsAddressCloses() {
+        RouteTable table = new RouteTable(clock);
+        Map<String, TopicConfig> topics = Map.of("A", TopicConfig.of("A", 4));
+        table.register("DefaultCluster", "broker-a", "127.0.0.1:10911", 0, "", false, new DataVersion(0, 1, 1),
+                topics, "real-connection");
+        table.register("DefaultCluster", "broker-a", "127.0.0.1:10911", 0, "", false, new DataVersion(0, 1, 1),
+                Map.of(), "other-connection");
+
+        table.connectionClosed("other-connection");
+        assertThat(table.route("A")).isNotNull();
+        table.connectionClosed("real-connection");
+        assertThat(table.route("A")).isNull();
+    }
+
+    private RemotingCommand registerOver(RemotingClient client, String brokerName, String brokerAddr, long counter,
+                                         TopicConfig... topics) {
+        Map<String, TopicConfig> table = new java.util.HashMap<>();
+        for (TopicConfig topic : topics) {
+            table.put(topic.topicName(), topic);
+        }
+        byte[] body = json.encode(new RegisterBrokerBody(new TopicConfigSerializeWrapper(table,
+                new DataVersion(0, clock.millis(), counter)), List.of()));
+        return client.invokeSync(address, RemotingCommand.request(RequestCode.REGISTER_BROKER,
+                new RegisterBrokerRequestHeader(brokerName, brokerAddr, "DefaultCluster", "", 0L, null, false, false,
+                        0)).body(body).build(), TIMEOUT);
     }
 
     @Test
@@ -162,17 +224,17 @@ class NameServerTest {
         byte[] body = json.encode(new RegisterBrokerBody(new TopicConfigSerializeWrapper(
                 Map.of("A", TopicConfig.of("A", 4)), new DataVersion(0, 1, 1)), List.of()));
         RemotingCommand response = broker.invokeSync(address, RemotingCommand.request(RequestCode.REGISTER_BROKER,
-                new RegisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", "x", 0L, null, false,
+                new RegisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", "", 0L, null, false,
                         false, 12345)).body(body).build(), TIMEOUT);
         assertThat(response.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
-        assertThat(response.remark()).contains("CRC32");
+        assertThat(response.remark()).isEqualTo("crc32 not match");
         assertThat(route("A").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
     }
 
     @Test
     void shouldAnswerMalformedRegistrationWithSystemError() {
         RemotingCommand response = broker.invokeSync(address, RemotingCommand.request(RequestCode.REGISTER_BROKER,
-                new RegisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", "x", 0L, null, false,
+                new RegisterBrokerRequestHeader("broker-a", "127.0.0.1:10911", "DefaultCluster", "", 0L, null, false,
                         false, null)).body("{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8)).build(), TIMEOUT);
         assertThat(response.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
         assertThat(response.remark()).contains("malformed RegisterBrokerBody");

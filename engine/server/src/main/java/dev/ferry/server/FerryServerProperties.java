@@ -1,0 +1,154 @@
+package dev.ferry.server;
+
+import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.server.broker.BrokerLimits;
+import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.store.FlushMode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+
+/**
+ * The keys of a {@link FerryServerConfig} as text: what {@code ferry-server --config FILE} and the resource adapter's
+ * {@code configFile} read. One table, so both know the same keys; an unknown key or a bad value is refused with the
+ * key, the value and the rule named.
+ */
+public final class FerryServerProperties {
+    /** What the keys set while they are applied: the server's config and its parts. */
+    private static final class Target {
+        final FerryServerConfig.Builder server;
+        final BrokerLimits.Builder limits;
+        long maxInboundBytes;
+        long maxInboundBytesPerConnection;
+        int maxConnections;
+        Duration frameTimeout;
+        Duration transactionCheckInterval;
+        int transactionCheckMax;
+
+        Target(FerryServerConfig base) {
+            this.server = base.toBuilder();
+            this.limits = base.brokerLimits().toBuilder();
+            RemotingLimits remoting = base.remotingLimits();
+            this.maxInboundBytes = remoting.maxInboundBytes();
+            this.maxInboundBytesPerConnection = remoting.maxInboundBytesPerConnection();
+            this.maxConnections = remoting.maxConnections();
+            this.frameTimeout = remoting.frameTimeout();
+            this.transactionCheckInterval = base.transactionCheckInterval();
+            this.transactionCheckMax = base.transactionCheckMax();
+        }
+
+        FerryServerConfig build() {
+            return server.brokerLimits(limits.build())
+                    .remotingLimits(new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection,
+                            frameTimeout))
+                    .transactionChecks(transactionCheckInterval, transactionCheckMax).build();
+        }
+    }
+
+    private static final Map<String, BiConsumer<Target, String>> KEYS = keys();
+
+    private FerryServerProperties() {
+    }
+
+    private static Map<String, BiConsumer<Target, String>> keys() {
+        Map<String, BiConsumer<Target, String>> k = new LinkedHashMap<>();
+        k.put("host", (t, v) -> t.server.host(v));
+        k.put("namesrvPort", (t, v) -> t.server.namesrvPort(integer("namesrvPort", v)));
+        k.put("brokerPort", (t, v) -> t.server.brokerPort(integer("brokerPort", v)));
+        k.put("pluginDir", (t, v) -> t.server.pluginDir(Path.of(v)));
+        k.put("brokerName", (t, v) -> t.server.brokerName(v));
+        k.put("clusterName", (t, v) -> t.server.clusterName(v));
+        k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));
+        k.put("commitLogSegmentSize", (t, v) -> t.server.commitLogSegmentSize(integer("commitLogSegmentSize", v)));
+        k.put("autoCreateTopics", (t, v) -> t.server.autoCreateTopics(bool("autoCreateTopics", v)));
+        k.put("sql92Enabled", (t, v) -> t.server.sql92Enabled(bool("sql92Enabled", v)));
+        k.put("delayLevels", (t, v) -> t.server.delayLevels(DelayLevels.parse(v)));
+        k.put("transactionCheckInterval", (t, v) -> t.transactionCheckInterval =
+                DelayLevels.parseDuration(v, "transactionCheckInterval"));
+        k.put("transactionCheckMax", (t, v) -> t.transactionCheckMax = integer("transactionCheckMax", v));
+        k.put("maxTopics", (t, v) -> t.limits.maxTopics(integer("maxTopics", v)));
+        k.put("maxSubscriptionGroups", (t, v) -> t.limits.maxSubscriptionGroups(integer("maxSubscriptionGroups", v)));
+        k.put("maxConsumerOffsets", (t, v) -> t.limits.maxConsumerOffsets(integer("maxConsumerOffsets", v)));
+        k.put("maxProducerGroups", (t, v) -> t.limits.maxProducerGroups(integer("maxProducerGroups", v)));
+        k.put("maxGroupsPerHeartbeat", (t, v) -> t.limits.maxGroupsPerHeartbeat(integer("maxGroupsPerHeartbeat", v)));
+        k.put("maxSubscriptionsPerGroup", (t, v) ->
+                t.limits.maxSubscriptionsPerGroup(integer("maxSubscriptionsPerGroup", v)));
+        k.put("maxExpressionLength", (t, v) -> t.limits.maxExpressionLength(integer("maxExpressionLength", v)));
+        k.put("maxSubscriptionBytes", (t, v) -> t.limits.maxSubscriptionBytes(longValue("maxSubscriptionBytes", v)));
+        k.put("filterCacheBytes", (t, v) -> t.limits.filterCacheBytes(longValue("filterCacheBytes", v)));
+        k.put("maxHeldPulls", (t, v) -> t.limits.maxHeldPulls(integer("maxHeldPulls", v)));
+        k.put("maxHeldPullsPerConnection", (t, v) ->
+                t.limits.maxHeldPullsPerConnection(integer("maxHeldPullsPerConnection", v)));
+        k.put("maxQueryResults", (t, v) -> t.limits.maxQueryResults(integer("maxQueryResults", v)));
+        k.put("sendQueueCapacity", (t, v) -> t.limits.sendQueueCapacity(integer("sendQueueCapacity", v)));
+        k.put("pullQueueCapacity", (t, v) -> t.limits.pullQueueCapacity(integer("pullQueueCapacity", v)));
+        k.put("clientQueueCapacity", (t, v) -> t.limits.clientQueueCapacity(integer("clientQueueCapacity", v)));
+        k.put("queryQueueCapacity", (t, v) -> t.limits.queryQueueCapacity(integer("queryQueueCapacity", v)));
+        k.put("nameServerMaxTopics", (t, v) -> t.server.nameServerMaxTopics(integer("nameServerMaxTopics", v)));
+        k.put("maxConnections", (t, v) -> t.maxConnections = integer("maxConnections", v));
+        k.put("maxInboundBytes", (t, v) -> t.maxInboundBytes = longValue("maxInboundBytes", v));
+        k.put("maxInboundBytesPerConnection", (t, v) ->
+                t.maxInboundBytesPerConnection = longValue("maxInboundBytesPerConnection", v));
+        k.put("frameTimeout", (t, v) -> t.frameTimeout = DelayLevels.parseDuration(v, "frameTimeout"));
+        return Collections.unmodifiableMap(k);
+    }
+
+    /** Every key, sorted. */
+    public static Set<String> keyNames() {
+        return new TreeSet<>(KEYS.keySet());
+    }
+
+    /**
+     * {@code base} with the properties' values applied ({@code storeDir}, which the base carries, is not a key here).
+     *
+     * @throws IllegalArgumentException naming the key, value and rule of the first bad one, or an unknown key
+     */
+    public static FerryServerConfig apply(FerryServerConfig base, Properties properties) {
+        Target target = new Target(base);
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
+            BiConsumer<Target, String> setter = KEYS.get(key);
+            if (setter == null) {
+                throw new IllegalArgumentException("unknown key '" + key + "'; known keys: " + keyNames());
+            }
+            setter.accept(target, properties.getProperty(key).trim());
+        }
+        return target.build();
+    }
+
+    private static int integer(String key, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " = " + value + ": not an integer");
+        }
+    }
+
+    private static long longValue(String key, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " = " + value + ": not an integer");
+        }
+    }
+
+    private static boolean bool(String key, String value) {
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(key + " = " + value + ": expected true or false");
+        }
+        return Boolean.parseBoolean(value);
+    }
+
+    private static FlushMode flushMode(String value) {
+        try {
+            return FlushMode.valueOf(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("flushMode = " + value + ": expected ASYNC_FLUSH or SYNC_FLUSH");
+        }
+    }
+}

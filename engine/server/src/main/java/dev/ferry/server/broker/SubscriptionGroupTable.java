@@ -1,0 +1,151 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.format.NameRules;
+import dev.ferry.remoting.protocol.body.DataVersion;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The consumer groups this broker knows, as Apache's broker keeps them: created on a valid group's first heartbeat,
+ * pull or send-back, persisted in {@code subscriptionGroup.json} (Apache's layout), never dropped by a client going
+ * away. Offsets are kept only for groups known here, and at most {@link BrokerLimits#maxSubscriptionGroups()} groups
+ * are, so no client can grow the table without bound.
+ *
+ * <p>Thread-safe; creation is rare and persisted at once.
+ */
+final class SubscriptionGroupTable {
+    private static final System.Logger LOG = System.getLogger(SubscriptionGroupTable.class.getName());
+
+    /**
+     * One group's settings, with Apache's field names.
+     *
+     * @param groupName              the group
+     * @param consumeEnable          whether it may consume
+     * @param consumeBroadcastEnable whether it may consume in broadcasting mode
+     * @param retryQueueNums         queues of its retry topic
+     * @param retryMaxTimes          deliveries before a message goes to its DLQ
+     */
+    record SubscriptionGroupConfig(String groupName, boolean consumeEnable, boolean consumeBroadcastEnable,
+                                   int retryQueueNums, int retryMaxTimes) {
+
+        static SubscriptionGroupConfig of(String group, int retryMaxTimes) {
+            return new SubscriptionGroupConfig(group, true, true, 1, retryMaxTimes);
+        }
+    }
+
+    /** The persisted form. */
+    record Stored(Map<String, SubscriptionGroupConfig> subscriptionGroupTable, DataVersion dataVersion) {
+    }
+
+    private final Map<String, SubscriptionGroupConfig> groups = new ConcurrentHashMap<>();
+    private final JsonFile<Stored> file;
+    private final Clock clock;
+    private final int maxGroups;
+    private final int defaultRetryMaxTimes;
+    private volatile DataVersion version;
+    private volatile boolean fullLogged;
+
+    /**
+     * @param seedGroups groups to know when no file exists yet (those with committed offsets, from before the table)
+     */
+    SubscriptionGroupTable(Path configDir, Clock clock, int maxGroups, int defaultRetryMaxTimes,
+                           Collection<String> seedGroups) {
+        this.file = new JsonFile<>(configDir.resolve("subscriptionGroup.json"), Stored.class);
+        this.clock = clock;
+        this.maxGroups = maxGroups;
+        this.defaultRetryMaxTimes = defaultRetryMaxTimes;
+        this.version = new DataVersion(0, clock.millis(), 0);
+        Optional<Stored> stored = file.read();
+        stored.ifPresent(this::load);
+        if (stored.isEmpty() && !seedGroups.isEmpty()) {
+            seedGroups.stream().filter(NameRules::isValidGroup).limit(maxGroups)
+                    .forEach(g -> groups.put(g, SubscriptionGroupConfig.of(g, defaultRetryMaxTimes)));
+            persist();
+        }
+    }
+
+    private void load(Stored stored) {
+        if (stored.subscriptionGroupTable() != null) {
+            stored.subscriptionGroupTable().forEach((name, config) -> {
+                if (config != null && name.equals(config.groupName()) && NameRules.isValidGroup(name)) {
+                    groups.put(name, config);
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, "ignoring subscription group {0} in {1}: not a valid "
+                            + "group", NameRules.shown(name), "subscriptionGroup.json");
+                }
+            });
+        }
+        if (stored.dataVersion() != null) {
+            version = stored.dataVersion();
+        }
+    }
+
+    boolean contains(String group) {
+        return groups.containsKey(group);
+    }
+
+    Optional<SubscriptionGroupConfig> get(String group) {
+        return Optional.ofNullable(groups.get(group));
+    }
+
+    /**
+     * The group's settings, created with the defaults when it is new (Apache's autoCreateSubscriptionGroup).
+     *
+     * @return empty when the name is not a valid group or the table is full
+     */
+    Optional<SubscriptionGroupConfig> findOrCreate(String group) {
+        SubscriptionGroupConfig existing = groups.get(group);
+        if (existing != null) {
+            return Optional.of(existing);
+        }
+        if (!NameRules.isValidGroup(group)) {
+            return Optional.empty();
+        }
+        synchronized (this) {
+            existing = groups.get(group);
+            if (existing != null) {
+                return Optional.of(existing);
+            }
+            if (groups.size() >= maxGroups) {
+                if (!fullLogged) {
+                    fullLogged = true;
+                    LOG.log(System.Logger.Level.WARNING, "the broker knows {0} consumer groups, its maximum "
+                            + "(maxSubscriptionGroups); refusing new groups such as {1}", maxGroups,
+                            NameRules.shown(group));
+                }
+                return Optional.empty();
+            }
+            SubscriptionGroupConfig created = SubscriptionGroupConfig.of(group, defaultRetryMaxTimes);
+            groups.put(group, created);
+            version = version.next(clock.millis());
+            persist();
+            return Optional.of(created);
+        }
+    }
+
+    /** Why a group is not served: its name, or a full table. */
+    String refusal(String group) {
+        String problem = NameRules.groupProblem("group", group);
+        return problem != null ? "subscription group not exist, " + problem
+                : "subscription group not exist, " + NameRules.shown(group) + ": the broker already knows "
+                + maxGroups + " groups, its maximum";
+    }
+
+    Set<String> names() {
+        return Set.copyOf(groups.keySet());
+    }
+
+    int size() {
+        return groups.size();
+    }
+
+    synchronized void persist() {
+        file.write(new Stored(new HashMap<>(groups), version));
+    }
+}
