@@ -202,6 +202,14 @@ public final class MessageStore implements AutoCloseable {
         return reader.read(topic, queueId, offset, maxMessages, maxBytes, filter);
     }
 
+    /** The topics the store holds consume queues of, each with its highest queue id + 1. */
+    public Map<String, Integer> queueCounts() {
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        consumeQueues.maxOffsets().keySet().forEach(queue -> counts.merge(queue.topic(), queue.queueId() + 1,
+            Math::max));
+        return counts;
+    }
+
     /** The queue's smallest readable offset (0 for an unknown queue). */
     public long minOffset(String topic, int queueId) {
         return consumeQueues.find(topic, queueId).map(ConsumeQueue::minOffset).orElse(0L);

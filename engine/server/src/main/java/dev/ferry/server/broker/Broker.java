@@ -52,6 +52,8 @@ public final class Broker implements AutoCloseable {
     private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
     /** How often due delayed messages are looked for: the most a delivery can be late by, plus the move. */
     private static final Duration DELAY_POLL = Duration.ofMillis(100);
+    /** How soon a new topic or group is on disk: one write per round however many were created. */
+    private static final Duration TABLE_PERSIST = Duration.ofMillis(200);
 
     private final BrokerConfig config;
     private final Clock clock;
@@ -104,6 +106,7 @@ public final class Broker implements AutoCloseable {
         this.store = MessageStore.builder(storeConfig).clock(clock).threadFactory(threadFactory)
                 .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> hold.onArrival(topic, queueId, next))
                 .open();
+        topics.restoreFromStore(store.queueCounts());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
                 .limits(config.remotingLimits()).build(), threadFactory);
         this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().build(), threadFactory);
@@ -190,6 +193,10 @@ public final class Broker implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(this::registerQuietly, register, register, TimeUnit.MILLISECONDS);
         long persist = config.offsetPersistInterval().toMillis();
         scheduler.scheduleWithFixedDelay(this::persistOffsets, persist, persist, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> quietly("persisting topics and groups", () -> {
+            topics.persistIfChanged();
+            subscriptionGroups.persistIfChanged();
+        }), TABLE_PERSIST.toMillis(), TABLE_PERSIST.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::expireClients, 10, 10, TimeUnit.SECONDS);
         scheduler.scheduleWithFixedDelay(hold::expire, 200, 200, TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),

@@ -10,12 +10,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The consumer groups this broker knows, as Apache's broker keeps them: created on a valid group's first heartbeat,
  * pull or send-back, persisted in {@code subscriptionGroup.json} (Apache's layout), never dropped by a client going
  * away. Offsets are kept only for groups known here, and at most {@link BrokerLimits#maxSubscriptionGroups()} groups
- * are, so no client can grow the table without bound.
+ * are, so no client can grow the table without bound. New groups are written by {@link #persistIfChanged()}, which
+ * the broker runs every few hundred milliseconds and at shutdown; a group with committed offsets is known at start
+ * even if a crash kept it from the file.
  *
  * <p>Thread-safe; creation is rare and persisted at once.
  */
@@ -50,9 +53,10 @@ final class SubscriptionGroupTable {
     private final int defaultRetryMaxTimes;
     private volatile DataVersion version;
     private volatile boolean fullLogged;
+    private final AtomicBoolean dirty = new AtomicBoolean();
 
     /**
-     * @param seedGroups groups to know when no file exists yet (those with committed offsets, from before the table)
+     * @param seedGroups groups known whatever the file says: those with committed offsets
      */
     SubscriptionGroupTable(Path configDir, Clock clock, int maxGroups, int defaultRetryMaxTimes,
                            Collection<String> seedGroups) {
@@ -61,12 +65,12 @@ final class SubscriptionGroupTable {
         this.maxGroups = maxGroups;
         this.defaultRetryMaxTimes = defaultRetryMaxTimes;
         this.version = new DataVersion(0, clock.millis(), 0);
-        Optional<Stored> stored = file.read();
-        stored.ifPresent(this::load);
-        if (stored.isEmpty() && !seedGroups.isEmpty()) {
-            seedGroups.stream().filter(NameRules::isValidGroup).limit(maxGroups)
-                    .forEach(g -> groups.put(g, SubscriptionGroupConfig.of(g, defaultRetryMaxTimes)));
-            persist();
+        file.read().ifPresent(this::load);
+        for (String group : seedGroups) {
+            if (!groups.containsKey(group) && NameRules.isValidGroup(group) && groups.size() < maxGroups) {
+                groups.put(group, SubscriptionGroupConfig.of(group, defaultRetryMaxTimes));
+                dirty.set(true);
+            }
         }
     }
 
@@ -124,7 +128,7 @@ final class SubscriptionGroupTable {
             SubscriptionGroupConfig created = SubscriptionGroupConfig.of(group, defaultRetryMaxTimes);
             groups.put(group, created);
             version = version.next(clock.millis());
-            persist();
+            dirty.set(true);
             return Optional.of(created);
         }
     }
@@ -143,6 +147,13 @@ final class SubscriptionGroupTable {
 
     int size() {
         return groups.size();
+    }
+
+    /** Writes the table if it changed since the last write. */
+    void persistIfChanged() {
+        if (dirty.getAndSet(false)) {
+            persist();
+        }
     }
 
     synchronized void persist() {

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The topics this broker serves, persisted as JSON and versioned so name servers see changes.
@@ -18,6 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe. A topic is created on first send when auto-creation is on, on a consumer group's first heartbeat
  * for its retry topic, and at start for the broker's own topics; never beyond {@link BrokerLimits#maxTopics()}, and
  * never with an invalid name (a file holding one is read without it).
+ *
+ * <p>Creations are written by {@link #persistIfChanged()}, which the broker runs every few hundred milliseconds and
+ * at shutdown, so that a storm of new topics costs one write per round instead of one whole-table write per topic.
+ * A crash may lose the last round's topics from the file, never their messages: at start the broker takes back every
+ * topic its store holds queues of ({@link #restoreFromStore}).
  */
 final class TopicConfigTable {
     private static final System.Logger LOG = System.getLogger(TopicConfigTable.class.getName());
@@ -32,6 +38,7 @@ final class TopicConfigTable {
     private final int maxTopics;
     private volatile DataVersion version;
     private volatile boolean fullLogged;
+    private final AtomicBoolean dirty = new AtomicBoolean();
 
     TopicConfigTable(Path configDir, Clock clock, int maxTopics) {
         this.file = new JsonFile<>(configDir.resolve("topics.json"), Stored.class);
@@ -96,7 +103,7 @@ final class TopicConfigTable {
             }
             topics.put(config.topicName(), config);
             version = version.next(clock.millis());
-            persist();
+            dirty.set(true);
         }
         LOG.log(System.Logger.Level.INFO, "created topic {0} with {1} queues", config.topicName(),
                 config.writeQueueNums());
@@ -108,6 +115,32 @@ final class TopicConfigTable {
         String problem = NameRules.topicProblem(topic);
         return problem != null ? problem : "the broker already serves " + maxTopics + " topics, its maximum; "
                 + "topic " + topic + " is not created";
+    }
+
+    /**
+     * Takes back topics whose queues the store holds but the file lost (a crash before the last write): each with as
+     * many queues as its highest queue id says, one for a retry or dead-letter topic. Returns how many.
+     */
+    int restoreFromStore(Map<String, Integer> queuesInStore) {
+        int restored = 0;
+        for (Map.Entry<String, Integer> topic : queuesInStore.entrySet()) {
+            if (!topics.containsKey(topic.getKey()) && !SystemTopics.isBrokerOnly(topic.getKey())
+                    && putIfAbsent(TopicConfig.of(topic.getKey(), topic.getValue())).isPresent()) {
+                restored++;
+            }
+        }
+        if (restored > 0) {
+            LOG.log(System.Logger.Level.WARNING, "took back {0} topics whose queues the store holds but topics.json "
+                    + "lacked", restored);
+        }
+        return restored;
+    }
+
+    /** Writes the table if it changed since the last write. */
+    void persistIfChanged() {
+        if (dirty.getAndSet(false)) {
+            persist();
+        }
     }
 
     synchronized void persist() {

@@ -1,0 +1,268 @@
+package dev.ferry.server.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.server.FerryServer;
+import dev.ferry.server.FerryServerConfig;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.body.CheckClientRequestBody;
+import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumeType;
+import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumerData;
+import org.apache.rocketmq.remoting.protocol.heartbeat.HeartbeatData;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every table, cache and queue a client can grow is bounded, and going beyond a bound refuses only that request. */
+class BrokerLimitsTest {
+    private static final long TIMEOUT_MILLIS = 10_000;
+
+    @TempDir
+    Path dir;
+    private FerryServer server;
+    private NettyRemotingClient raw;
+    private String broker;
+
+    private void start(BrokerLimits limits) {
+        server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
+                .commitLogSegmentSize(4 << 20).brokerLimits(limits).build(), Clock.systemUTC(),
+                new DefaultThreadFactory("limits", true)).start();
+        broker = "127.0.0.1:" + server.brokerPort();
+        raw = new NettyRemotingClient(new NettyClientConfig());
+        raw.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (raw != null) {
+            raw.shutdown();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private RemotingCommand invoke(RemotingCommand request) throws Exception {
+        return raw.invokeSync(broker, request, TIMEOUT_MILLIS);
+    }
+
+    private static RemotingCommand command(int code, Map<String, String> fields) {
+        RemotingCommand request = RemotingCommand.createRequestCommand(code, null);
+        fields.forEach(request::addExtField);
+        return request;
+    }
+
+    private static RemotingCommand send(String topic, String body, String properties) {
+        RemotingCommand request = command(RequestCode.SEND_MESSAGE_V2, Map.of("a", "PG_LIMITS", "b", topic, "c",
+                "TBW102", "d", "2", "e", "0", "f", "0", "g", "1", "h", "0", "i", properties));
+        request.setBody(body.getBytes(StandardCharsets.UTF_8));
+        return request;
+    }
+
+    private static RemotingCommand pull(String group, String topic, long suspendMillis) {
+        Map<String, String> fields = new HashMap<>(Map.of("consumerGroup", group, "topic", topic, "queueId", "0",
+                "queueOffset", "0", "maxMsgNums", "32", "sysFlag", "6", "commitOffset", "0"));
+        fields.putAll(Map.of("suspendTimeoutMillis", Long.toString(suspendMillis), "subVersion", "0",
+                "subscription", "*", "expressionType", "TAG"));
+        return command(RequestCode.PULL_MESSAGE, fields);
+    }
+
+    private static RemotingCommand commit(String group, String topic, int queueId, long offset) {
+        return command(RequestCode.UPDATE_CONSUMER_OFFSET, Map.of("consumerGroup", group, "topic", topic,
+                "queueId", Integer.toString(queueId), "commitOffset", Long.toString(offset)));
+    }
+
+    private static RemotingCommand heartbeat(String clientId, String group, String topic, String type,
+                                             String expression) {
+        HeartbeatData heartbeat = new HeartbeatData();
+        heartbeat.setClientID(clientId);
+        ConsumerData consumer = new ConsumerData();
+        consumer.setGroupName(group);
+        consumer.setConsumeType(ConsumeType.CONSUME_PASSIVELY);
+        consumer.setMessageModel(MessageModel.CLUSTERING);
+        SubscriptionData subscription = new SubscriptionData(topic, expression);
+        subscription.setExpressionType(type);
+        consumer.getSubscriptionDataSet().add(subscription);
+        heartbeat.getConsumerDataSet().add(consumer);
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.HEART_BEAT, null);
+        request.setBody(heartbeat.encode());
+        return request;
+    }
+
+    @Test
+    void shouldAnswerSystemBusyWhenTheSendQueueIsFullWhileHeartbeatsAndPullsAreServed() throws Exception {
+        start(BrokerLimits.builder().sendQueueCapacity(3).build());
+        assertThat(invoke(send("TopicBusy", "first", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        ThreadPoolExecutor sends = server.broker().executors().get("send");
+        CountDownLatch release = new CountDownLatch(1);
+        sends.execute(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        List<CompletableFuture<RemotingCommand>> queued = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            CompletableFuture<RemotingCommand> answer = new CompletableFuture<>();
+            raw.invokeAsync(broker, send("TopicBusy", "queued" + i, ""), 30_000, future ->
+                    answer.complete(future.getResponseCommand()));
+            queued.add(answer);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> sends.getQueue().size() == 3);
+
+        RemotingCommand busy = invoke(send("TopicBusy", "one too many", ""));
+        RemotingCommand heartbeat = invoke(heartbeat("client-busy", "CG_BUSY", "TopicBusy", "TAG", "*"));
+        RemotingCommand pulled = invoke(pull("CG_BUSY", "TopicBusy", 0));
+
+        assertThat(busy.getCode()).isEqualTo(ResponseCode.SYSTEM_BUSY);
+        assertThat(busy.getRemark()).isEqualTo("[OVERLOAD]system busy, start flow control for a while");
+        assertThat(heartbeat.getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(pulled.getCode()).isEqualTo(ResponseCode.SUCCESS);
+        release.countDown();
+        for (CompletableFuture<RemotingCommand> answer : queued) {
+            assertThat(answer.get().getCode()).isEqualTo(ResponseCode.SUCCESS);
+        }
+    }
+
+    @Test
+    void shouldKeepOffsetsOnlyForKnownGroupsServedTopicsAndQueuesInRange() throws Exception {
+        start(BrokerLimits.builder().maxConsumerOffsets(2).build());
+        invoke(send("TopicOffsets", "m", ""));
+        invoke(pull("CG_OFFSETS", "TopicOffsets", 0)); // makes the group known, as a consumer's first pull does
+
+        assertThat(invoke(commit("CG_OFFSETS", "TopicOffsets", 0, 1)).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(invoke(commit("CG_NEVER_SEEN", "TopicOffsets", 0, 1)).getCode())
+                .isEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+        assertThat(invoke(commit("CG_OFFSETS", "NoSuchTopic", 0, 1)).getCode())
+                .isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+        RemotingCommand negativeQueue = invoke(commit("CG_OFFSETS", "TopicOffsets", -5, 1));
+        assertThat(negativeQueue.getCode()).isEqualTo(ResponseCode.INVALID_PARAMETER);
+        assertThat(negativeQueue.getRemark()).contains("queueId -5");
+        assertThat(invoke(commit("CG_OFFSETS", "TopicOffsets", 2, 1)).getCode())
+                .as("beyond the topic's two queues").isEqualTo(ResponseCode.INVALID_PARAMETER);
+        RemotingCommand negativeOffset = invoke(commit("CG_OFFSETS", "TopicOffsets", 0, -7));
+        assertThat(negativeOffset.getCode()).isEqualTo(ResponseCode.INVALID_PARAMETER);
+        assertThat(negativeOffset.getRemark()).contains("-7");
+
+        assertThat(invoke(commit("CG_OFFSETS", "TopicOffsets", 1, 1)).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        invoke(send("TopicOther", "m", ""));
+        RemotingCommand full = invoke(commit("CG_OFFSETS", "TopicOther", 0, 1));
+        assertThat(full.getCode()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(full.getRemark()).contains("maxConsumerOffsets");
+        assertThat(invoke(commit("CG_OFFSETS", "TopicOffsets", 0, 5)).getCode())
+                .as("an offset already kept moves on").isEqualTo(ResponseCode.SUCCESS);
+        assertThat(server.broker().stats().health().consumerOffsets()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldReturnAtMostTheQueryCapHoweverManyAreAskedFor() throws Exception {
+        start(BrokerLimits.builder().maxQueryResults(64).build());
+        for (int i = 0; i < 100; i++) {
+            invoke(send("TopicQuery", "m" + i, "KEYS\u0001same-key\u0002"));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.broker().store().dispatchedOffset()
+                == server.broker().store().commitLogMaxOffset());
+
+        RemotingCommand found = invoke(command(RequestCode.QUERY_MESSAGE, Map.of("topic", "TopicQuery", "key",
+                "same-key", "maxNum", "100000", "beginTimestamp", "0", "endTimestamp",
+                Long.toString(Long.MAX_VALUE))));
+
+        assertThat(found.getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(org.apache.rocketmq.common.message.MessageDecoder.decodes(java.nio.ByteBuffer.wrap(
+                found.getBody()))).hasSize(64);
+    }
+
+    @Test
+    void shouldRefuseExpressionsOverTheCapAndKeepTheFilterCacheWithinItsBytes() throws Exception {
+        start(BrokerLimits.builder().maxExpressionLength(8 * 1024).filterCacheBytes(1 << 20).build());
+        invoke(send("TopicSql", "m", ""));
+        String huge = "a = '" + "x".repeat(4 * 1024 * 1024) + "'";
+
+        CheckClientRequestBody check = new CheckClientRequestBody();
+        check.setClientId("client-sql");
+        check.setGroup("CG_SQL");
+        SubscriptionData subscription = new SubscriptionData("TopicSql", huge);
+        subscription.setExpressionType("SQL92");
+        check.setSubscriptionData(subscription);
+        RemotingCommand checkRequest = RemotingCommand.createRequestCommand(RequestCode.CHECK_CLIENT_CONFIG, null);
+        checkRequest.setBody(check.encode());
+        RemotingCommand checked = invoke(checkRequest);
+        assertThat(checked.getCode()).isEqualTo(ResponseCode.SUBSCRIPTION_PARSE_FAILED);
+        assertThat(checked.getRemark()).contains("at most 8192").hasSizeLessThan(1024);
+
+        RemotingCommand beat = invoke(heartbeat("client-sql", "CG_SQL", "TopicSql", "SQL92", huge));
+        assertThat(beat.getCode()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+        assertThat(beat.getRemark()).contains("at most 8192");
+
+        for (int i = 0; i < 500; i++) {
+            String expression = "a = '" + i + "x".repeat(7 * 1024) + "'";
+            assertThat(invoke(heartbeat("client-" + i, "CG_SQL_" + i, "TopicSql", "SQL92", expression)).getCode())
+                    .isEqualTo(ResponseCode.SUCCESS);
+        }
+        assertThat(server.broker().stats().health().filterCacheBytes()).isPositive().isLessThanOrEqualTo(1 << 20);
+    }
+
+    @Test
+    void shouldHoldAtMostTheCapOfPullsPerConnectionAndAnswerTheRestSystemBusy() throws Exception {
+        start(BrokerLimits.builder().maxHeldPullsPerConnection(2).build());
+        invoke(send("TopicHeld", "m", ""));
+        invoke(heartbeat("client-held", "CG_HELD", "TopicHeld", "TAG", "*"));
+        // queue 1 is empty: a long poll there is held
+        List<CompletableFuture<RemotingCommand>> pulls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            RemotingCommand request = pull("CG_HELD", "TopicHeld", 5_000);
+            request.addExtField("queueId", "1");
+            CompletableFuture<RemotingCommand> answer = new CompletableFuture<>();
+            raw.invokeAsync(broker, request, 30_000, future -> answer.complete(future.getResponseCommand()));
+            pulls.add(answer);
+        }
+
+        RemotingCommand busy = CompletableFuture.anyOf(pulls.toArray(CompletableFuture[]::new))
+                .thenApply(RemotingCommand.class::cast).get();
+        assertThat(busy.getCode()).isEqualTo(ResponseCode.SYSTEM_BUSY);
+        assertThat(server.broker().stats().health().heldPulls()).isEqualTo(2);
+        for (CompletableFuture<RemotingCommand> pull : pulls) {
+            assertThat(pull.get().getCode()).isIn(ResponseCode.SYSTEM_BUSY, ResponseCode.PULL_NOT_FOUND);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.broker().stats().health().heldPulls() == 0);
+    }
+
+    @Test
+    void shouldCreateNoTopicOrGroupBeyondItsCapAndSaySo() throws Exception {
+        start(BrokerLimits.builder().maxTopics(3).maxSubscriptionGroups(2).build());
+        // TBW102 is the first topic
+        assertThat(invoke(send("TopicCap1", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(invoke(send("TopicCap2", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        RemotingCommand third = invoke(send("TopicCap3", "m", ""));
+        assertThat(third.getCode()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+        assertThat(third.getRemark()).contains("3 topics, its maximum");
+
+        assertThat(invoke(pull("CG_CAP1", "TopicCap1", 0)).getCode()).isNotEqualTo(
+                ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+        assertThat(invoke(pull("CG_CAP2", "TopicCap1", 0)).getCode()).isNotEqualTo(
+                ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+        RemotingCommand overGroups = invoke(pull("CG_CAP3", "TopicCap1", 0));
+        assertThat(overGroups.getCode()).isEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+        assertThat(overGroups.getRemark()).contains("2 groups, its maximum");
+    }
+}
