@@ -41,14 +41,23 @@ final class BrokerRegistration {
     private final RemotingClient client;
     private final BodyCodec json;
     private final CompressedRegistration compressed;
+    private final int compressAbove;
+    private final int splitAbove;
     private volatile String brokerAddress;
 
     BrokerRegistration(BrokerConfig config, TopicConfigTable topics, RemotingClient client, BodyCodec json) {
+        this(config, topics, client, json, COMPRESS_ABOVE, SPLIT_ABOVE);
+    }
+
+    BrokerRegistration(BrokerConfig config, TopicConfigTable topics, RemotingClient client, BodyCodec json,
+                       int compressAbove, int splitAbove) {
         this.config = config;
         this.topics = topics;
         this.client = client;
         this.json = json;
         this.compressed = new CompressedRegistration(json);
+        this.compressAbove = compressAbove;
+        this.splitAbove = splitAbove;
     }
 
     void brokerAddress(String address) {
@@ -88,11 +97,11 @@ final class BrokerRegistration {
     List<RemotingCommand> requests(TopicConfigSerializeWrapper snapshot) {
         RegisterBrokerBody body = new RegisterBrokerBody(snapshot, List.of());
         byte[] plain = json.encode(body);
-        if (plain.length <= COMPRESS_ABOVE) {
+        if (plain.length <= compressAbove) {
             return List.of(request(plain, false));
         }
         byte[] compressed = this.compressed.encode(body);
-        if (compressed.length <= SPLIT_ABOVE || snapshot.topicConfigTable().size() < 2) {
+        if (compressed.length <= splitAbove || snapshot.topicConfigTable().size() < 2) {
             return List.of(request(compressed, true));
         }
         List<Map<String, TopicConfig>> halves = List.of(new HashMap<>(), new HashMap<>());

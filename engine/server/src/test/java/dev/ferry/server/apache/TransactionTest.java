@@ -147,4 +147,62 @@ class TransactionTest {
                     .containsOnly("pending");
         }
     }
+
+    @Test
+    void shouldRefuseAnotherProducerGroupsEndOrAWrongOffsetAndLeaveTheHalfMessageToItsProducer() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(config(15));
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            List<String> checked = new CopyOnWriteArrayList<>();
+            TransactionMQProducer producer = producer(clients, "PG_TX_OWNER",
+                    listener(TransactionTest::byKey, LocalTransactionState.ROLLBACK_MESSAGE, checked));
+            Message message = new Message("TopicTxTheirs", "T", "unknown-theirs",
+                    "theirs".getBytes(StandardCharsets.UTF_8));
+            org.apache.rocketmq.client.producer.SendResult sent = producer.sendMessageInTransaction(message, null);
+            // where the half message is, as the broker's check-back would tell its producer
+            await().atMost(Duration.ofSeconds(10)).until(() -> ferry.server().broker().store().maxOffset(
+                    dev.ferry.format.SystemTopics.TRANSACTION_HALF_TOPIC, 0) == 1);
+            dev.ferry.store.StoredMessageView half = ferry.server().broker().store().getMessages(
+                    dev.ferry.format.SystemTopics.TRANSACTION_HALF_TOPIC, 0, 0, 1, 1 << 20,
+                    dev.ferry.store.MessageFilterPredicate.ALL).views().get(0);
+            long commitLogOffset = half.physicalOffset();
+
+            org.apache.rocketmq.remoting.netty.NettyRemotingClient raw =
+                    new org.apache.rocketmq.remoting.netty.NettyRemotingClient(
+                            new org.apache.rocketmq.remoting.netty.NettyClientConfig());
+            raw.start();
+            try {
+                String broker = "127.0.0.1:" + ferry.server().brokerPort();
+                org.apache.rocketmq.remoting.protocol.RemotingCommand otherGroup = raw.invokeSync(broker,
+                        endTransaction("PG_TX_INTRUDER", half.queueOffset(), commitLogOffset), 5000);
+                org.apache.rocketmq.remoting.protocol.RemotingCommand wrongOffset = raw.invokeSync(broker,
+                        endTransaction("PG_TX_OWNER", half.queueOffset() + 1, commitLogOffset), 5000);
+
+                assertThat(otherGroup.getCode()).isEqualTo(dev.ferry.remoting.protocol.ResponseCode.SYSTEM_ERROR);
+                assertThat(otherGroup.getRemark()).isEqualTo("The producer group wrong");
+                assertThat(wrongOffset.getCode()).isEqualTo(dev.ferry.remoting.protocol.ResponseCode.SYSTEM_ERROR);
+                assertThat(wrongOffset.getRemark()).isEqualTo("The transaction state table offset wrong");
+            } finally {
+                raw.shutdown();
+            }
+
+            // still undecided: its producer is asked, and its answer (roll back) is what happens
+            await().atMost(Duration.ofSeconds(30)).until(() -> checked.contains("unknown-theirs"));
+            assertThat(ferry.server().broker().store().maxOffset("TopicTxTheirs", sent.getMessageQueue()
+                    .getQueueId())).isZero();
+        }
+    }
+
+    private static org.apache.rocketmq.remoting.protocol.RemotingCommand endTransaction(String group,
+                                                                                       long queueOffset,
+                                                                                       long commitLogOffset) {
+        org.apache.rocketmq.remoting.protocol.RemotingCommand request = org.apache.rocketmq.remoting.protocol
+                .RemotingCommand.createRequestCommand(dev.ferry.remoting.protocol.RequestCode.END_TRANSACTION, null);
+        request.addExtField("producerGroup", group);
+        request.addExtField("tranStateTableOffset", Long.toString(queueOffset));
+        request.addExtField("commitLogOffset", Long.toString(commitLogOffset));
+        request.addExtField("commitOrRollback", "8");
+        request.addExtField("fromTransactionCheck", "false");
+        request.addExtField("msgId", "intruder");
+        return request;
+    }
 }
