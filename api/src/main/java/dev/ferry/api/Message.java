@@ -1,5 +1,6 @@
 package dev.ferry.api;
 
+import dev.ferry.format.NameRules;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -8,26 +9,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * A message to send: topic, body, tags, keys, user properties and an optional delay level.
  *
  * <p>Immutable and validated when built, so an invalid message never reaches a broker: the topic must
- * match {@code ^[%|a-zA-Z0-9_-]+$} and be at most {@value #MAX_TOPIC_LENGTH} characters, the body must be
+ * follow the broker's rules ({@link NameRules}: {@code ^[%|a-zA-Z0-9_-]+$}, at most
+ * {@value #MAX_TOPIC_LENGTH} characters, or a group's retry topic), the body must be
  * non-empty and at most {@value #MAX_BODY_SIZE} bytes, tags, keys and properties must not contain the
  * property separators (characters 1 and 2), and user properties must not use the names RocketMQ reserves
  * ({@code TAGS}, {@code KEYS}, {@code UNIQ_KEY}, {@code DELAY}, ...). Build one with {@link #builder(String)}.
  */
 public final class Message {
-    /** Longest topic name accepted. */
-    public static final int MAX_TOPIC_LENGTH = 127;
+    /** Longest topic name accepted (a group's retry or dead-letter topic may be longer). */
+    public static final int MAX_TOPIC_LENGTH = NameRules.TOPIC_MAX_LENGTH;
     /** Largest body accepted, in bytes (4 MiB, RocketMQ's default). */
     public static final int MAX_BODY_SIZE = 4 * 1024 * 1024;
     /** Highest delay level of RocketMQ's default table ("1s 5s ... 2h"). */
     public static final int MAX_DELAY_LEVEL = 18;
 
-    private static final Pattern TOPIC = Pattern.compile("^[%|a-zA-Z0-9_-]+$");
     /** Property names the client or broker set themselves; a user property must not use them. */
     private static final java.util.Set<String> RESERVED_PROPERTIES = java.util.Set.of("TAGS", "KEYS", "UNIQ_KEY",
             "WAIT", "DELAY", "RETRY_TOPIC", "REAL_TOPIC", "REAL_QID", "TRAN_MSG", "PGROUP", "MIN_OFFSET",
@@ -62,15 +62,9 @@ public final class Message {
      * @throws InvalidMessageException naming the topic and the rule it breaks
      */
     public static void validateTopic(String topic) {
-        if (topic == null || topic.isBlank()) {
-            throw new InvalidMessageException("topic must not be blank");
-        }
-        if (topic.length() > MAX_TOPIC_LENGTH) {
-            throw new InvalidMessageException("topic '" + topic + "' is " + topic.length()
-                    + " characters long, more than the " + MAX_TOPIC_LENGTH + " allowed");
-        }
-        if (!TOPIC.matcher(topic).matches()) {
-            throw new InvalidMessageException("topic '" + topic + "' contains characters outside ^[%|a-zA-Z0-9_-]+$");
+        String problem = NameRules.topicProblem(topic);
+        if (problem != null) {
+            throw new InvalidMessageException(problem);
         }
     }
 

@@ -25,6 +25,7 @@ class ShippedBundlesTest {
 
     private static final Map<String, Set<String>> EXPECTED_EXPORTS = Map.of(
             "dev.ferry.api", Set.of("dev.ferry.api"),
+            "dev.ferry.format", Set.of("dev.ferry.format"),
             "dev.ferry.spi", Set.of("dev.ferry.spi"),
             "dev.ferry.remoting", Set.of("dev.ferry.remoting", "dev.ferry.remoting.protocol",
                     "dev.ferry.remoting.protocol.header", "dev.ferry.remoting.protocol.body", "dev.ferry.remoting.codec"),

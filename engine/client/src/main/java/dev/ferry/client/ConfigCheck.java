@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.format.NameRules;
 import java.time.Duration;
 
 /** Validation of configuration values, with messages that name the bad key and value. */
@@ -26,8 +27,9 @@ final class ConfigCheck {
     }
 
     static void group(String key, String value) {
-        notBlank(key, value);
-        require(value.length() <= 120, key, value, "must be at most 120 characters");
-        require(value.matches("^[%|a-zA-Z0-9_-]+$"), key, value, "must match ^[%|a-zA-Z0-9_-]+$");
+        String problem = NameRules.groupProblem(key, value);
+        if (problem != null) {
+            throw new IllegalArgumentException("invalid client config: " + problem);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import dev.ferry.api.MessageModel;
+import dev.ferry.format.SystemTopics;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -30,6 +31,6 @@ record ConsumerSettings(String group, MessageModel messageModel, ConsumeFromWher
 
     /** The group's retry topic, which clustering push consumers also read. */
     String retryTopic() {
-        return "%RETRY%" + group;
+        return SystemTopics.retryTopic(group);
     }
 }

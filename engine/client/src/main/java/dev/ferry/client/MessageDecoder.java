@@ -2,6 +2,7 @@ package dev.ferry.client;
 
 import dev.ferry.api.FerryException;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.SystemTopics;
 import java.io.ByteArrayOutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -25,7 +26,6 @@ final class MessageDecoder {
     static final int MAGIC_V2 = 0xDAA320AB;
     private static final int BORN_HOST_V6 = 0x10;
     private static final int STORE_HOST_V6 = 0x20;
-    private static final String RETRY_PREFIX = "%RETRY%";
 
     private MessageDecoder() {
     }
@@ -86,7 +86,7 @@ final class MessageDecoder {
             Map<String, String> properties = MessageProperties.decode(new String(propertyBytes, StandardCharsets.UTF_8));
             String topic = new String(topicBytes, StandardCharsets.UTF_8);
             String originalTopic = properties.get(MessageProperties.RETRY_TOPIC);
-            if (topic.startsWith(RETRY_PREFIX) && originalTopic != null) {
+            if (SystemTopics.isRetryTopic(topic) && originalTopic != null) {
                 topic = originalTopic;
             }
             String msgId = properties.get(MessageProperties.UNIQ_KEY);

@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.format.SystemTopics;
 import java.time.Duration;
 
 /**
@@ -18,7 +19,7 @@ public record ProducerConfig(String group, Duration sendTimeout, int retriesWhen
                              int maxMessageSize, int defaultTopicQueueNums, Duration brokerFailurePause) {
 
     /** The topic whose route stands in for a topic that does not exist yet. */
-    public static final String AUTO_CREATE_TOPIC = "TBW102";
+    public static final String AUTO_CREATE_TOPIC = SystemTopics.AUTO_CREATE_TOPIC;
 
     public ProducerConfig {
         ConfigCheck.group("group", group);

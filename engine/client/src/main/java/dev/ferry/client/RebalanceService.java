@@ -2,6 +2,7 @@ package dev.ferry.client;
 
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.ReadOffsetType;
@@ -211,7 +212,7 @@ final class RebalanceService {
         if (stored != OffsetStore.NO_OFFSET) {
             return -1;
         }
-        boolean retryTopic = queue.topic().startsWith("%RETRY%");
+        boolean retryTopic = SystemTopics.isRetryTopic(queue.topic());
         try {
             return switch (settings.consumeFromWhere()) {
                 case FIRST_OFFSET -> 0L;

@@ -5,6 +5,7 @@ import dev.ferry.api.Message;
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageModel;
 import dev.ferry.client.ConsumeFromWhere;
+import dev.ferry.format.NameRules;
 import dev.ferry.ra.Activatable;
 import dev.ferry.ra.AdapterRuntime;
 import dev.ferry.ra.PropertyProblems;
@@ -49,7 +50,6 @@ import java.util.regex.Pattern;
  */
 @Activation(messageListeners = MessageListener.class)
 public class FerryActivationSpec implements ActivationSpec, Activatable {
-    private static final Pattern GROUP = Pattern.compile("^[%|a-zA-Z0-9_-]{1,120}$");
     private static final Pattern PLUGIN_NAME = Pattern.compile("^[A-Za-z0-9_.-]+$");
     private static final DateTimeFormatter ROCKETMQ_TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
@@ -99,8 +99,8 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
         if (group == null) {
             problems.add("consumerGroup", consumerGroup, "is required");
         } else {
-            problems.require(GROUP.matcher(group).matches(), "consumerGroup", group,
-                    "must be 1 to 120 characters of ^[%|a-zA-Z0-9_-]+$");
+            String problem = NameRules.groupProblem("consumerGroup", group);
+            problems.require(problem == null, "consumerGroup", group, "must follow the group name rules: " + problem);
         }
         String type = Optional.ofNullable(text(selectorType)).orElse("TAG");
         if (type.equalsIgnoreCase("TAG") || type.equalsIgnoreCase("SQL92")) {

@@ -3,6 +3,7 @@ package dev.ferry.ra.outbound;
 import dev.ferry.api.FerryConnection;
 import dev.ferry.api.FerryConnectionFactory;
 import dev.ferry.client.FerryClient;
+import dev.ferry.format.NameRules;
 import dev.ferry.ra.AdapterRuntime;
 import dev.ferry.ra.FerryResourceAdapter;
 import dev.ferry.ra.PropertyProblems;
@@ -26,7 +27,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import javax.security.auth.Subject;
 
 /**
@@ -47,7 +47,6 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         TransactionSupport {
     private static final long serialVersionUID = 1L;
     private static final System.Logger LOG = System.getLogger(FerryManagedConnectionFactory.class.getName());
-    private static final Pattern GROUP = Pattern.compile("^[%|a-zA-Z0-9_-]{1,120}$");
 
     private String nameServer;
     private String producerGroup = "FERRY_RA_PRODUCER";
@@ -115,8 +114,10 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         Optional<String> names = Optional.ofNullable(nameServer).map(String::trim).filter(s -> !s.isEmpty());
         names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
                 "must be host:port, several separated by ';'"));
-        problems.require(producerGroup != null && GROUP.matcher(producerGroup.trim()).matches(), "producerGroup",
-                producerGroup, "must be 1 to 120 characters of ^[%|a-zA-Z0-9_-]+$");
+        String groupProblem = NameRules.groupProblem("producerGroup", producerGroup == null ? null
+                : producerGroup.trim());
+        problems.require(groupProblem == null, "producerGroup", producerGroup,
+                "must follow the group name rules: " + groupProblem);
         problems.require(sendTimeoutMillis != null && sendTimeoutMillis > 0, "sendTimeoutMillis", sendTimeoutMillis,
                 "must be positive");
         problems.require(retries != null && retries >= 0, "retries", retries, "must not be negative");

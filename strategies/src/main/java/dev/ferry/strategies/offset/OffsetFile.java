@@ -1,38 +1,26 @@
 package dev.ferry.strategies.offset;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.AtomicFile;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * One group's offsets as a JSON file, with the previous version kept beside it as {@code .bak}.
- *
- * <p>Writing never leaves a torn file where a reader looks: the new content goes to a temporary file
- * that is forced to disk and then atomically moved over the old one, after the old one was copied to
- * the backup (itself through a temporary file). Reading falls back to the backup when the file is
- * missing or corrupt, and to "no offsets" when the backup is too, with a warning each time; RocketMQ
- * instead refuses to start on a corrupt backup (issue #10518).
+ * One group's offsets as a JSON file, written through {@link AtomicFile}: a crash never leaves a torn file where a
+ * reader looks, the previous version stays as {@code .bak}, and reading falls back to it when the file is missing or
+ * corrupt. When neither can be read the consumer does not start (the error names both files) rather than start over
+ * from its consume-from-where setting and replay or skip what the offsets recorded; RocketMQ likewise refuses to
+ * start on a corrupt backup.
  *
  * <pre>{"group":"g","offsets":[{"topic":"T","brokerName":"b","queueId":0,"offset":42}]}</pre>
  */
 final class OffsetFile {
-
-    private static final System.Logger LOG = System.getLogger(OffsetFile.class.getName());
 
     private final ObjectMapper json = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -40,24 +28,19 @@ final class OffsetFile {
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private final String group;
-    private final Path file;
-    private final Path backup;
+    private final AtomicFile file;
 
     OffsetFile(String group, Path file) {
         this.group = group;
-        this.file = file;
-        this.backup = sibling(".bak");
+        this.file = new AtomicFile(file);
     }
 
-    /** @return the offsets in the file, else in the backup, else none */
+    /**
+     * @return the offsets in the file, else in the backup, else none when neither exists
+     * @throws AtomicFile.UnreadableFileException when the file or its backup exists but neither can be read
+     */
     Map<MessageQueue, Long> read() {
-        return parse(file).or(() -> parse(backup)).orElseGet(() -> {
-            if (Files.exists(file) || Files.exists(backup)) {
-                LOG.log(Level.WARNING, "No readable offsets for group {0} in {1} or its backup; consumption starts"
-                        + " from the consume-from-where setting", group, file);
-            }
-            return Map.of();
-        });
+        return file.read(this::decode).orElse(Map.of());
     }
 
     /**
@@ -65,52 +48,11 @@ final class OffsetFile {
      * @throws IOException if the file could not be written; the previous file is then still intact
      */
     void write(Map<MessageQueue, Long> offsets) throws IOException {
-        Files.createDirectories(file.getParent());
         List<QueueOffset> entries = new TreeMap<>(offsets).entrySet().stream()
                 .map(entry -> new QueueOffset(entry.getKey().topic(), entry.getKey().brokerName(),
                         entry.getKey().queueId(), entry.getValue()))
                 .toList();
-        byte[] content = json.writeValueAsBytes(new Content(group, entries));
-        if (Files.exists(file)) {
-            byte[] previous = Files.readAllBytes(file);
-            if (isReadable(previous)) {
-                // A corrupt file must not overwrite a good backup.
-                replace(backup, previous);
-            }
-        }
-        replace(file, content);
-    }
-
-    private void replace(Path target, byte[] content) throws IOException {
-        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buffer = ByteBuffer.wrap(content);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
-            channel.force(true);
-        }
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        forceDirectory(target.getParent());
-    }
-
-    /** Makes the rename itself durable where the platform allows syncing a directory (not on Windows). */
-    private static void forceDirectory(Path directory) {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // Best effort: the file content is already on disk; at worst the old name survives a crash.
-        }
-    }
-
-    private boolean isReadable(byte[] content) {
-        try {
-            decode(content);
-            return true;
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        file.write(json.writeValueAsBytes(new Content(group, entries)));
     }
 
     private Map<MessageQueue, Long> decode(byte[] bytes) throws IOException {
@@ -123,24 +65,6 @@ final class OffsetFile {
             offsets.put(new MessageQueue(entry.topic(), entry.brokerName(), entry.queueId()), entry.offset());
         }
         return offsets;
-    }
-
-    private Optional<Map<MessageQueue, Long>> parse(Path path) {
-        try {
-            return Optional.of(decode(Files.readAllBytes(path)));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (JacksonException | RuntimeException e) {
-            LOG.log(Level.WARNING, "Offset file " + path + " of group " + group + " is corrupt: " + e.getMessage());
-            return Optional.empty();
-        } catch (IOException e) {
-            LOG.log(Level.WARNING, "Could not read offset file " + path + " of group " + group, e);
-            return Optional.empty();
-        }
-    }
-
-    private Path sibling(String suffix) {
-        return file.resolveSibling(file.getFileName() + suffix);
     }
 
     /**

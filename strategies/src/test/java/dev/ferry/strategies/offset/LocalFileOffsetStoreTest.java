@@ -1,9 +1,11 @@
 package dev.ferry.strategies.offset;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.AtomicFile;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.OffsetStoreContext;
 import dev.ferry.spi.PluginConfig;
@@ -33,8 +35,8 @@ class LocalFileOffsetStoreTest {
     @TempDir
     Path directory;
 
-    /** System.Logger goes to java.util.logging by default; this collects the offset file's warnings. */
-    private final Logger julLogger = Logger.getLogger(OffsetFile.class.getName());
+    /** System.Logger goes to java.util.logging by default; this collects the file's warnings. */
+    private final Logger julLogger = Logger.getLogger(AtomicFile.class.getName());
     private final List<String> warnings = new ArrayList<>();
     private final Handler handler = new Handler() {
         @Override
@@ -100,23 +102,22 @@ class LocalFileOffsetStoreTest {
         store.load();
 
         assertThat(store.read(Q0, ReadOffsetType.READ_FROM_MEMORY)).isEqualTo(1L);
-        assertThat(warnings).singleElement().asString().contains("offsets.json").contains("is corrupt");
+        assertThat(warnings).singleElement().asString().contains("offsets.json").contains("cannot be read");
     }
 
     @Test
-    void shouldStartWithoutOffsetsWhenFileAndBackupAreCorrupt() throws IOException {
+    void shouldRefuseToStartNamingBothFilesWhenFileAndBackupAreCorrupt() throws IOException {
         persistTwice();
         Files.writeString(offsetFile(), "not json");
         Files.writeString(backupFile(), "{\"group\":\"g\",\"offsets\":[{\"topic\":\"T\",\"brokerName\":\"b\","
                 + "\"queueId\":0,\"offset\":-4}]}");
 
         OffsetStore store = newStore();
-        store.load();
 
-        assertThat(store.read(Q0, ReadOffsetType.READ_FROM_STORE)).isEqualTo(OffsetStore.NO_OFFSET);
-        assertThat(warnings).hasSize(3);
-        assertThat(warnings.get(1)).contains("offsets.json.bak").contains("negative offset -4");
-        assertThat(warnings.get(2)).contains("No readable offsets");
+        assertThatThrownBy(store::load).isInstanceOf(AtomicFile.UnreadableFileException.class)
+                .hasMessageContaining(offsetFile().toString()).hasMessageContaining("offsets.json.bak")
+                .hasMessageContaining("negative offset -4");
+        assertThat(Files.readString(offsetFile())).as("left for repair").isEqualTo("not json");
     }
 
     @Test
