@@ -10,9 +10,9 @@ import java.time.Clock;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code java -jar ferry-server.jar}: runs a name server and a broker until SIGTERM, then

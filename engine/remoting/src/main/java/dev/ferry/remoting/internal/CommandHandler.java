@@ -7,9 +7,9 @@ import dev.ferry.remoting.RemotingConnectException;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.util.function.Consumer;
 

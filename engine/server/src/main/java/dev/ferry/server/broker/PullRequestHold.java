@@ -1,8 +1,8 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
 import java.time.Clock;
 import java.util.ArrayList;
