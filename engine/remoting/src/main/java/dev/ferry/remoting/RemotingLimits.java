@@ -7,7 +7,9 @@ import java.time.Duration;
  * name server's), so that one set of keys bounds both.
  *
  * @param maxConnections               connections open at once; one beyond is closed as it arrives
- * @param maxInboundBytes              bytes all connections' frames may hold from arrival until processed
+ * @param maxInboundBytes              bytes all connections' frames over 64 KiB may hold from arrival until processed;
+ *                                     smaller frames have a pool of a quarter of this (at least 16 MiB) besides, so
+ *                                     clients hogging this one cannot stop consumers and ordinary producers
  * @param maxInboundBytesPerConnection the same for one connection; a connection over it is not read meanwhile
  * @param frameTimeout                 a frame must arrive whole within this of its first bytes
  */

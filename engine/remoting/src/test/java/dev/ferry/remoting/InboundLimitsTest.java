@@ -96,6 +96,32 @@ class InboundLimitsTest {
     }
 
     @Test
+    void shouldServeSmallRequestsWhileHugeFramesStartedAndLeftHangingHoldTheWholeLargeFramePool() throws Exception {
+        RemotingServer server = server(RemotingServerConfig.builder().maxInboundBytes(64 << 20)
+                .maxInboundBytesPerConnection(16 << 20), Executors.newFixedThreadPool(1));
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < 5; i++) { // 5 x 16 MiB declared: more than the 64 MiB pool
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.getOutputStream().write(ByteBuffer.allocate(8).putInt((16 << 20) - 4).putInt(20).array());
+                socket.getOutputStream().flush();
+                stalled.add(socket);
+            }
+            await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 4L * (16 << 20));
+
+            RemotingClient client = client();
+            RemotingCommand small = client.invokeSync("127.0.0.1:" + server.port(), request(OTHER, 1000), TIMEOUT);
+
+            assertThat(small.code()).isEqualTo(ResponseCode.SUCCESS);
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+        await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 0);
+    }
+
+    @Test
     void shouldAnswerSystemBusyAsApacheDoesWhenACodesQueueIsFullWhileOtherCodesAreServed() {
         ThreadPoolExecutor bounded = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(3));
         RemotingServer server = server(RemotingServerConfig.builder(), bounded);
