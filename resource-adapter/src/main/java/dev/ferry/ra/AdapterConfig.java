@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * The resource adapter's settings, validated once when it starts.
@@ -21,10 +22,13 @@ import java.util.Optional;
  * @param delayLevels embedded mode: the broker's delay levels (delayed sends and retries)
  * @param threadPlacement where the adapter's threads run: dedicated threads each started by a work of the
  *     server's WorkManager, or the WorkManager's own threads
+ * @param engineSettings embedded mode: more of the engine's settings (limits, flush mode, ...), as ferry-server's
+ *     {@code --config} keys, read from the adapter's {@code engineConfig} file; empty without one
  */
 public record AdapterConfig(Mode mode, Optional<String> nameServer, String host, int namesrvPort, int brokerPort,
                             Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize,
-                            DelayLevels delayLevels, WorkManagerThreadFactory.Placement threadPlacement) {
+                            DelayLevels delayLevels, WorkManagerThreadFactory.Placement threadPlacement,
+                            Properties engineSettings) {
 
     /** Where the engine runs. */
     public enum Mode {
@@ -46,6 +50,9 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         Objects.requireNonNull(pluginDir, "pluginDir");
         Objects.requireNonNull(delayLevels, "delayLevels");
         Objects.requireNonNull(threadPlacement, "threadPlacement");
+        Properties copy = new Properties();
+        copy.putAll(Objects.requireNonNull(engineSettings, "engineSettings"));
+        engineSettings = copy;
     }
 
     /** Where broadcasting consumers keep their offsets. */

@@ -2,6 +2,7 @@ package dev.ferry.ra;
 
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
+import dev.ferry.server.FerryServerProperties;
 import dev.ferry.server.broker.DelayLevels;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.transaction.xa.XAResource;
 
@@ -68,6 +70,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private Integer commitLogSegmentSize = 1024 * 1024 * 1024;
     private String messageDelayLevel = DelayLevels.DEFAULT_TEXT;
     private String threadPlacement = "spawned";
+    private String engineConfig;
 
     private volatile AdapterRuntime runtime;
     private final Map<ActivationKey, AutoCloseable> activations = new ConcurrentHashMap<>();
@@ -110,10 +113,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
         FerryServer server = null;
         try {
             Files.createDirectories(config.storeDir());
-            FerryServerConfig serverConfig = FerryServerConfig.builder(config.storeDir()).host(config.host())
-                    .namesrvPort(config.namesrvPort()).brokerPort(config.brokerPort())
-                    .pluginDir(config.pluginDir().orElse(null)).commitLogSegmentSize(config.commitLogSegmentSize())
-                    .delayLevels(config.delayLevels()).build();
+            FerryServerConfig serverConfig = engineServerConfig(config);
             server = new FerryServer(serverConfig, Clock.systemUTC(), threads);
             return server.start();
         } catch (IOException | RuntimeException e) {
@@ -169,13 +169,56 @@ public class FerryResourceAdapter implements ResourceAdapter {
         Optional<Path> plugins = Optional.ofNullable(pluginDir).filter(s -> !s.isBlank())
                 .flatMap(p -> path(problems, "pluginDir", p));
         plugins.ifPresent(p -> problems.require(Files.isDirectory(p), "pluginDir", p, "must be an existing directory"));
+        Properties settings = engineSettings(problems);
         if (!problems.isEmpty()) {
             String message = "FERRY-RA-0002 " + problems.describe("resource adapter configuration");
             LOG.log(Level.ERROR, message);
             throw new ResourceAdapterInternalException(message);
         }
         return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
-                commitLogSegmentSize, delayLevels, placement);
+                commitLogSegmentSize, delayLevels, placement, settings);
+    }
+
+    /** The embedded engine's config: the adapter's properties, then the engine config file's settings. */
+    private static FerryServerConfig engineServerConfig(AdapterConfig config) {
+        return FerryServerProperties.apply(FerryServerConfig.builder(config.storeDir()).host(config.host())
+                .namesrvPort(config.namesrvPort()).brokerPort(config.brokerPort())
+                .pluginDir(config.pluginDir().orElse(null)).commitLogSegmentSize(config.commitLogSegmentSize())
+                .delayLevels(config.delayLevels()).build(), config.engineSettings());
+    }
+
+    /** Keys the adapter has properties of its own for: set there, not in the engine config file. */
+    private static final java.util.Set<String> ADAPTER_KEYS = java.util.Set.of("host", "namesrvPort", "brokerPort",
+            "storeDir", "pluginDir", "commitLogSegmentSize", "delayLevels");
+
+    private Properties engineSettings(PropertyProblems problems) {
+        Properties settings = new Properties();
+        Optional<Path> file = Optional.ofNullable(engineConfig).filter(s -> !s.isBlank())
+                .flatMap(p -> path(problems, "engineConfig", p));
+        if (file.isEmpty()) {
+            return settings;
+        }
+        try (java.io.InputStream in = Files.newInputStream(file.get())) {
+            settings.load(in);
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            problems.add("engineConfig", file.get(), "cannot be read as a properties file: " + e.getMessage());
+            return settings;
+        }
+        java.util.List<String> wrong = new java.util.ArrayList<>();
+        for (String key : new java.util.TreeSet<>(settings.stringPropertyNames())) {
+            if (ADAPTER_KEYS.contains(key)) {
+                wrong.add("sets " + key + ", which is the adapter property " + key + ": set it there");
+            }
+        }
+        try {
+            FerryServerProperties.apply(FerryServerConfig.defaults(Path.of("ferry-data")), settings);
+        } catch (IllegalArgumentException e) {
+            wrong.add(e.getMessage());
+        }
+        if (!wrong.isEmpty()) {
+            problems.add("engineConfig", file.get(), String.join("; ", wrong));
+        }
+        return settings;
     }
 
     private static Optional<Path> path(PropertyProblems problems, String property, String value) {
@@ -327,6 +370,16 @@ public class FerryResourceAdapter implements ResourceAdapter {
     @ConfigProperty(description = "Embedded mode: a directory of plugin jars (filters, strategies) for the broker")
     public void setPluginDir(String pluginDir) {
         this.pluginDir = pluginDir;
+    }
+
+    public String getEngineConfig() {
+        return engineConfig;
+    }
+
+    @ConfigProperty(description = "Embedded mode: a properties file of more engine settings, with ferry-server's "
+            + "--config keys (limits such as maxTopics or maxInboundBytes, flushMode, ...; see docs/operations.md)")
+    public void setEngineConfig(String engineConfig) {
+        this.engineConfig = engineConfig;
     }
 
     public Integer getCommitLogSegmentSize() {

@@ -137,6 +137,39 @@ class AdapterLifecycleTest {
     }
 
     @Test
+    void shouldApplyTheEngineConfigFileToTheEmbeddedEngine() throws Exception {
+        java.nio.file.Path file = directory.resolve("engine.properties");
+        java.nio.file.Files.writeString(file, "maxTopics=7\nmaxConnections=99\nflushMode=SYNC_FLUSH\n");
+        FerryResourceAdapter adapter = TestAdapters.embedded(directory.resolve("engine-config"));
+        adapter.setEngineConfig(file.toString());
+        adapter.start(new FakeBootstrapContext());
+        try {
+            dev.ferry.server.FerryServer engine = adapter.runtime().embeddedServer().orElseThrow();
+            assertThat(engine.config().brokerLimits().maxTopics()).isEqualTo(7);
+            assertThat(engine.config().remotingLimits().maxConnections()).isEqualTo(99);
+            assertThat(engine.config().flushMode()).isEqualTo(dev.ferry.store.FlushMode.SYNC_FLUSH);
+        } finally {
+            adapter.stop();
+        }
+    }
+
+    @Test
+    void shouldRefuseAnEngineConfigFileWithAnUnknownKeyABadValueOrAnAdapterKey() throws Exception {
+        java.nio.file.Path file = directory.resolve("bad-engine.properties");
+        java.nio.file.Files.writeString(file, "maxTopix=7\n");
+        FerryResourceAdapter adapter = TestAdapters.embedded(directory.resolve("bad-engine"));
+        adapter.setEngineConfig(file.toString());
+        assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
+                .isInstanceOf(ResourceAdapterInternalException.class).hasMessageContaining("FERRY-RA-0002")
+                .hasMessageContaining("engineConfig").hasMessageContaining("unknown key 'maxTopix'");
+
+        java.nio.file.Files.writeString(file, "maxTopics=-3\nbrokerPort=1\n");
+        assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
+                .hasMessageContaining("maxTopics = -3: must be positive")
+                .hasMessageContaining("sets brokerPort, which is the adapter property brokerPort");
+    }
+
+    @Test
     void shouldNameEveryBadAdapterProperty() {
         FerryResourceAdapter adapter = new FerryResourceAdapter();
         adapter.setMode("sideways");

@@ -94,6 +94,11 @@ public final class FerryServer implements AutoCloseable {
         return this;
     }
 
+    /** The settings it runs with. */
+    public FerryServerConfig config() {
+        return config;
+    }
+
     public int namesrvPort() {
         return nameServer.port();
     }
