@@ -98,4 +98,25 @@ class AdminCommandTest {
             assertThat(row(lag, "TopicAdmin", "1")).isEqualTo("broker-a TopicAdmin 1 0 0 0");
         }
     }
+
+    @Test
+    void shouldPrintTheBrokersHealthWhatItRefusedAndHowFullItsTablesAre() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(dir)) {
+            String broker = "127.0.0.1:" + ferry.server().brokerPort();
+            try (dev.ferry.remoting.RemotingClient client = new dev.ferry.remoting.RemotingClient(
+                    dev.ferry.remoting.RemotingClientConfig.builder().build())) {
+                client.invokeSync(broker, dev.ferry.remoting.RemotingCommand.request(38)
+                        .extField("consumerGroup", "bad group!").build(), java.time.Duration.ofSeconds(5));
+            }
+
+            String output = run("admin", "--broker", broker, "health");
+
+            assertThat(output).contains("broker broker-a");
+            assertThat(output).containsPattern("dispatch failures\\s+0");
+            assertThat(output).containsPattern("queues set aside\\s+none");
+            assertThat(output).containsPattern("bad requests refused\\s+1");
+            assertThat(output).containsPattern("processor failures\\s+0");
+            assertThat(output).containsPattern("topics\\s+1");
+        }
+    }
 }

@@ -1,0 +1,56 @@
+package dev.ferry.server.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
+import dev.ferry.server.MutableClock;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PullRequestHoldTest {
+    private final MutableClock clock = new MutableClock(1_000);
+    private final List<Runnable> submitted = new ArrayList<>();
+    private final PullRequestHold hold = new PullRequestHold(clock, submitted::add, 3, 2);
+
+    private static PullRequestHold.HeldPull pull(String connection, int queueId) {
+        RemoteChannel channel = new FakeChannel(connection);
+        RequestContext context = new RequestContext() {
+            @Override
+            public RemoteChannel channel() {
+                return channel;
+            }
+
+            @Override
+            public void respond(RemotingCommand response) {
+            }
+        };
+        PullMessageRequestHeader header = new PullMessageRequestHeader("CG", "T", queueId, 0, 32, 2, 0L, 15_000L,
+                null, 0L, "TAG", null, null);
+        return new PullRequestHold.HeldPull(context, RemotingCommand.request(11).build(), header, 20_000);
+    }
+
+    @Test
+    void shouldHoldNoMoreThanTheCapPerConnectionAndInTotalAndCountEveryRelease() {
+        hold.retryWith((pull, again) -> { });
+        assertThat(hold.hold(pull("c1", 0))).isTrue();
+        assertThat(hold.hold(pull("c1", 1))).isTrue();
+        assertThat(hold.hold(pull("c1", 2))).as("connection c1 holds its two").isFalse();
+        assertThat(hold.hold(pull("c2", 0))).isTrue();
+        assertThat(hold.hold(pull("c3", 0))).as("three in total").isFalse();
+        assertThat(hold.size()).isEqualTo(3);
+
+        hold.onArrival("T", 0, 1); // wakes c1's and c2's pulls of queue 0
+        assertThat(submitted).hasSize(2);
+        assertThat(hold.size()).isEqualTo(1);
+        assertThat(hold.hold(pull("c3", 0))).isTrue();
+        assertThat(hold.hold(pull("c1", 3))).isTrue();
+
+        clock.advance(java.time.Duration.ofSeconds(30));
+        hold.expire();
+        assertThat(hold.size()).isZero();
+    }
+}
