@@ -10,6 +10,9 @@ public interface RequestContext {
      * Sends a response to the request later (after {@code process} returned {@code null}). The
      * response's opaque and response flag are set from the request. Does nothing for oneway
      * requests or when the connection has closed. Safe from any thread, at most once.
+     *
+     * <p>A processor that answers later must call this exactly once, even when it gives the request up (its
+     * connection closed, say): until then the request counts against the server's inbound budget.
      */
     void respond(RemotingCommand response);
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ferry.remoting.protocol.ResponseCode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +90,70 @@ class InboundLimitsTest {
             assertThat(answer.join().code()).isEqualTo(ResponseCode.SUCCESS);
         }
         await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 0);
+    }
+
+    @Test
+    void shouldStopReadingThePausedConnectionSoItsClientCannotPushMoreThanTheSocketBuffersHold() throws Exception {
+        RemotingServer server = server(RemotingServerConfig.builder().maxFrameLength(256 * 1024)
+                .maxInboundBytesPerConnection(512 * 1024).maxInboundBytes(4 << 20), Executors.newFixedThreadPool(1));
+        byte[] frame = frameBytes(RemotingCommand.request(BLOCKING).body(new byte[FRAME]).build());
+        AtomicLong written = new AtomicLong();
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(frame);
+            out.write(frame);
+            out.flush();
+            await().atMost(TIMEOUT).until(() -> server.inboundBytes() >= 2L * FRAME);
+            // then the next frame trickles in: every read the server makes holds only part of it
+            Thread writer = new Thread(() -> {
+                try {
+                    byte[] chunk = new byte[16 * 1024];
+                    System.arraycopy(frame, 0, chunk, 0, 8);
+                    for (int i = 0; i < 12_800; i++) { // 200 MB if nothing pushed back
+                        out.write(chunk);
+                        out.flush();
+                        written.addAndGet(chunk.length);
+                        if (i % 16 == 0) {
+                            Thread.sleep(1); // pacing the trickle, not asserting on time
+                        }
+                    }
+                } catch (IOException e) {
+                    // the socket closes at the end of the test
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            // the writer blocks once the socket buffers are full: its count stops moving
+            await().atMost(TIMEOUT).until(new java.util.concurrent.Callable<Boolean>() {
+                private long last = -1;
+
+                @Override
+                public Boolean call() throws Exception {
+                    long now = written.get();
+                    boolean still = now == last;
+                    last = now;
+                    Thread.sleep(200); // sampling the writer's progress, not asserting on time
+                    return still;
+                }
+            });
+            assertThat(written.get()).as("bytes the client could push into a paused connection")
+                    .isLessThan(32L << 20);
+            release.countDown();
+        }
+    }
+
+    private static byte[] frameBytes(RemotingCommand command) {
+        io.netty.buffer.ByteBuf out = io.netty.buffer.Unpooled.buffer();
+        try {
+            new dev.ferry.remoting.codec.CommandCodec().encode(command, out);
+            byte[] bytes = new byte[out.readableBytes()];
+            out.readBytes(bytes);
+            return bytes;
+        } finally {
+            out.release();
+        }
     }
 
     /** Length prefix, header word and a JSON header of a few dozen bytes. */

@@ -88,11 +88,13 @@ public final class EndpointRuntime implements AutoCloseable {
 
     /** Adds the framing, codec, idle and command handlers after whatever TLS handler is first. */
     public void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler) {
+        ReadGate gate = new ReadGate();
+        pipeline.addLast("gate", gate); // first: it must see the reads TLS asks for too
         if (tlsHandler != null) {
             pipeline.addLast("tls", tlsHandler);
         }
         pipeline.addLast("idle", new IdleStateHandler(0, 0, maxIdleTime.toMillis(), TimeUnit.MILLISECONDS));
-        pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout));
+        pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout, gate));
         pipeline.addLast("encoder", encoder);
         pipeline.addLast("commands", handler);
     }

@@ -27,23 +27,30 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     private final int maxFrameLength;
     private final InboundBudget.Connection budget;
     private final long frameTimeoutMillis;
+    private final ReadGate gate;
     private InboundBudget.Reservation reserved;
     private ScheduledFuture<?> frameDeadline;
-    private boolean paused;
+    private boolean retryScheduled;
     private boolean failed;
 
     public FrameDecoder(int maxFrameLength, CommandCodec codec) {
-        this(maxFrameLength, codec, InboundBudget.UNLIMITED, Duration.ZERO);
+        this(maxFrameLength, codec, InboundBudget.UNLIMITED, Duration.ZERO, new ReadGate());
     }
 
-    /** @param frameTimeout how long a frame may take to arrive once begun; zero for no limit */
-    public FrameDecoder(int maxFrameLength, CommandCodec codec, InboundBudget budget, Duration frameTimeout) {
+    /**
+     * @param frameTimeout how long a frame may take to arrive once begun; zero for no limit
+     * @param gate         the connection's read gate, first in its pipeline, which this decoder closes while the next
+     *                     frame does not fit the budget
+     */
+    public FrameDecoder(int maxFrameLength, CommandCodec codec, InboundBudget budget, Duration frameTimeout,
+                        ReadGate gate) {
         // The maximum counts the prefix too, as RocketMQ's does.
         super(maxFrameLength, 0, 4, 0, 4, true);
         this.codec = codec;
         this.maxFrameLength = maxFrameLength;
         this.budget = budget.connection();
         this.frameTimeoutMillis = frameTimeout.toMillis();
+        this.gate = gate;
     }
 
     @Override
@@ -52,7 +59,7 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
             in.skipBytes(in.readableBytes());
             return null;
         }
-        if (reserved == null && in.readableBytes() >= 4 && !reserve(ctx, in.getInt(in.readerIndex()))) {
+        if (reserved == null && in.readableBytes() >= 4 && !reserve(ctx, in)) {
             return null;
         }
         ByteBuf frame = null;
@@ -78,7 +85,8 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     }
 
     /** Reserves the next frame's bytes; when they do not fit, stops reading and returns false. */
-    private boolean reserve(ChannelHandlerContext ctx, int length) {
+    private boolean reserve(ChannelHandlerContext ctx, ByteBuf in) {
+        int length = in.getInt(in.readerIndex());
         if (length < 0 || length > maxFrameLength - 4) {
             return true; // the length check of the superclass refuses it
         }
@@ -88,11 +96,10 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
             return false;
         }
         reserved = reservation;
-        if (paused) {
-            paused = false;
-            ctx.channel().config().setAutoRead(true);
+        if (gate.isClosed()) {
+            gate.open(ctx);
         }
-        if (frameTimeoutMillis > 0) {
+        if (frameTimeoutMillis > 0 && in.readableBytes() < 4 + length) { // a frame already here needs no timer
             frameDeadline = ctx.executor().schedule(() -> frameTooSlow(ctx), frameTimeoutMillis,
                     TimeUnit.MILLISECONDS);
         }
@@ -100,14 +107,18 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     }
 
     private void pause(ChannelHandlerContext ctx) {
-        if (!paused) {
-            paused = true;
-            ctx.channel().config().setAutoRead(false);
+        if (!gate.isClosed()) {
+            gate.close(ctx);
             LOG.log(System.Logger.Level.DEBUG, "{0}: pausing reads, the requests in flight hold the inbound budget",
                     ctx.channel().remoteAddress());
         }
+        if (retryScheduled) {
+            return;
+        }
+        retryScheduled = true;
         ctx.executor().schedule(() -> {
-            if (ctx.channel().isActive() && paused) {
+            retryScheduled = false;
+            if (ctx.channel().isActive() && gate.isClosed()) {
                 try {
                     channelRead(ctx, Unpooled.EMPTY_BUFFER); // decodes what is buffered again
                 } catch (Exception e) {

@@ -74,23 +74,28 @@ public final class RequestDispatcher {
     /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
         Registration registration = registrations.getOrDefault(request.code(), fallback);
-        Context context = new Context(channel, request);
+        Context context = new Context(channel, request, reservation);
         running.incrementAndGet();
         try {
-            registration.executor.execute(() -> run(registration.processor, context, reservation));
+            registration.executor.execute(() -> run(registration.processor, context));
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
-            reservation.release();
-            context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY).remark(ResponseCode.OVERLOAD_REMARK)
-                    .build());
+            context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY)
+                    .remark(ResponseCode.OVERLOAD_REMARK).build());
         }
     }
 
-    private void run(RequestProcessor processor, Context context, InboundBudget.Reservation reservation) {
+    /**
+     * Runs the processor. The frame's reservation goes with the first answer, which may come later from another thread
+     * (a held pull, a send waiting for its flush): until then the request and its body are still held.
+     */
+    private void run(RequestProcessor processor, Context context) {
         try {
             RemotingCommand response = processor.process(context, context.request);
             if (response != null) {
                 context.respond(response);
+            } else if (context.request.isOneway()) {
+                context.reservation.release();
             }
         } catch (BadRequestException e) {
             badRequests.incrementAndGet();
@@ -105,7 +110,6 @@ public final class RequestDispatcher {
                     .remark(e.getClass().getSimpleName() + ": " + e.getMessage()).build());
         } finally {
             running.decrementAndGet();
-            reservation.release();
         }
     }
 
@@ -129,11 +133,13 @@ public final class RequestDispatcher {
     private static final class Context implements RequestContext {
         private final NettyRemoteChannel channel;
         private final RemotingCommand request;
+        private final InboundBudget.Reservation reservation;
         private final AtomicBoolean responded = new AtomicBoolean();
 
-        Context(NettyRemoteChannel channel, RemotingCommand request) {
+        Context(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
             this.channel = channel;
             this.request = request;
+            this.reservation = reservation;
         }
 
         @Override
@@ -143,6 +149,7 @@ public final class RequestDispatcher {
 
         @Override
         public void respond(RemotingCommand response) {
+            reservation.release(); // at most once; also for a oneway request or a closed connection
             if (request.isOneway() || !responded.compareAndSet(false, true)) {
                 return;
             }
