@@ -39,15 +39,21 @@ record Checkpoint(long physicalTimestamp, long logicsTimestamp, long indexTimest
      * which costs time, never data.
      */
     static Optional<Checkpoint> read(Path storeDir) {
+        return read(file(storeDir));
+    }
+
+    /** Reads through {@code file}, which then remembers whether the file itself was unreadable. */
+    static Optional<Checkpoint> read(AtomicFile file) {
         try {
-            return file(storeDir).read(Checkpoint::decode);
+            return file.read(Checkpoint::decode);
         } catch (AtomicFile.UnreadableFileException e) {
             LOG.log(System.Logger.Level.WARNING, "{0}; recovering from the start of the commit log", e.getMessage());
             return Optional.empty();
         }
     }
 
-    private static AtomicFile file(Path storeDir) {
+    /** The checkpoint file of a store: one per store, so that what a read found is known to the writes. */
+    static AtomicFile file(Path storeDir) {
         return new AtomicFile(storeDir.resolve(FILE_NAME));
     }
 
@@ -60,17 +66,17 @@ record Checkpoint(long physicalTimestamp, long logicsTimestamp, long indexTimest
             bytes.getLong(40), bytes.getLong(48));
     }
 
-    /** Writes durably and atomically into {@code storeDir}. */
-    void write(Path storeDir) {
+    /** Writes durably and atomically through {@code file}. */
+    void write(AtomicFile file) {
         ByteBuffer bytes = ByteBuffer.allocate(FILE_SIZE);
         bytes.putLong(0, physicalTimestamp).putLong(8, logicsTimestamp).putLong(16, indexTimestamp)
             .putLong(24, 0L).putLong(32, commitLogFlushedOffset).putLong(40, consumeQueueOffset)
             .putLong(48, indexOffset);
         bytes.putInt(CRC_POSITION, crc(bytes));
         try {
-            file(storeDir).write(bytes.array());
+            file.write(bytes.array());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write checkpoint in " + storeDir, e);
+            throw new UncheckedIOException("cannot write checkpoint " + file.path(), e);
         }
     }
 

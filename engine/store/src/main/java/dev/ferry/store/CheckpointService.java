@@ -1,6 +1,6 @@
 package dev.ferry.store;
 
-import java.nio.file.Path;
+import dev.ferry.format.AtomicFile;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -15,7 +15,7 @@ import java.time.Duration;
  * force, so recovery re-dispatches from there.
  */
 final class CheckpointService implements DutyLoop.Duty {
-    private final Path storeDir;
+    private final AtomicFile file;
     private final CommitLog commitLog;
     private final ConsumeQueueTable consumeQueues;
     private final MessageIndex index;
@@ -27,9 +27,9 @@ final class CheckpointService implements DutyLoop.Duty {
     private long indexDurableTimestamp;
     private long lastIndexForceMillis = Long.MIN_VALUE;
 
-    CheckpointService(Path storeDir, CommitLog commitLog, ConsumeQueueTable consumeQueues, MessageIndex index,
+    CheckpointService(AtomicFile file, CommitLog commitLog, ConsumeQueueTable consumeQueues, MessageIndex index,
                       Dispatcher dispatcher, Clock clock, Duration indexFlushInterval) {
-        this.storeDir = storeDir;
+        this.file = file;
         this.commitLog = commitLog;
         this.consumeQueues = consumeQueues;
         this.index = index;
@@ -66,7 +66,7 @@ final class CheckpointService implements DutyLoop.Duty {
         Checkpoint next = new Checkpoint(timestamp, timestamp, indexDurableTimestamp, commitLog.flushedOffset(),
             consumeQueuesComplete, indexDurableOffset);
         if (!next.equals(last)) {
-            next.write(storeDir);
+            next.write(file);
             last = next;
         }
     }

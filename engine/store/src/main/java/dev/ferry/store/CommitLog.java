@@ -271,7 +271,7 @@ final class CommitLog {
         });
     }
 
-    /** The message entry starting at {@code physicalOffset}, if there is one. */
+    /** The message entry starting at {@code physicalOffset}, if there is a whole, intact one. */
     Optional<StoredMessageView> messageAt(long physicalOffset) {
         return slice(physicalOffset, StoredMessageCodec.BLANK_MARKER_SIZE).flatMap(header -> {
             int magic = header.getInt(StoredMessageCodec.MAGIC_POSITION);
@@ -279,6 +279,7 @@ final class CommitLog {
                 return Optional.empty();
             }
             return slice(physicalOffset, header.getInt(StoredMessageCodec.TOTAL_SIZE_POSITION))
+                .filter(entry -> StoredMessageCodec.isIntactEntry(entry, physicalOffset))
                 .map(StoredMessageView::over);
         });
     }

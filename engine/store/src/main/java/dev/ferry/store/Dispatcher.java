@@ -4,7 +4,6 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,6 +27,7 @@ final class Dispatcher implements DutyLoop.Duty {
     private static final System.Logger LOG = System.getLogger(Dispatcher.class.getName());
     static final Duration FIRST_REPAIR_DELAY = Duration.ofSeconds(10);
     static final Duration LONGEST_REPAIR_DELAY = Duration.ofMinutes(10);
+    static final long REPAIR_CHUNK = 16L << 20;
 
     /** A queue that could not take its entries: where they start again, how far they went, when to try again. */
     private static final class SetAside {
@@ -53,6 +53,9 @@ final class Dispatcher implements DutyLoop.Duty {
     private final AtomicLong failedEntries = new AtomicLong();
     private boolean indexFailing;
     private boolean listenerFailing;
+    /** The queues of the repair under way, and how far it has read the commit log; dispatch thread only. */
+    private Map<QueueKey, ConsumeQueue> repairing;
+    private long repairCursor;
     private volatile long dispatchedOffset;
     private volatile long lastDispatchedTimestamp;
     /** Entries below this are in the index already (recovery re-dispatches them for their consume queues only). */
@@ -145,7 +148,7 @@ final class Dispatcher implements DutyLoop.Duty {
         try {
             index.add(message);
             indexFailing = false;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | InternalError e) { // a full disk faults a mapped page as an InternalError
             failedEntries.incrementAndGet();
             if (!indexFailing) {
                 indexFailing = true;
@@ -169,7 +172,7 @@ final class Dispatcher implements DutyLoop.Duty {
             tagsCode = message.tagsCode();
             consumeQueues.findOrCreate(key.topic(), key.queueId())
                 .put(message.queueOffset(), message.physicalOffset(), message.totalSize(), tagsCode);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | InternalError e) { // a full disk faults a mapped page as an InternalError
             failedEntries.incrementAndGet();
             setAside.put(key, new SetAside(message.physicalOffset(), message.queueOffset() + 1, clock.millis()));
             LOG.log(Level.ERROR, "cannot write the consume-queue entry of the message at commit-log offset "
@@ -195,36 +198,67 @@ final class Dispatcher implements DutyLoop.Duty {
         }
     }
 
-    /** Rebuilds the set-aside queues whose time has come, each from its first missing entry. */
+    /**
+     * Rebuilds the set-aside queues whose time has come: one pass over the commit log for all of them, from the first
+     * entry any of them lacks, at most {@value #REPAIR_CHUNK} bytes per round so dispatching goes on meanwhile. A
+     * queue whose rebuild fails again waits twice as long (at most {@link #LONGEST_REPAIR_DELAY}); the others finish.
+     */
     private void repairDue() {
-        long now = clock.millis();
-        long end = dispatchedOffset;
-        for (Iterator<Map.Entry<QueueKey, SetAside>> it = setAside.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<QueueKey, SetAside> entry = it.next();
-            SetAside queue = entry.getValue();
-            if (now < queue.nextRepairMillis) {
-                continue;
-            }
-            QueueKey key = entry.getKey();
-            try {
-                ConsumeQueue rebuilt = consumeQueues.findOrCreate(key.topic(), key.queueId());
-                commitLog.forEachEntry(queue.fromPhysicalOffset, end, message -> {
-                    if (message.queueId() == key.queueId() && MessageSysFlag.isDispatchedToConsumeQueue(
-                        message.sysFlag()) && message.topic().equals(key.topic())) {
-                        rebuilt.put(message.queueOffset(), message.physicalOffset(), message.totalSize(),
-                            message.tagsCode());
+        if (repairing == null) {
+            long now = clock.millis();
+            Map<QueueKey, ConsumeQueue> due = new HashMap<>();
+            long from = Long.MAX_VALUE;
+            for (Map.Entry<QueueKey, SetAside> entry : setAside.entrySet()) {
+                if (now >= entry.getValue().nextRepairMillis) {
+                    try {
+                        due.put(entry.getKey(), consumeQueues.findOrCreate(entry.getKey().topic(),
+                            entry.getKey().queueId()));
+                        from = Math.min(from, entry.getValue().fromPhysicalOffset);
+                    } catch (RuntimeException | InternalError e) {
+                        postpone(entry.getKey(), entry.getValue(), now, e);
                     }
-                });
-                it.remove();
-                LOG.log(Level.WARNING, "queue {0} of topic {1} is rebuilt and back in service", key.queueId(),
-                    key.topic());
-                notifyArrival(key, rebuilt.maxOffset(), 0, now);
-            } catch (RuntimeException e) {
-                queue.delayMillis = Math.min(queue.delayMillis * 2, LONGEST_REPAIR_DELAY.toMillis());
-                queue.nextRepairMillis = now + queue.delayMillis;
-                LOG.log(Level.DEBUG, "queue {0} of {1} still cannot be rebuilt: {2}", key.queueId(), key.topic(),
-                    e.toString());
+                }
             }
+            if (due.isEmpty()) {
+                return;
+            }
+            repairing = due;
+            repairCursor = from;
         }
+        long end = dispatchedOffset;
+        repairCursor = commitLog.forEachEntry(repairCursor, Math.min(end, repairCursor + REPAIR_CHUNK), message -> {
+            if (!MessageSysFlag.isDispatchedToConsumeQueue(message.sysFlag())) {
+                return;
+            }
+            QueueKey key = new QueueKey(message.topic(), message.queueId());
+            ConsumeQueue queue = repairing.get(key);
+            SetAside waiting = queue == null ? null : setAside.get(key);
+            if (waiting == null || message.physicalOffset() < waiting.fromPhysicalOffset) {
+                return;
+            }
+            try {
+                queue.put(message.queueOffset(), message.physicalOffset(), message.totalSize(), message.tagsCode());
+            } catch (RuntimeException | InternalError e) {
+                repairing.remove(key);
+                postpone(key, waiting, clock.millis(), e);
+            }
+        });
+        if (repairCursor < end) {
+            return;
+        }
+        for (Map.Entry<QueueKey, ConsumeQueue> rebuilt : repairing.entrySet()) {
+            setAside.remove(rebuilt.getKey());
+            LOG.log(Level.WARNING, "queue {0} of topic {1} is rebuilt and back in service", rebuilt.getKey().queueId(),
+                rebuilt.getKey().topic());
+            notifyArrival(rebuilt.getKey(), rebuilt.getValue().maxOffset(), 0, clock.millis());
+        }
+        repairing = null;
+    }
+
+    private void postpone(QueueKey key, SetAside queue, long now, Throwable cause) {
+        queue.delayMillis = Math.min(queue.delayMillis * 2, LONGEST_REPAIR_DELAY.toMillis());
+        queue.nextRepairMillis = now + queue.delayMillis;
+        LOG.log(Level.DEBUG, "queue {0} of {1} still cannot be rebuilt: {2}", key.queueId(), key.topic(),
+            cause.toString());
     }
 }

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.AtomicFile;
 import dev.ferry.format.DurableDirectories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,14 +70,15 @@ public final class MessageStore implements AutoCloseable {
         consumeQueues.load();
         index.load();
         Path abortMarker = dir.resolve(ABORT_FILE);
-        recoveryReport = new StoreRecovery(dir, commitLogFile, consumeQueues, index, dispatcher)
+        AtomicFile checkpointFile = Checkpoint.file(dir);
+        recoveryReport = new StoreRecovery(checkpointFile, commitLogFile, consumeQueues, index, dispatcher)
             .recover(!Files.exists(abortMarker));
         Map<QueueKey, Long> nextQueueOffsets = consumeQueues.maxOffsets();
         dispatcher.setAsideNextOffsets().forEach((queue, next) -> nextQueueOffsets.merge(queue, next, Math::max));
         commitLog.restore(recoveryReport.validEndOffset(), nextQueueOffsets);
         createAbortMarker(abortMarker);
 
-        checkpoints = new CheckpointService(dir, commitLog, consumeQueues, index, dispatcher, builder.clock,
+        checkpoints = new CheckpointService(checkpointFile, commitLog, consumeQueues, index, dispatcher, builder.clock,
             c.indexFlushInterval());
         retention = new RetentionService(commitLog, consumeQueues, index, dispatcher, disk, builder.clock,
             c.fileRetention(), c.diskCleanRatio());
@@ -205,8 +207,8 @@ public final class MessageStore implements AutoCloseable {
     /** The topics the store holds consume queues of, each with its highest queue id + 1. */
     public Map<String, Integer> queueCounts() {
         Map<String, Integer> counts = new java.util.HashMap<>();
-        consumeQueues.maxOffsets().keySet().forEach(queue -> counts.merge(queue.topic(), queue.queueId() + 1,
-            Math::max));
+        consumeQueues.maxOffsets().keySet().forEach(queue -> counts.merge(queue.topic(),
+            (int) Math.min(Integer.MAX_VALUE, queue.queueId() + 1L), Math::max));
         return counts;
     }
 
@@ -229,6 +231,23 @@ public final class MessageStore implements AutoCloseable {
     public Optional<StoredMessageView> messageAt(long physicalOffset) {
         return commitLog.messageAt(physicalOffset);
     }
+
+    /**
+     * The message stored at {@code physicalOffset} that the dispatcher has not reached yet, found by walking the
+     * commit log's entries from where the dispatcher is: a client naming an offset inside another message's body
+     * finds nothing. For a message just stored, before its consume-queue entry exists (at most
+     * {@value #MAX_UNDISPATCHED_WALK} bytes are walked).
+     */
+    public Optional<StoredMessageView> undispatchedMessageAt(long physicalOffset) {
+        long[] at = {dispatcher.dispatchedOffset()};
+        if (physicalOffset < at[0] || physicalOffset - at[0] > MAX_UNDISPATCHED_WALK) {
+            return Optional.empty();
+        }
+        long end = commitLog.forEachEntry(at[0], physicalOffset, message -> { });
+        return end == physicalOffset ? commitLog.messageAt(physicalOffset) : Optional.empty();
+    }
+
+    static final long MAX_UNDISPATCHED_WALK = 64L << 20;
 
     /** The message an offset message id names ("view by offset id"). */
     public Optional<StoredMessageView> messageByOffsetId(String offsetMessageId) {

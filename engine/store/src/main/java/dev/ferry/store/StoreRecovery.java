@@ -1,7 +1,7 @@
 package dev.ferry.store;
 
+import dev.ferry.format.AtomicFile;
 import java.lang.System.Logger.Level;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,15 +21,15 @@ import java.util.Optional;
 final class StoreRecovery {
     private static final System.Logger LOG = System.getLogger(StoreRecovery.class.getName());
 
-    private final Path storeDir;
+    private final AtomicFile checkpointFile;
     private final SegmentedFile commitLogFile;
     private final ConsumeQueueTable consumeQueues;
     private final MessageIndex index;
     private final Dispatcher dispatcher;
 
-    StoreRecovery(Path storeDir, SegmentedFile commitLogFile, ConsumeQueueTable consumeQueues, MessageIndex index,
+    StoreRecovery(AtomicFile checkpointFile, SegmentedFile commitLogFile, ConsumeQueueTable consumeQueues, MessageIndex index,
                   Dispatcher dispatcher) {
-        this.storeDir = storeDir;
+        this.checkpointFile = checkpointFile;
         this.commitLogFile = commitLogFile;
         this.consumeQueues = consumeQueues;
         this.index = index;
@@ -38,7 +38,7 @@ final class StoreRecovery {
 
     /** Runs recovery; the files are loaded, no service thread is running. */
     RecoveryReport recover(boolean cleanShutdown) {
-        Optional<Checkpoint> checkpoint = Checkpoint.read(storeDir);
+        Optional<Checkpoint> checkpoint = Checkpoint.read(checkpointFile);
         long minOffset = commitLogFile.minOffset();
         long dataEnd = commitLogFile.writtenOffset();
         long safeOffset = clamp(checkpoint.map(Checkpoint::safeOffset).orElse(minOffset), minOffset, dataEnd);

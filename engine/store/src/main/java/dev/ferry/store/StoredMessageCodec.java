@@ -151,10 +151,28 @@ final class StoredMessageCodec {
         return checkVariablePart(segment, at, totalSize, magic == MAGIC_V2);
     }
 
+    /**
+     * Whether {@code entry} (exactly one entry's bytes) is a whole, intact message stored at {@code physicalOffset}:
+     * what a lookup by offset must check before it trusts the bytes, since any offset may be asked for, one inside
+     * another message's body included.
+     */
+    static boolean isIntactEntry(ByteBuffer entry, long physicalOffset) {
+        int totalSize = entry.remaining();
+        if (totalSize < MIN_ENTRY_SIZE || entry.getInt(TOTAL_SIZE_POSITION) != totalSize) {
+            return false;
+        }
+        int magic = entry.getInt(MAGIC_POSITION);
+        return (magic == MAGIC_V1 || magic == MAGIC_V2) && entry.getLong(PHYSICAL_OFFSET_POSITION) == physicalOffset
+            && checkVariablePart(entry, 0, totalSize, magic == MAGIC_V2).verdict() == Verdict.MESSAGE;
+    }
+
     private static EntryCheck checkVariablePart(ByteBuffer segment, int at, int totalSize, boolean v2) {
         int sysFlag = segment.getInt(at + SYS_FLAG_POSITION);
         int end = at + totalSize;
         int p = at + bodyLengthPosition(sysFlag);
+        if (p + 4 > end) {
+            return EntryCheck.corrupt("the fixed part is longer than the entry");
+        }
         int bodyLength = segment.getInt(p);
         p += 4;
         if (bodyLength < 0 || p + bodyLength > end) {
