@@ -1,5 +1,7 @@
 package dev.ferry.server;
 
+import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.server.broker.Broker;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.namesrv.NameServer;
@@ -40,7 +42,8 @@ public final class FerryServer implements AutoCloseable {
         this.config = config;
         this.pluginLoader = pluginLoader(config.pluginDir());
         this.nameServer = new NameServer(NameServerConfig.builder().host(config.host()).port(config.namesrvPort())
-                .maxTopics(config.nameServerMaxTopics()).remotingLimits(config.remotingLimits()).build(), clock,
+                .maxTopics(config.nameServerMaxTopics()).maxRegistrationBytes(config.nameServerMaxRegistrationBytes())
+                .remotingLimits(nameServerLimits(config.remotingLimits())).build(), clock,
                 threadFactory);
         this.nameServer.start();
         Broker created = null;
@@ -62,6 +65,15 @@ public final class FerryServer implements AutoCloseable {
             throw e;
         }
         this.broker = created;
+    }
+
+    /**
+     * The name server's share: one frame's worth of large frames (registrations), so that with the broker's the
+     * process holds little more than the configured budget, which matters when it is an application server's heap.
+     */
+    private static RemotingLimits nameServerLimits(RemotingLimits limits) {
+        long oneFrame = RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH;
+        return new RemotingLimits(limits.maxConnections(), oneFrame, oneFrame, limits.frameTimeout());
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -3,6 +3,7 @@ package dev.ferry.server;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.server.namesrv.NameServerConfig;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,13 +29,15 @@ import java.util.Objects;
  * @param transactionCheckMax  checks of one transaction before it is discarded
  * @param brokerLimits         what clients may make the broker keep, queue and hold
  * @param nameServerMaxTopics  topic routes the name server keeps
+ * @param nameServerMaxRegistrationBytes what one compressed registration may inflate to
  * @param remotingLimits       connections, and the memory their requests may hold, of each server
  */
 public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Path storeDir, Path pluginDir,
                                 String brokerName, String clusterName, FlushMode flushMode, int commitLogSegmentSize,
                                 boolean autoCreateTopics, boolean sql92Enabled, DelayLevels delayLevels,
                                 Duration transactionCheckInterval, int transactionCheckMax, BrokerLimits brokerLimits,
-                                int nameServerMaxTopics, RemotingLimits remotingLimits) {
+                                int nameServerMaxTopics, int nameServerMaxRegistrationBytes,
+                                RemotingLimits remotingLimits) {
 
     /** RocketMQ's transactionCheckInterval and transactionCheckMax. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
@@ -61,6 +64,10 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
         if (nameServerMaxTopics <= 0) {
             throw new IllegalArgumentException("nameServerMaxTopics = " + nameServerMaxTopics + ": must be positive");
         }
+        if (nameServerMaxRegistrationBytes <= 0) {
+            throw new IllegalArgumentException("nameServerMaxRegistrationBytes = " + nameServerMaxRegistrationBytes
+                    + ": must be positive");
+        }
         Objects.requireNonNull(remotingLimits, "remotingLimits");
     }
 
@@ -79,7 +86,8 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
                 .commitLogSegmentSize(commitLogSegmentSize).autoCreateTopics(autoCreateTopics)
                 .sql92Enabled(sql92Enabled).delayLevels(delayLevels)
                 .transactionChecks(transactionCheckInterval, transactionCheckMax).brokerLimits(brokerLimits)
-                .nameServerMaxTopics(nameServerMaxTopics).remotingLimits(remotingLimits);
+                .nameServerMaxTopics(nameServerMaxTopics).nameServerMaxRegistrationBytes(nameServerMaxRegistrationBytes)
+                .remotingLimits(remotingLimits);
     }
 
     public FerryServerConfig withPorts(int newNamesrvPort, int newBrokerPort) {
@@ -120,6 +128,7 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
         private int transactionCheckMax = DEFAULT_CHECK_MAX;
         private BrokerLimits brokerLimits = BrokerLimits.defaults();
         private int nameServerMaxTopics = 1_000_000;
+        private int nameServerMaxRegistrationBytes = NameServerConfig.defaultMaxRegistrationBytes();
         private RemotingLimits remotingLimits = RemotingLimits.defaults();
 
         private Builder(Path storeDir) {
@@ -197,6 +206,11 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
             return this;
         }
 
+        public Builder nameServerMaxRegistrationBytes(int value) {
+            this.nameServerMaxRegistrationBytes = value;
+            return this;
+        }
+
         public Builder remotingLimits(RemotingLimits value) {
             this.remotingLimits = value;
             return this;
@@ -205,7 +219,8 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
         public FerryServerConfig build() {
             return new FerryServerConfig(host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName,
                     flushMode, commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels,
-                    transactionCheckInterval, transactionCheckMax, brokerLimits, nameServerMaxTopics, remotingLimits);
+                    transactionCheckInterval, transactionCheckMax, brokerLimits, nameServerMaxTopics,
+                    nameServerMaxRegistrationBytes, remotingLimits);
         }
     }
 }

@@ -69,6 +69,14 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
                 .remotingLimits(remotingLimits);
     }
 
+    /**
+     * What a compressed registration may inflate to by default: a sixteenth of the heap, within 16 and 64 MiB (a
+     * hundred thousand topics take about 5 MiB), so that a small request cannot make a large allocation.
+     */
+    public static int defaultMaxRegistrationBytes() {
+        return (int) Math.max(16L << 20, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
+    }
+
     /** Builds a {@link NameServerConfig}; defaults are Apache's where Apache has one. */
     public static final class Builder {
         private String host = "127.0.0.1";
@@ -77,7 +85,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         private Duration scanInterval = Duration.ofSeconds(5);
         private int maxTopics = 1_000_000;
         private int maxBrokers = 1_000;
-        private int maxRegistrationBytes = 256 << 20;
+        private int maxRegistrationBytes = defaultMaxRegistrationBytes();
         private int registerQueueCapacity = 10_000;
         private int routeQueueCapacity = 50_000;
         private RemotingLimits remotingLimits = RemotingLimits.defaults();

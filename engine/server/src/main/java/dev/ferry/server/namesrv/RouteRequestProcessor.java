@@ -28,11 +28,14 @@ import java.util.zip.CRC32;
  *
  * <p>Everything a registration carries is checked before the table changes: the broker and
  * cluster names, the addresses, the CRC, a compressed body's size once inflated; topics with
- * invalid names are left out (the remark counts them). A refused registration is answered
+ * invalid names or queue counts beyond {@value #MAX_QUEUES} are left out (the remark counts them). A refused registration is answered
  * INVALID_PARAMETER or SYSTEM_ERROR with the reason (Apache answers SUCCESS to most bad
  * registrations and logs; a broker cannot tell then).
  */
 final class RouteRequestProcessor implements RequestProcessor {
+    /** The most queues a topic may have on one broker in a route: clients build one object per queue. */
+    static final int MAX_QUEUES = 65_535;
+
     private final RouteTable routes;
     private final BodyCodec json;
     private final CompressedRegistration compressed;
@@ -49,7 +52,7 @@ final class RouteRequestProcessor implements RequestProcessor {
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         return switch (request.code()) {
             case RequestCode.REGISTER_BROKER -> register(context, request);
-            case RequestCode.UNREGISTER_BROKER -> unregister(request);
+            case RequestCode.UNREGISTER_BROKER -> unregister(context, request);
             case RequestCode.GET_ROUTEINFO_BY_TOPIC -> route(request);
             case RequestCode.GET_BROKER_CLUSTER_INFO -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
                     .body(json.encode(routes.clusterInfo())).build();
@@ -98,8 +101,8 @@ final class RouteRequestProcessor implements RequestProcessor {
         int invalid = 0;
         for (Map.Entry<String, TopicConfig> topic : topics.topicConfigTable().entrySet()) {
             TopicConfig config = topic.getValue();
-            if (config != null && NameRules.topicProblem(topic.getKey()) == null && config.readQueueNums() >= 0
-                    && config.writeQueueNums() >= 0) {
+            if (config != null && NameRules.topicProblem(topic.getKey()) == null && queues(config.readQueueNums())
+                    && queues(config.writeQueueNums()) && (config.perm() & ~7) == 0) {
                 valid.put(topic.getKey(), config);
             } else {
                 invalid++;
@@ -123,6 +126,11 @@ final class RouteRequestProcessor implements RequestProcessor {
         return response.build();
     }
 
+    /** Queue counts a client can build a route of. */
+    private static boolean queues(int count) {
+        return count >= 0 && count <= MAX_QUEUES;
+    }
+
     private static int crc32(byte[] body) {
         CRC32 crc = new CRC32();
         crc.update(body);
@@ -130,10 +138,13 @@ final class RouteRequestProcessor implements RequestProcessor {
         return (int) (crc.getValue() & 0x7FFFFFFF);
     }
 
-    private RemotingCommand unregister(RemotingCommand request) {
+    private RemotingCommand unregister(RequestContext context, RemotingCommand request) {
         UnregisterBrokerRequestHeader header = request.header(UnregisterBrokerRequestHeader.class);
         checkBroker(header.brokerName(), header.clusterName(), header.brokerAddr(), header.brokerId());
-        routes.unregister(header.brokerAddr());
+        String refusal = routes.unregister(header.brokerAddr(), context.channel().id());
+        if (refusal != null) {
+            return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(refusal).build();
+        }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
     }
 

@@ -68,14 +68,10 @@ public final class RouteTable {
             this.brokerId = brokerId;
         }
 
-        void seenOver(String channelId) {
-            channelIds.remove(channelId);
-            channelIds.add(channelId);
-            if (channelIds.size() > MAX_CHANNELS_PER_BROKER) {
-                Iterator<String> oldest = channelIds.iterator();
-                oldest.next();
-                oldest.remove();
-            }
+        /** Records the connection; false when the broker has as many open ones as it may. */
+        boolean seenOver(String channelId) {
+            return channelIds.contains(channelId) || channelIds.size() < MAX_CHANNELS_PER_BROKER
+                    && channelIds.add(channelId);
         }
     }
 
@@ -111,6 +107,10 @@ public final class RouteTable {
         lock.writeLock().lock();
         try {
             BrokerData existing = brokers.get(brokerName);
+            if (existing != null && !existing.cluster().equals(cluster)) {
+                return Outcome.refused("broker " + brokerName + " belongs to cluster " + existing.cluster()
+                        + "; it cannot register in cluster " + cluster + " too");
+            }
             String holder = existing == null ? null : existing.brokerAddrs().get(brokerId);
             if (holder != null && !holder.equals(brokerAddr) && live.containsKey(holder)) {
                 return Outcome.refused("broker " + brokerName + " id " + brokerId + " is registered from " + holder
@@ -123,6 +123,11 @@ public final class RouteTable {
             }
             if (broker == null && live.size() >= maxBrokers) {
                 return Outcome.refused("the name server keeps " + maxBrokers + " brokers, its maximum");
+            }
+            if (broker != null && !broker.channelIds.contains(channelId)
+                    && broker.channelIds.size() >= MAX_CHANNELS_PER_BROKER) {
+                return Outcome.refused(brokerAddr + " is registered over " + MAX_CHANNELS_PER_BROKER
+                        + " open connections already");
             }
             clusters.computeIfAbsent(cluster, c -> new TreeSet<>()).add(brokerName);
             Map<Long, String> addrs = new TreeMap<>(existing == null ? Map.of() : existing.brokerAddrs());
@@ -177,15 +182,23 @@ public final class RouteTable {
         return skipped;
     }
 
-    /** Removes one broker, as UNREGISTER_BROKER asks; returns whether it was registered. */
-    public boolean unregister(String brokerAddr) {
+    /**
+     * Removes one broker, as UNREGISTER_BROKER asks, when asked over a connection it registered over (as brokers
+     * unregister); returns why not, or {@code null}.
+     */
+    public String unregister(String brokerAddr, String channelId) {
         lock.writeLock().lock();
         try {
-            LiveBroker gone = live.remove(brokerAddr);
-            if (gone != null) {
-                drop(brokerAddr, gone, "unregistered");
+            LiveBroker broker = live.get(brokerAddr);
+            if (broker == null) {
+                return null;
             }
-            return gone != null;
+            if (!broker.channelIds.contains(channelId)) {
+                return brokerAddr + " registered over another connection; only the broker may unregister it";
+            }
+            live.remove(brokerAddr);
+            drop(brokerAddr, broker, "unregistered");
+            return null;
         } finally {
             lock.writeLock().unlock();
         }

@@ -175,6 +175,38 @@ class NameServerTest {
         assertThat(table.route("A")).isNull();
     }
 
+    @Test
+    void shouldLetOnlyTheBrokerUnregisterItselfKeepItsClusterAndBoundItsQueues() {
+        register("broker-a", "127.0.0.1:10911", 1, TopicConfig.of("A", 4));
+        RemotingClient other = new RemotingClient(RemotingClientConfig.builder().build());
+        try {
+            RemotingCommand unregister = other.invokeSync(address, RemotingCommand.request(
+                    RequestCode.UNREGISTER_BROKER, new UnregisterBrokerRequestHeader("broker-a", "127.0.0.1:10911",
+                            "DefaultCluster", 0L)).build(), TIMEOUT);
+            assertThat(unregister.code()).isEqualTo(ResponseCode.SYSTEM_ERROR);
+            assertThat(unregister.remark()).contains("only the broker may unregister it");
+            assertThat(route("A").code()).isEqualTo(ResponseCode.SUCCESS);
+        } finally {
+            other.close();
+        }
+
+        RouteTable table = new RouteTable(clock);
+        table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1), Map.of(), "c1");
+        assertThat(table.register("ClusterB", "broker-x", "127.0.0.1:2", 1, "", false, new DataVersion(0, 1, 1),
+                Map.of(), "c2").refusal()).contains("belongs to cluster ClusterA");
+        for (int i = 0; i < 7; i++) {
+            table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1), Map.of(),
+                    "extra-" + i);
+        }
+        assertThat(table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1),
+                Map.of(), "one-too-many").accepted()).as("its open connections are not pushed out").isFalse();
+
+        RemotingCommand huge = register("broker-a", "127.0.0.1:10911", 2, new TopicConfig("Huge", 70_000, 70_000, 6,
+                null, 0, false, Map.of()), new TopicConfig("BadPerm", 1, 1, 64, null, 0, false, Map.of()));
+        assertThat(huge.remark()).contains("2 topics not routed");
+        assertThat(route("Huge").code()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
+    }
+
     private RemotingCommand registerOver(RemotingClient client, String brokerName, String brokerAddr, long counter,
                                          TopicConfig... topics) {
         Map<String, TopicConfig> table = new java.util.HashMap<>();

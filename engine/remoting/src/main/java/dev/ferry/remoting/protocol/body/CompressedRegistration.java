@@ -1,7 +1,10 @@
 package dev.ferry.remoting.protocol.body;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -9,10 +12,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
-import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
 
 /**
  * The compressed REGISTER_BROKER body, RocketMQ's {@code compressedRegister} layout: a zlib stream of big-endian
@@ -21,8 +23,8 @@ import java.util.zip.Inflater;
  * count of topic queue mappings, here always 0. About one tenth of the JSON form, which lets a broker with a hundred
  * thousand topics register within one 16 MiB frame. Topic flags and order are not carried, as in Apache's.
  *
- * <p>Decoding never inflates more than the caller allows, never trusts a length or count it has not checked against
- * what is left, and reports any damage as a {@link BodyFormatException}.
+ * <p>Decoding reads items as the body inflates, never holds more than the caller allows, never trusts a length or
+ * count it has not checked against what is left, and reports any damage as a {@link BodyFormatException}.
  */
 public final class CompressedRegistration {
     private final BodyCodec json;
@@ -82,74 +84,107 @@ public final class CompressedRegistration {
     }
 
     /**
-     * Reads a compressed body.
+     * Reads a compressed body as it inflates, item by item, never holding more than {@code maxInflatedBytes}.
      *
      * @param maxInflatedBytes the most bytes it may inflate to
      * @throws BodyFormatException when the body is damaged, inflates beyond the maximum or holds a bad item
      */
     public RegisterBrokerBody decode(byte[] compressed, int maxInflatedBytes) {
-        ByteBuffer in = ByteBuffer.wrap(inflate(compressed, maxInflatedBytes));
-        try {
-            DataVersion version = json.decode(item(in, "data version"), DataVersion.class);
-            int count = count(in, "topics", 4);
+        try (Items in = new Items(new InflaterInputStream(new ByteArrayInputStream(compressed)), maxInflatedBytes)) {
+            DataVersion version = json.decode(in.item("data version"), DataVersion.class);
+            int count = in.count("topics");
             Map<String, TopicConfig> topics = new HashMap<>(Math.min(count, 1 << 16) * 2);
             for (int i = 0; i < count; i++) {
-                TopicConfig topic = decodeTopic(new String(item(in, "topic " + i), StandardCharsets.UTF_8));
+                TopicConfig topic = decodeTopic(new String(in.item("topic " + i), StandardCharsets.UTF_8));
                 topics.put(topic.topicName(), topic);
             }
             List<String> filterServers = new ArrayList<>();
-            if (in.hasRemaining()) {
-                String[] servers = json.decode(item(in, "filter servers"), String[].class);
-                filterServers.addAll(List.of(servers));
+            if (!in.atEnd()) {
+                filterServers.addAll(List.of(json.decode(in.item("filter servers"), String[].class)));
             }
             return new RegisterBrokerBody(new TopicConfigSerializeWrapper(topics, version), filterServers);
-        } catch (RuntimeException e) {
-            if (e instanceof BodyFormatException) {
-                throw e;
-            }
+        } catch (BodyFormatException e) {
+            throw e;
+        } catch (EOFException e) {
+            throw new BodyFormatException("the compressed registration ends early", e);
+        } catch (IOException | RuntimeException e) {
             throw new BodyFormatException("damaged compressed registration: " + e, e);
         }
     }
 
-    private static byte[] inflate(byte[] compressed, int maxInflatedBytes) {
-        Inflater inflater = new Inflater();
-        try {
-            inflater.setInput(compressed);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxInflatedBytes, compressed.length * 8));
-            byte[] chunk = new byte[64 * 1024];
-            while (!inflater.finished()) {
-                int n = inflater.inflate(chunk);
-                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                    throw new BodyFormatException("the compressed registration ends early");
-                }
-                if (out.size() + n > maxInflatedBytes) {
-                    throw new BodyFormatException("the compressed registration inflates beyond " + maxInflatedBytes
-                            + " bytes");
-                }
-                out.write(chunk, 0, n);
+    /** The items of an inflating stream, counting what has been read against the maximum. */
+    private static final class Items implements AutoCloseable {
+        private final InputStream source;
+        private final long max;
+        private long read;
+        private int pushedBack = -1;
+
+        Items(InputStream source, long max) {
+            this.source = source;
+            this.max = max;
+        }
+
+        /** An int length or count, then the bytes of an item of that length. */
+        byte[] item(String what) throws IOException {
+            int length = integer();
+            if (length < 0 || length > max - read) {
+                throw new BodyFormatException("the compressed registration's " + what + " claims " + length
+                        + " bytes, beyond what it may inflate to");
             }
-            return out.toByteArray();
-        } catch (DataFormatException e) {
-            throw new BodyFormatException("the registration is not a zlib stream: " + e.getMessage(), e);
-        } finally {
-            inflater.end();
+            byte[] bytes = new byte[length];
+            fill(bytes);
+            return bytes;
         }
-    }
 
-    private static int count(ByteBuffer in, String what, int smallestItem) {
-        int count = in.remaining() >= 4 ? in.getInt() : -1;
-        if (count < 0 || (long) count * smallestItem > in.remaining()) {
-            throw new BodyFormatException("the compressed registration's count of " + what + " (" + count
-                    + ") does not fit its " + in.remaining() + " remaining bytes");
+        int count(String what) throws IOException {
+            int count = integer();
+            if (count < 0 || count > (max - read) / 4) {
+                throw new BodyFormatException("the compressed registration claims " + count + " " + what);
+            }
+            return count;
         }
-        return count;
-    }
 
-    private static byte[] item(ByteBuffer in, String what) {
-        int length = count(in, "bytes of the " + what, 1);
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return bytes;
+        /** Whether the stream has ended (an older peer writes no filter servers); a byte read ahead is kept. */
+        boolean atEnd() throws IOException {
+            if (pushedBack < 0) {
+                pushedBack = source.read();
+                if (pushedBack < 0) {
+                    return true;
+                }
+                read++;
+            }
+            return false;
+        }
+
+        private int integer() throws IOException {
+            byte[] bytes = new byte[4];
+            fill(bytes);
+            return ByteBuffer.wrap(bytes).getInt();
+        }
+
+        private void fill(byte[] bytes) throws IOException {
+            int at = 0;
+            if (pushedBack >= 0 && bytes.length > 0) {
+                bytes[at++] = (byte) pushedBack; // counted when it was read ahead
+                pushedBack = -1;
+            }
+            while (at < bytes.length) {
+                int n = source.read(bytes, at, bytes.length - at);
+                if (n < 0) {
+                    throw new EOFException();
+                }
+                at += n;
+                read += n;
+                if (read > max) {
+                    throw new BodyFormatException("the compressed registration inflates beyond " + max + " bytes");
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            source.close();
+        }
     }
 
     private TopicConfig decodeTopic(String text) {
