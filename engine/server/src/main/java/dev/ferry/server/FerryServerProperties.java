@@ -76,7 +76,8 @@ public final class FerryServerProperties {
         k.put("maxSubscriptionGroups", (t, v) -> t.limits.maxSubscriptionGroups(integer("maxSubscriptionGroups", v)));
         k.put("maxConsumerOffsets", (t, v) -> t.limits.maxConsumerOffsets(integer("maxConsumerOffsets", v)));
         k.put("maxProducerGroups", (t, v) -> t.limits.maxProducerGroups(integer("maxProducerGroups", v)));
-        k.put("maxGroupsPerHeartbeat", (t, v) -> t.limits.maxGroupsPerHeartbeat(integer("maxGroupsPerHeartbeat", v)));
+        k.put("maxGroupsPerConnection", (t, v) -> t.limits.maxGroupsPerConnection(integer("maxGroupsPerConnection", v)));
+        k.put("maxMemberships", (t, v) -> t.limits.maxMemberships(integer("maxMemberships", v)));
         k.put("maxSubscriptionsPerGroup", (t, v) ->
                 t.limits.maxSubscriptionsPerGroup(integer("maxSubscriptionsPerGroup", v)));
         k.put("maxExpressionLength", (t, v) -> t.limits.maxExpressionLength(integer("maxExpressionLength", v)));
@@ -91,6 +92,8 @@ public final class FerryServerProperties {
         k.put("clientQueueCapacity", (t, v) -> t.limits.clientQueueCapacity(integer("clientQueueCapacity", v)));
         k.put("queryQueueCapacity", (t, v) -> t.limits.queryQueueCapacity(integer("queryQueueCapacity", v)));
         k.put("nameServerMaxTopics", (t, v) -> t.server.nameServerMaxTopics(integer("nameServerMaxTopics", v)));
+        k.put("nameServerMaxRegistrationBytes", (t, v) ->
+                t.server.nameServerMaxRegistrationBytes(integer("nameServerMaxRegistrationBytes", v)));
         k.put("maxConnections", (t, v) -> t.maxConnections = integer("maxConnections", v));
         k.put("maxInboundBytes", (t, v) -> t.maxInboundBytes = longValue("maxInboundBytes", v));
         k.put("maxInboundBytesPerConnection", (t, v) ->

@@ -72,6 +72,8 @@ public final class Broker implements AutoCloseable {
     private final ThreadPoolExecutor clientExecutor;
     private final ThreadPoolExecutor queryExecutor;
     private final ScheduledExecutorService scheduler;
+    /** Registration runs apart: a name server slow to answer must not hold up pulls' expiry or delayed messages. */
+    private final ScheduledExecutorService registrar;
     private final AtomicBoolean registrationPending = new AtomicBoolean();
     private final BodyCodec json = new BodyCodec();
     private final SendMessageProcessor send;
@@ -94,14 +96,17 @@ public final class Broker implements AutoCloseable {
         this.offsets = new ConsumerOffsetTable(configDir, limits.maxConsumerOffsets());
         this.subscriptionGroups = new SubscriptionGroupTable(configDir, clock, limits.maxSubscriptionGroups(),
                 config.maxReconsumeTimes(), offsets.groups());
-        this.consumers = new ConsumerGroups(clock, limits.maxSubscriptionBytes());
-        this.producers = new ProducerGroups(clock, limits.maxProducerGroups());
+        this.consumers = new ConsumerGroups(clock, limits.maxSubscriptionBytes(), limits.maxGroupsPerConnection(),
+                limits.maxMemberships());
+        this.producers = new ProducerGroups(clock, limits.maxProducerGroups(), limits.maxGroupsPerConnection(),
+                limits.maxMemberships());
         // Bounded like Apache's, so a flood of one kind is answered SYSTEM_BUSY and the others still served.
         this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(), threadFactory);
         this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(), threadFactory);
         this.clientExecutor = boundedPool(2, limits.clientQueueCapacity(), threadFactory);
         this.queryExecutor = boundedPool(1, limits.queryQueueCapacity(), threadFactory);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        this.registrar = Executors.newSingleThreadScheduledExecutor(threadFactory);
         this.hold = new PullRequestHold(clock, pullExecutor, limits.maxHeldPulls(), limits.maxHeldPullsPerConnection());
         this.store = MessageStore.builder(storeConfig).clock(clock).threadFactory(threadFactory)
                 .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> hold.onArrival(topic, queueId, next))
@@ -150,7 +155,8 @@ public final class Broker implements AutoCloseable {
                 new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups), sendExecutor);
         remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
                 sendExecutor);
-        LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json);
+        LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
+                config.brokerName());
         remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);
         remoting.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockRequests, clientExecutor);
         remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, queryExecutor);
@@ -190,7 +196,7 @@ public final class Broker implements AutoCloseable {
         registration.brokerAddress(address());
         registration.registerAll();
         long register = config.registerInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::registerQuietly, register, register, TimeUnit.MILLISECONDS);
+        registrar.scheduleWithFixedDelay(this::registerQuietly, register, register, TimeUnit.MILLISECONDS);
         long persist = config.offsetPersistInterval().toMillis();
         scheduler.scheduleWithFixedDelay(this::persistOffsets, persist, persist, TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> quietly("persisting topics and groups", () -> {
@@ -230,7 +236,7 @@ public final class Broker implements AutoCloseable {
     private void topicsChanged() {
         if (registrationPending.compareAndSet(false, true)) {
             try {
-                scheduler.execute(() -> {
+                registrar.execute(() -> {
                     registrationPending.set(false);
                     registerQuietly();
                 });
@@ -318,6 +324,7 @@ public final class Broker implements AutoCloseable {
         }
         closed = true;
         scheduler.shutdownNow();
+        registrar.shutdownNow();
         registration.unregisterAll();
         // sends waiting for a sync-flush force are answered before their connections close
         remoting.close(store::flush);
@@ -325,7 +332,7 @@ public final class Broker implements AutoCloseable {
             executor.shutdown();
         }
         try {
-            for (ExecutorService executor : List.of(scheduler, sendExecutor, pullExecutor, clientExecutor,
+            for (ExecutorService executor : List.of(scheduler, registrar, sendExecutor, pullExecutor, clientExecutor,
                     queryExecutor)) {
                 executor.awaitTermination(5, TimeUnit.SECONDS);
             }

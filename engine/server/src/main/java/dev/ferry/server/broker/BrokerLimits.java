@@ -11,7 +11,10 @@ package dev.ferry.server.broker;
  *                                   send-back, persisted in {@code subscriptionGroup.json})
  * @param maxConsumerOffsets         committed offsets kept, one per group, topic and queue
  * @param maxProducerGroups          producer groups with live clients
- * @param maxGroupsPerHeartbeat      consumer and producer groups one heartbeat may name; the rest are skipped
+ * @param maxGroupsPerConnection      consumer groups, and producer groups, one connection may be a member of (and so
+ *                                   one heartbeat may name); the rest are skipped
+ * @param maxMemberships             client memberships of consumer groups, and of producer groups, over every
+ *                                   connection
  * @param maxSubscriptionsPerGroup   topics one consumer group may subscribe to in one heartbeat
  * @param maxExpressionLength        characters of one subscription expression (TAG, SQL92 or a plugin's)
  * @param maxSubscriptionBytes       characters of the subscriptions of every group together
@@ -27,7 +30,8 @@ package dev.ferry.server.broker;
  * @param queryQueueCapacity         message queries and views waiting (Apache's queryThreadPoolQueueCapacity)
  */
 public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxConsumerOffsets, int maxProducerGroups,
-                           int maxGroupsPerHeartbeat, int maxSubscriptionsPerGroup, int maxExpressionLength,
+                           int maxGroupsPerConnection, int maxMemberships, int maxSubscriptionsPerGroup,
+                           int maxExpressionLength,
                            long maxSubscriptionBytes, long filterCacheBytes, int maxHeldPulls,
                            int maxHeldPullsPerConnection, int maxQueryResults, int sendQueueCapacity,
                            int pullQueueCapacity, int clientQueueCapacity, int queryQueueCapacity) {
@@ -37,7 +41,8 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
         positive("maxSubscriptionGroups", maxSubscriptionGroups);
         positive("maxConsumerOffsets", maxConsumerOffsets);
         positive("maxProducerGroups", maxProducerGroups);
-        positive("maxGroupsPerHeartbeat", maxGroupsPerHeartbeat);
+        positive("maxGroupsPerConnection", maxGroupsPerConnection);
+        positive("maxMemberships", maxMemberships);
         positive("maxSubscriptionsPerGroup", maxSubscriptionsPerGroup);
         positive("maxExpressionLength", maxExpressionLength);
         positive("maxSubscriptionBytes", maxSubscriptionBytes);
@@ -68,7 +73,8 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
     public Builder toBuilder() {
         return new Builder().maxTopics(maxTopics).maxSubscriptionGroups(maxSubscriptionGroups)
                 .maxConsumerOffsets(maxConsumerOffsets).maxProducerGroups(maxProducerGroups)
-                .maxGroupsPerHeartbeat(maxGroupsPerHeartbeat).maxSubscriptionsPerGroup(maxSubscriptionsPerGroup)
+                .maxGroupsPerConnection(maxGroupsPerConnection).maxMemberships(maxMemberships)
+                .maxSubscriptionsPerGroup(maxSubscriptionsPerGroup)
                 .maxExpressionLength(maxExpressionLength).maxSubscriptionBytes(maxSubscriptionBytes)
                 .filterCacheBytes(filterCacheBytes).maxHeldPulls(maxHeldPulls)
                 .maxHeldPullsPerConnection(maxHeldPullsPerConnection).maxQueryResults(maxQueryResults)
@@ -82,7 +88,8 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
         private int maxSubscriptionGroups = 10_000;
         private int maxConsumerOffsets = 1_000_000;
         private int maxProducerGroups = 10_000;
-        private int maxGroupsPerHeartbeat = 1_000;
+        private int maxGroupsPerConnection = 1_000;
+        private int maxMemberships = 100_000;
         private int maxSubscriptionsPerGroup = 1_000;
         private int maxExpressionLength = 16 * 1024;
         private long maxSubscriptionBytes = 64L << 20;
@@ -115,8 +122,13 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
             return this;
         }
 
-        public Builder maxGroupsPerHeartbeat(int value) {
-            this.maxGroupsPerHeartbeat = value;
+        public Builder maxGroupsPerConnection(int value) {
+            this.maxGroupsPerConnection = value;
+            return this;
+        }
+
+        public Builder maxMemberships(int value) {
+            this.maxMemberships = value;
             return this;
         }
 
@@ -177,9 +189,9 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
 
         public BrokerLimits build() {
             return new BrokerLimits(maxTopics, maxSubscriptionGroups, maxConsumerOffsets, maxProducerGroups,
-                    maxGroupsPerHeartbeat, maxSubscriptionsPerGroup, maxExpressionLength, maxSubscriptionBytes,
-                    filterCacheBytes, maxHeldPulls, maxHeldPullsPerConnection, maxQueryResults, sendQueueCapacity,
-                    pullQueueCapacity, clientQueueCapacity, queryQueueCapacity);
+                    maxGroupsPerConnection, maxMemberships, maxSubscriptionsPerGroup, maxExpressionLength,
+                    maxSubscriptionBytes, filterCacheBytes, maxHeldPulls, maxHeldPullsPerConnection, maxQueryResults,
+                    sendQueueCapacity, pullQueueCapacity, clientQueueCapacity, queryQueueCapacity);
         }
     }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32;
 
 /**
@@ -64,33 +65,43 @@ final class BrokerRegistration {
         this.brokerAddress = address;
     }
 
-    /** Registers with every name server; returns how many accepted all the parts. */
+    /**
+     * Registers with every name server at once (one slow or unreachable name server delays none of the others);
+     * returns how many accepted all the parts.
+     */
     int registerAll() {
         List<RemotingCommand> requests = requests(topics.snapshot());
-        int accepted = 0;
+        List<CompletableFuture<Boolean>> answers = new ArrayList<>();
         for (String nameServer : config.nameServers()) {
-            boolean all = true;
+            CompletableFuture<Boolean> all = CompletableFuture.completedFuture(true);
             for (RemotingCommand request : requests) {
-                all &= registerWith(nameServer, request);
+                all = all.thenCombine(registerWith(nameServer, request), Boolean::logicalAnd);
             }
-            accepted += all ? 1 : 0;
+            answers.add(all);
         }
-        return accepted;
+        return (int) answers.stream().filter(CompletableFuture::join).count();
     }
 
-    private boolean registerWith(String nameServer, RemotingCommand request) {
+    private CompletableFuture<Boolean> registerWith(String nameServer, RemotingCommand request) {
         try {
-            RemotingCommand response = client.invokeSync(nameServer, request, TIMEOUT);
-            if (response.code() == ResponseCode.SUCCESS) {
+            return client.invokeAsync(nameServer, request, TIMEOUT).handle((response, error) -> {
+                if (error != null) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot register with name server {0}: {1}", nameServer,
+                            error.getMessage());
+                    return false;
+                }
+                if (response.code() != ResponseCode.SUCCESS) {
+                    LOG.log(System.Logger.Level.WARNING, "name server {0} refused the registration: {1} {2}",
+                            nameServer, response.code(), response.remark());
+                    return false;
+                }
                 return true;
-            }
-            LOG.log(System.Logger.Level.WARNING, "name server {0} refused the registration: {1} {2}",
-                    nameServer, response.code(), response.remark());
+            });
         } catch (RemotingException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot register with name server {0}: {1}", nameServer,
                     e.getMessage());
+            return CompletableFuture.completedFuture(false);
         }
-        return false;
     }
 
     /** The registrations that carry these topics: one, unless even compressed they do not fit a frame. */

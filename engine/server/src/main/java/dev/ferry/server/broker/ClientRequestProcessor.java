@@ -34,8 +34,6 @@ import java.util.function.Consumer;
  * compile, or one that does not compile, refuses the heartbeat as before.
  */
 final class ClientRequestProcessor implements RequestProcessor {
-    /** Client ids are {@code ip@instance} strings; anything longer than this is no client's. */
-    static final int MAX_CLIENT_ID_LENGTH = 512;
     private static final int SHOWN_SKIPS = 5;
 
     private final ConsumerGroups consumers;
@@ -73,25 +71,16 @@ final class ClientRequestProcessor implements RequestProcessor {
         };
     }
 
-    static String clientId(String field, String value) {
-        EntryChecks.present(field, value);
-        if (value.isEmpty() || value.length() > MAX_CLIENT_ID_LENGTH || value.chars().anyMatch(Character::isISOControl)) {
-            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, field + " " + NameRules.shown(value)
-                    + " is not a client id: 1 to " + MAX_CLIENT_ID_LENGTH + " printable characters");
-        }
-        return value;
-    }
-
     private RemotingCommand heartbeat(RequestContext context, RemotingCommand request) {
         HeartbeatData heartbeat = json.decode(EntryChecks.present("body", request.body()), HeartbeatData.class);
-        String clientId = clientId("clientID", heartbeat.clientID());
+        String clientId = EntryChecks.clientId("clientID", heartbeat.clientID());
         List<String> skipped = new ArrayList<>();
         List<ConsumerData> accepted = new ArrayList<>();
         int named = 0;
         for (ConsumerData consumer : heartbeat.consumerDataSet()) {
-            if (++named > limits.maxGroupsPerHeartbeat()) {
+            if (++named > limits.maxGroupsPerConnection()) {
                 skipped.add("consumer group " + NameRules.shown(consumer.groupName()) + ": more than "
-                        + limits.maxGroupsPerHeartbeat() + " groups in one heartbeat");
+                        + limits.maxGroupsPerConnection() + " groups in one heartbeat");
                 continue;
             }
             String problem = consumerProblem(consumer);
@@ -108,12 +97,12 @@ final class ClientRequestProcessor implements RequestProcessor {
             accepted.add(consumer);
         }
         for (ProducerData producer : heartbeat.producerDataSet()) {
-            String problem = ++named > limits.maxGroupsPerHeartbeat() ? "producer group "
-                    + NameRules.shown(producer.groupName()) + ": more than " + limits.maxGroupsPerHeartbeat()
+            String problem = ++named > limits.maxGroupsPerConnection() ? "producer group "
+                    + NameRules.shown(producer.groupName()) + ": more than " + limits.maxGroupsPerConnection()
                     + " groups in one heartbeat" : NameRules.groupProblem("producer group", producer.groupName());
             if (problem == null && !producers.heartbeat(producer.groupName(), clientId, context.channel())) {
-                problem = "producer group " + producer.groupName() + ": the broker already has "
-                        + limits.maxProducerGroups() + " producer groups, its maximum";
+                problem = "producer group " + producer.groupName() + ": the broker keeps at most "
+                        + limits.maxProducerGroups() + " producer groups, and " + consumers.membershipRefusal();
             }
             if (problem != null) {
                 skipped.add(problem);
@@ -133,10 +122,16 @@ final class ClientRequestProcessor implements RequestProcessor {
                         + "beyond " + limits.maxSubscriptionBytes() + " characters of subscriptions");
                 continue;
             }
+            if (result == ConsumerGroups.Heartbeat.TOO_MANY_MEMBERSHIPS) {
+                skipped.add("consumer group " + consumer.groupName() + ": " + consumers.membershipRefusal());
+                continue;
+            }
             if (result == ConsumerGroups.Heartbeat.JOINED) {
                 membershipChanged.accept(consumer.groupName());
             }
-            subscriptionChanged.accept(consumer.groupName());
+            if (result.subscriptionsChanged()) {
+                subscriptionChanged.accept(consumer.groupName());
+            }
         }
         RemotingCommand.Builder response = RemotingCommand.responseTo(request, ResponseCode.SUCCESS);
         if (!skipped.isEmpty()) {
@@ -184,7 +179,7 @@ final class ClientRequestProcessor implements RequestProcessor {
 
     private RemotingCommand unregister(RemotingCommand request) {
         UnregisterClientRequestHeader header = request.header(UnregisterClientRequestHeader.class);
-        String clientId = clientId("clientID", header.clientID());
+        String clientId = EntryChecks.clientId("clientID", header.clientID());
         if (header.producerGroup() != null) {
             producers.unregister(EntryChecks.group("producerGroup", header.producerGroup()), clientId);
         }

@@ -33,10 +33,19 @@ final class ConsumerGroups {
     enum Heartbeat {
         /** A client new to the group joined. */
         JOINED,
-        /** A known client refreshed its membership. */
+        /** A known client changed the group's subscriptions. */
+        CHANGED,
+        /** A known client refreshed its membership; the subscriptions are as they were. */
         REFRESHED,
         /** Refused: the group's subscriptions would go beyond what all groups may hold. */
-        REFUSED
+        REFUSED,
+        /** Refused: the connection, or all connections together, are members of as many groups as allowed. */
+        TOO_MANY_MEMBERSHIPS;
+
+        /** Whether pulls waiting for the group's subscriptions should look again. */
+        boolean subscriptionsChanged() {
+            return this == JOINED || this == CHANGED;
+        }
     }
 
     /** A live client of a group. */
@@ -63,12 +72,18 @@ final class ConsumerGroups {
 
     private final Clock clock;
     private final long maxSubscriptionChars;
+    private final Memberships memberships;
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
     private long subscriptionChars;
 
     ConsumerGroups(Clock clock, long maxSubscriptionChars) {
+        this(clock, maxSubscriptionChars, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    ConsumerGroups(Clock clock, long maxSubscriptionChars, int maxGroupsPerConnection, int maxMemberships) {
         this.clock = clock;
         this.maxSubscriptionChars = maxSubscriptionChars;
+        this.memberships = new Memberships(maxGroupsPerConnection, maxMemberships);
     }
 
     /**
@@ -80,11 +95,15 @@ final class ConsumerGroups {
     synchronized Heartbeat heartbeat(ConsumerData data, String clientId, RemoteChannel channel,
                                      boolean withSubscriptions) {
         Group existing = groups.get(data.groupName());
+        if (!memberships.join(channel.id(), data.groupName())) {
+            return Heartbeat.TOO_MANY_MEMBERSHIPS;
+        }
         Map<String, SubscriptionData> next = null;
         long nextChars = 0;
         if (withSubscriptions) {
             next = new HashMap<>();
-            for (SubscriptionData subscription : data.subscriptionDataSet()) {
+            for (SubscriptionData sent : data.subscriptionDataSet()) {
+                SubscriptionData subscription = withOwnTagCodes(sent);
                 SubscriptionData old = existing == null ? null : existing.subscriptions.get(subscription.topic());
                 next.put(subscription.topic(), old != null && old.subVersion() > subscription.subVersion() ? old
                         : subscription);
@@ -95,6 +114,9 @@ final class ConsumerGroups {
                 LOG.log(System.Logger.Level.WARNING, "refusing the heartbeat of client {0} for consumer group {1}: "
                         + "its subscriptions would take the broker beyond {2} characters of subscriptions "
                         + "(maxSubscriptionBytes)", clientId, data.groupName(), maxSubscriptionChars);
+                if (existing == null || !existing.members.containsKey(channel.id())) {
+                    memberships.leave(channel.id(), data.groupName());
+                }
                 return Heartbeat.REFUSED;
             }
         }
@@ -105,7 +127,8 @@ final class ConsumerGroups {
         if (data.consumeType() != null) {
             group.consumeType = data.consumeType();
         }
-        if (next != null) {
+        boolean changed = next != null && !next.equals(group.subscriptions);
+        if (changed) {
             group.subscriptions.keySet().retainAll(next.keySet());
             group.subscriptions.putAll(next);
             subscriptionChars += nextChars - group.subscriptionChars;
@@ -116,23 +139,50 @@ final class ConsumerGroups {
             LOG.log(System.Logger.Level.INFO, "client {0} joined consumer group {1}", clientId, data.groupName());
             return Heartbeat.JOINED;
         }
-        return Heartbeat.REFRESHED;
+        return changed ? Heartbeat.CHANGED : Heartbeat.REFRESHED;
     }
 
+    /**
+     * The subscription with tag codes computed here from its tags ({@code String.hashCode}, as clients compute them):
+     * the broker never keeps a code set a client sent, which could be any size.
+     */
+    private static SubscriptionData withOwnTagCodes(SubscriptionData sent) {
+        Set<Integer> codes = new HashSet<>();
+        for (String tag : sent.tagsSet()) {
+            codes.add(tag.hashCode());
+        }
+        return new SubscriptionData(sent.topic(), sent.subString(), sent.tagsSet(), codes, sent.subVersion(),
+                sent.expressionType(), sent.classFilterMode());
+    }
+
+    /** What a group's subscriptions cost, in characters, a kept tag and its code counting for its objects too. */
     private static long chars(Iterable<SubscriptionData> subscriptions) {
         long chars = 0;
         for (SubscriptionData subscription : subscriptions) {
             chars += subscription.topic().length() + length(subscription.subString())
                     + length(subscription.expressionType());
             for (String tag : subscription.tagsSet()) {
-                chars += length(tag);
+                chars += length(tag) + TAG_OVERHEAD;
             }
         }
         return chars;
     }
 
+    /** The memory of a kept tag's string and code objects beyond its characters, in characters. */
+    private static final int TAG_OVERHEAD = 48;
+
     private static int length(String text) {
         return text == null ? 0 : text.length();
+    }
+
+    /** Memberships kept now. */
+    synchronized int memberships() {
+        return memberships.size();
+    }
+
+    /** Why a heartbeat was refused for too many memberships. */
+    String membershipRefusal() {
+        return memberships.refusal();
     }
 
     /** Characters the subscriptions of every group hold now. */
@@ -146,7 +196,13 @@ final class ConsumerGroups {
         if (group == null) {
             return false;
         }
-        boolean removed = group.members.values().removeIf(m -> m.clientId().equals(clientId));
+        boolean removed = group.members.entrySet().removeIf(e -> {
+            boolean match = e.getValue().clientId().equals(clientId);
+            if (match) {
+                memberships.leave(e.getKey(), groupName);
+            }
+            return match;
+        });
         dropIfEmpty(group);
         return removed;
     }
@@ -156,6 +212,7 @@ final class ConsumerGroups {
         Set<String> changed = new HashSet<>();
         for (Group group : List.copyOf(groups.values())) {
             if (group.members.remove(channelId) != null) {
+                memberships.leave(channelId, group.name);
                 changed.add(group.name);
                 dropIfEmpty(group);
             }
@@ -168,7 +225,13 @@ final class ConsumerGroups {
         long deadline = clock.millis() - expiry.toMillis();
         Set<String> changed = new HashSet<>();
         for (Group group : List.copyOf(groups.values())) {
-            if (group.members.values().removeIf(m -> m.lastSeenMillis() < deadline)) {
+            if (group.members.entrySet().removeIf(e -> {
+                boolean silent = e.getValue().lastSeenMillis() < deadline;
+                if (silent) {
+                    memberships.leave(e.getKey(), group.name);
+                }
+                return silent;
+            })) {
                 changed.add(group.name);
                 LOG.log(System.Logger.Level.INFO, "dropped silent clients of consumer group {0}", group.name);
                 dropIfEmpty(group);

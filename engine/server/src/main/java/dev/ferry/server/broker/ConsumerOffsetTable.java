@@ -37,6 +37,7 @@ final class ConsumerOffsetTable {
     private final int maxEntries;
     private final AtomicInteger entries = new AtomicInteger();
     private final AtomicBoolean dirty = new AtomicBoolean();
+    private volatile boolean fullLogged;
 
     ConsumerOffsetTable(Path configDir, int maxEntries) {
         this.file = new JsonFile<>(configDir.resolve("consumerOffset.json"), Stored.class);
@@ -98,6 +99,12 @@ final class ConsumerOffsetTable {
         Map<Integer, Long> queues = offsets.get(key(topic, group));
         if (queues == null || !queues.containsKey(queueId)) {
             if (entries.get() >= maxEntries) {
+                if (!fullLogged) {
+                    fullLogged = true;
+                    LOG.log(System.Logger.Level.WARNING, "the broker keeps {0} committed offsets, its maximum "
+                            + "(maxConsumerOffsets): commits for new queues are refused, and their consumers start "
+                            + "where their consume-from-where setting says after a restart", maxEntries);
+                }
                 throw new BadRequestException(ResponseCode.SYSTEM_ERROR, "the broker keeps " + maxEntries
                         + " committed offsets, its maximum (maxConsumerOffsets); not keeping one for group "
                         + group + " on " + topic + ":" + queueId);
@@ -138,7 +145,12 @@ final class ConsumerOffsetTable {
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
         if (dirty.getAndSet(false)) {
-            persist();
+            try {
+                persist();
+            } catch (RuntimeException e) {
+                dirty.set(true); // written again next round
+                throw e;
+            }
         }
     }
 

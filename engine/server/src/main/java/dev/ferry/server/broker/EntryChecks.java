@@ -49,6 +49,20 @@ final class EntryChecks {
         return value;
     }
 
+    /** Client ids are {@code ip@instance} strings; anything longer than this is no client's. */
+    static final int MAX_CLIENT_ID_LENGTH = 512;
+
+    /** A client id: present, 1 to {@value #MAX_CLIENT_ID_LENGTH} printable characters. */
+    static String clientId(String field, String value) {
+        present(field, value);
+        if (value.isEmpty() || value.length() > MAX_CLIENT_ID_LENGTH
+                || value.chars().anyMatch(Character::isISOControl)) {
+            throw new BadRequestException(ResponseCode.INVALID_PARAMETER, field + " " + NameRules.shown(value)
+                    + " is not a client id: 1 to " + MAX_CLIENT_ID_LENGTH + " printable characters");
+        }
+        return value;
+    }
+
     /** A queue id within a topic's {@code queues}. */
     static int queueId(String field, int value, int queues, String topic) {
         if (value < 0 || value >= queues) {

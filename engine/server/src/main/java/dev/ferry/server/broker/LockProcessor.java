@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * LOCK_BATCH_MQ and UNLOCK_BATCH_MQ: orderly consumers taking and giving up their queues. Only a group the broker
- * knows (or may create) may lock, and only queues the broker serves; other queues in the request are left out (not
- * locked), so the lock table holds no more than groups times queues.
+ * knows (or may create) may lock, and only queues this broker serves (its name, a topic it has, a queue id in range);
+ * other queues in the request are left out (not locked), so the lock table holds no more than groups times queues.
  */
 final class LockProcessor implements RequestProcessor {
     /** More queues than any broker serves a group in one request. */
@@ -26,8 +26,11 @@ final class LockProcessor implements RequestProcessor {
     private final SubscriptionGroupTable groups;
     private final TopicConfigTable topics;
     private final BodyCodec json;
+    private final String brokerName;
 
-    LockProcessor(QueueLocks locks, SubscriptionGroupTable groups, TopicConfigTable topics, BodyCodec json) {
+    LockProcessor(QueueLocks locks, SubscriptionGroupTable groups, TopicConfigTable topics, BodyCodec json,
+                  String brokerName) {
+        this.brokerName = brokerName;
         this.locks = locks;
         this.groups = groups;
         this.topics = topics;
@@ -39,7 +42,7 @@ final class LockProcessor implements RequestProcessor {
         LockBatchRequestBody body = json.decode(EntryChecks.present("body", request.body()),
                 LockBatchRequestBody.class);
         String group = EntryChecks.group("consumerGroup", body.consumerGroup());
-        String clientId = ClientRequestProcessor.clientId("clientId", body.clientId());
+        String clientId = EntryChecks.clientId("clientId", body.clientId());
         if (body.mqSet().size() > MAX_QUEUES_PER_REQUEST) {
             throw new BadRequestException(ResponseCode.INVALID_PARAMETER, "mqSet names " + body.mqSet().size()
                     + " queues; at most " + MAX_QUEUES_PER_REQUEST + " are taken");
@@ -57,7 +60,8 @@ final class LockProcessor implements RequestProcessor {
     }
 
     private boolean served(MessageQueueBody queue) {
-        return queue != null && queue.topic() != null && queue.queueId() >= 0 && topics.get(queue.topic())
+        return queue != null && queue.topic() != null && brokerName.equals(queue.brokerName())
+                && queue.queueId() >= 0 && topics.get(queue.topic())
                 .map(t -> queue.queueId() < Math.max(t.readQueueNums(), t.writeQueueNums())).orElse(false);
     }
 }

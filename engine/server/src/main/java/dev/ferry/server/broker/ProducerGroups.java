@@ -20,48 +20,63 @@ final class ProducerGroups {
 
     private final Clock clock;
     private final int maxGroups;
+    private final Memberships memberships;
     private final Map<String, Map<String, Member>> groups = new ConcurrentHashMap<>();
 
     ProducerGroups(Clock clock, int maxGroups) {
-        this.clock = clock;
-        this.maxGroups = maxGroups;
+        this(clock, maxGroups, Integer.MAX_VALUE, Integer.MAX_VALUE);
     }
 
-    /** Records a live client of the group; returns false when the group is new and the table is full. */
+    ProducerGroups(Clock clock, int maxGroups, int maxGroupsPerConnection, int maxMemberships) {
+        this.clock = clock;
+        this.maxGroups = maxGroups;
+        this.memberships = new Memberships(maxGroupsPerConnection, maxMemberships);
+    }
+
+    /**
+     * Records a live client of the group; returns false when the group is new and the table is full, or the
+     * connection (or all together) are members of as many groups as allowed.
+     */
     synchronized boolean heartbeat(String group, String clientId, RemoteChannel channel) {
         Map<String, Member> members = groups.get(group);
-        if (members == null) {
-            if (groups.size() >= maxGroups) {
-                return false;
-            }
-            members = new ConcurrentHashMap<>();
-            groups.put(group, members);
+        if (members == null && groups.size() >= maxGroups || !memberships.join(channel.id(), group)) {
+            return false;
         }
-        members.put(channel.id(), new Member(clientId, channel, clock.millis()));
+        groups.computeIfAbsent(group, g -> new ConcurrentHashMap<>())
+                .put(channel.id(), new Member(clientId, channel, clock.millis()));
         return true;
     }
 
     synchronized void unregister(String group, String clientId) {
         Map<String, Member> members = groups.get(group);
         if (members != null) {
-            members.values().removeIf(m -> m.clientId().equals(clientId));
-            dropIfEmpty(group, members);
+            removeIf(group, members, m -> m.clientId().equals(clientId));
         }
     }
 
     synchronized void connectionClosed(String channelId) {
         groups.forEach((group, members) -> {
-            members.remove(channelId);
+            if (members.remove(channelId) != null) {
+                memberships.leave(channelId, group);
+            }
             dropIfEmpty(group, members);
         });
     }
 
     synchronized void expire(Duration expiry) {
         long deadline = clock.millis() - expiry.toMillis();
-        groups.forEach((group, members) -> {
-            members.values().removeIf(m -> m.lastSeenMillis() < deadline);
-            dropIfEmpty(group, members);
+        groups.forEach((group, members) -> removeIf(group, members, m -> m.lastSeenMillis() < deadline));
+    }
+
+    private void removeIf(String group, Map<String, Member> members, java.util.function.Predicate<Member> gone) {
+        members.entrySet().removeIf(e -> {
+            boolean remove = gone.test(e.getValue());
+            if (remove) {
+                memberships.leave(e.getKey(), group);
+            }
+            return remove;
         });
+        dropIfEmpty(group, members);
     }
 
     private void dropIfEmpty(String group, Map<String, Member> members) {

@@ -42,7 +42,7 @@ final class PullRequestHold {
     }
 
     private final Map<String, List<HeldPull>> held = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> heldByConnection = new ConcurrentHashMap<>();
+    private final Map<String, Integer> heldByConnection = new ConcurrentHashMap<>();
     private final AtomicInteger total = new AtomicInteger();
     private final Clock clock;
     private final Executor executor;
@@ -71,10 +71,15 @@ final class PullRequestHold {
             total.decrementAndGet();
             return false;
         }
-        String connection = pull.context().channel().id();
-        AtomicInteger mine = heldByConnection.computeIfAbsent(connection, c -> new AtomicInteger());
-        if (mine.incrementAndGet() > maxHeldPerConnection) {
-            released(connection, mine);
+        boolean[] admitted = {false};
+        // counted and dropped atomically per connection, so a release racing a hold never loses a count
+        heldByConnection.compute(pull.context().channel().id(), (connection, held) -> {
+            int now = held == null ? 0 : held;
+            admitted[0] = now < maxHeldPerConnection;
+            return admitted[0] ? now + 1 : held;
+        });
+        if (!admitted[0]) {
+            total.decrementAndGet();
             return false;
         }
         List<HeldPull> list = held.computeIfAbsent(key(pull.header().topic(), pull.header().queueId()),
@@ -85,22 +90,11 @@ final class PullRequestHold {
         return true;
     }
 
-    /** A held pull left the hold (or was never let in). */
-    private void released(String connection, AtomicInteger mine) {
-        total.decrementAndGet();
-        if (mine.decrementAndGet() <= 0) {
-            heldByConnection.remove(connection, mine);
-        }
-    }
-
+    /** A held pull left the hold. */
     private void released(HeldPull pull) {
-        String connection = pull.context().channel().id();
-        AtomicInteger mine = heldByConnection.get(connection);
-        if (mine != null) {
-            released(connection, mine);
-        } else {
-            total.decrementAndGet();
-        }
+        total.decrementAndGet();
+        heldByConnection.computeIfPresent(pull.context().channel().id(), (connection, held) -> held <= 1 ? null
+                : held - 1);
     }
 
     /** A message was dispatched to the queue: retry the pulls waiting below its new end. */
@@ -164,15 +158,26 @@ final class PullRequestHold {
     private void submit(HeldPull pull, boolean mayHoldAgain) {
         released(pull);
         if (!pull.context().channel().isActive()) {
+            pull.context().respond(answer(pull, ResponseCode.SYSTEM_ERROR, "the connection closed")); // frees it
             return;
         }
         try {
-            executor.execute(() -> retry.run(pull, mayHoldAgain));
+            executor.execute(() -> {
+                try {
+                    retry.run(pull, mayHoldAgain);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "retrying a held pull failed", e);
+                    pull.context().respond(answer(pull, ResponseCode.SYSTEM_ERROR, e.toString()));
+                }
+            });
         } catch (RejectedExecutionException e) {
             // the pull threads are swamped (or stopping): tell the consumer to come back rather than leave it waiting
             LOG.log(System.Logger.Level.DEBUG, "answering a held pull SYSTEM_BUSY: the pull executor refused it");
-            pull.context().respond(RemotingCommand.responseTo(pull.request(), ResponseCode.SYSTEM_BUSY)
-                    .remark(ResponseCode.OVERLOAD_REMARK).build());
+            pull.context().respond(answer(pull, ResponseCode.SYSTEM_BUSY, ResponseCode.OVERLOAD_REMARK));
         }
+    }
+
+    private static RemotingCommand answer(HeldPull pull, int code, String remark) {
+        return RemotingCommand.responseTo(pull.request(), code).remark(remark).build();
     }
 }

@@ -33,6 +33,7 @@ final class QueueLocks {
     synchronized Set<MessageQueueBody> lock(String group, String clientId, Set<MessageQueueBody> queues) {
         Map<MessageQueueBody, Owner> owners = groups.computeIfAbsent(group, g -> new HashMap<>());
         long now = clock.millis();
+        owners.values().removeIf(owner -> expired(owner, now)); // a client gone without unlocking leaves nothing
         Set<MessageQueueBody> locked = new HashSet<>();
         for (MessageQueueBody queue : queues) {
             Owner owner = owners.get(queue);
@@ -66,6 +67,12 @@ final class QueueLocks {
         Map<MessageQueueBody, Owner> owners = groups.get(group);
         Owner owner = owners == null ? null : owners.get(queue);
         return owner != null && owner.clientId().equals(clientId) && !expired(owner, clock.millis());
+    }
+
+    /** Locks the group holds now, expired ones until its next lock request included. */
+    synchronized int size(String group) {
+        Map<MessageQueueBody, Owner> owners = groups.get(group);
+        return owners == null ? 0 : owners.size();
     }
 
     private static boolean expired(Owner owner, long now) {

@@ -151,7 +151,12 @@ final class ScheduleService {
 
     void persistIfChanged() {
         if (dirty.getAndSet(false)) {
-            persist();
+            try {
+                persist();
+            } catch (RuntimeException e) {
+                dirty.set(true); // written again next round
+                throw e;
+            }
         }
     }
 

@@ -97,7 +97,7 @@ final class SendMessageProcessor implements RequestProcessor {
             return error(request, ResponseCode.TOPIC_NOT_EXIST, "topic[" + header.topic()
                     + "] not exist, apply first please!");
         }
-        if (!Permission.writable(topic.perm())) {
+        if (!Permission.writable(topic.perm()) || topic.writeQueueNums() <= 0) {
             return error(request, ResponseCode.NO_PERMISSION, "the topic[" + header.topic()
                     + "] sending message is forbidden");
         }

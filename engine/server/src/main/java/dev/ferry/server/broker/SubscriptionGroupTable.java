@@ -152,7 +152,12 @@ final class SubscriptionGroupTable {
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
         if (dirty.getAndSet(false)) {
-            persist();
+            try {
+                persist();
+            } catch (RuntimeException e) {
+                dirty.set(true); // written again next round
+                throw e;
+            }
         }
     }
 

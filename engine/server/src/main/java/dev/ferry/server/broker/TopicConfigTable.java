@@ -54,17 +54,38 @@ final class TopicConfigTable {
         if (stored.topicConfigTable() != null) {
             stored.topicConfigTable().forEach((name, config) -> {
                 String problem = NameRules.topicProblem(name);
-                if (problem == null && config != null && name.equals(config.topicName())) {
+                if (problem == null) {
+                    problem = configProblem(name, config);
+                }
+                if (problem == null) {
                     topics.put(name, config);
                 } else {
                     LOG.log(System.Logger.Level.WARNING, "ignoring topic {0} in topics.json: {1}",
-                            NameRules.shown(name), problem == null ? "its config names another topic" : problem);
+                            NameRules.shown(name), problem);
                 }
             });
         }
         if (stored.dataVersion() != null) {
             version = stored.dataVersion();
         }
+    }
+
+    /** The most queues a topic may have: clients build one object per queue of a route. */
+    static final int MAX_QUEUES = 65_535;
+
+    private static String configProblem(String name, TopicConfig config) {
+        if (config == null || !name.equals(config.topicName())) {
+            return "its config names another topic";
+        }
+        if (config.readQueueNums() < 0 || config.readQueueNums() > MAX_QUEUES || config.writeQueueNums() < 0
+                || config.writeQueueNums() > MAX_QUEUES) {
+            return "queue counts " + config.readQueueNums() + "/" + config.writeQueueNums() + " outside 0.."
+                    + MAX_QUEUES;
+        }
+        if ((config.perm() & ~7) != 0) {
+            return "permission " + config.perm() + " outside 0..7";
+        }
+        return null;
     }
 
     Optional<TopicConfig> get(String topic) {
@@ -125,6 +146,7 @@ final class TopicConfigTable {
         int restored = 0;
         for (Map.Entry<String, Integer> topic : queuesInStore.entrySet()) {
             if (!topics.containsKey(topic.getKey()) && !SystemTopics.isBrokerOnly(topic.getKey())
+                    && topic.getValue() <= MAX_QUEUES
                     && putIfAbsent(TopicConfig.of(topic.getKey(), topic.getValue())).isPresent()) {
                 restored++;
             }
@@ -139,7 +161,12 @@ final class TopicConfigTable {
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
         if (dirty.getAndSet(false)) {
-            persist();
+            try {
+                persist();
+            } catch (RuntimeException e) {
+                dirty.set(true); // written again next round
+                throw e;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
@@ -102,8 +103,13 @@ final class TransactionService {
             }
             for (StoredMessageView op : result.views()) {
                 String[] offsets = new String(op.bodyBytes(), StandardCharsets.UTF_8).trim().split(":");
-                if (Long.parseLong(offsets[1]) >= checkOffset) {
-                    decided.add(Long.parseLong(offsets[0]));
+                try {
+                    if (offsets.length == 2 && Long.parseLong(offsets[1]) >= checkOffset) {
+                        decided.add(Long.parseLong(offsets[0]));
+                    }
+                } catch (NumberFormatException e) {
+                    LOG.log(System.Logger.Level.WARNING, "ignoring a transaction decision that is not "
+                            + "'offset:queueOffset' at commit-log offset {0}", op.physicalOffset());
                 }
             }
             offset = result.nextBeginOffset();
@@ -146,35 +152,51 @@ final class TransactionService {
         if (outcome == Outcome.UNKNOWN) {
             return null; // the check will ask again
         }
-        Optional<StoredMessageView> found = store.messageAt(halfOffset);
-        if (found.isEmpty() || !SystemTopics.TRANSACTION_HALF_TOPIC.equals(found.get().topic())) {
-            return "Find prepared transaction message failed";
+        // Found through the half topic's queue, which only the broker writes: any offset a client names could point
+        // into a message body that looks like a half message.
+        GetMessageResult atQueueOffset = queueOffset < 0 ? null : store.getMessages(
+                SystemTopics.TRANSACTION_HALF_TOPIC, 0, queueOffset, 1, BATCH_BYTES, MessageFilterPredicate.ALL);
+        StoredMessageView half = atQueueOffset != null && atQueueOffset.status() == GetMessageStatus.FOUND
+                && atQueueOffset.views().get(0).queueOffset() == queueOffset ? atQueueOffset.views().get(0)
+                // a half message just stored, before its queue entry: found by walking the entries since
+                : store.undispatchedMessageAt(halfOffset)
+                        .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic()) && m.queueOffset() == queueOffset)
+                        .orElse(null);
+        if (half == null || half.physicalOffset() != halfOffset) {
+            return store.messageAt(halfOffset).filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic()))
+                    .isPresent() ? "The transaction state table offset wrong"
+                    : "Find prepared transaction message failed";
         }
-        StoredMessageView half = found.get();
         if (!Objects.equals(half.property(MessageRewrite.PRODUCER_GROUP), producerGroup)) {
             return "The producer group wrong";
-        }
-        if (half.queueOffset() != queueOffset) {
-            return "The transaction state table offset wrong";
-        }
-        if (half.physicalOffset() != halfOffset) {
-            return "The commit log offset wrong";
         }
         if (decided.contains(halfOffset) || half.queueOffset() < checkOffset) {
             return "the transaction at " + halfOffset + " is already decided";
         }
         if (outcome == Outcome.COMMIT) {
+            String realTopic = half.property(MessageRewrite.REAL_TOPIC);
+            int realQueue = queueId(half.property(MessageRewrite.REAL_QUEUE_ID));
+            if (NameRules.topicProblem(realTopic) != null || SystemTopics.isBrokerOnly(realTopic) || realQueue < 0) {
+                return "the half message names no topic and queue it could be delivered to";
+            }
             MessageToStore real = MessageRewrite.of(half).property(MessageRewrite.REAL_TOPIC, null)
                     .property(MessageRewrite.REAL_QUEUE_ID, null)
                     .transactionType(MessageSysFlag.TRANSACTION_COMMIT_TYPE)
-                    .to(half.property(MessageRewrite.REAL_TOPIC),
-                            Integer.parseInt(half.property(MessageRewrite.REAL_QUEUE_ID)), storeHost.get());
+                    .to(realTopic, realQueue, storeHost.get());
             AppendResult result = store.append(real);
             if (!result.isStored()) {
                 return "cannot store the committed message: " + result.status() + " " + result.detail();
             }
         }
         return recordDecision(half);
+    }
+
+    private static int queueId(String text) {
+        try {
+            return text == null ? -1 : Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private String recordDecision(StoredMessageView half) {
@@ -267,7 +289,12 @@ final class TransactionService {
 
     void persistIfChanged() {
         if (dirty.getAndSet(false)) {
-            persist();
+            try {
+                persist();
+            } catch (RuntimeException e) {
+                dirty.set(true); // written again next round
+                throw e;
+            }
         }
     }
 

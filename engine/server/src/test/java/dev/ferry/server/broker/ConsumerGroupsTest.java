@@ -85,12 +85,44 @@ class ConsumerGroupsTest {
                 .isEqualTo(ConsumerGroups.Heartbeat.REFUSED);
         assertThat(small.groupNames()).containsExactly("G");
         assertThat(small.heartbeat(group("G", 2, "*"), "a", channel("1"), true))
-                .as("a group may shrink its own share").isEqualTo(ConsumerGroups.Heartbeat.REFRESHED);
+                .as("a group may shrink its own share").isEqualTo(ConsumerGroups.Heartbeat.CHANGED);
         assertThat(small.heartbeat(group("H", 1, long60), "b", channel("2"), true))
                 .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
 
         small.connectionClosed("2");
         assertThat(small.subscriptionChars()).isEqualTo(1 + 1 + 3); // topic T, "*", "TAG" of group G
+    }
+
+    @Test
+    void shouldBoundTheGroupsOfAConnectionAndAllMembershipsAndForgetThemWithTheirMembers() {
+        ConsumerGroups bounded = new ConsumerGroups(clock, 1 << 20, 2, 3);
+        assertThat(bounded.heartbeat(group("G1", 1, "*"), "a", channel("1"), true)).isEqualTo(
+                ConsumerGroups.Heartbeat.JOINED);
+        assertThat(bounded.heartbeat(group("G2", 1, "*"), "a", channel("1"), true)).isEqualTo(
+                ConsumerGroups.Heartbeat.JOINED);
+        assertThat(bounded.heartbeat(group("G3", 1, "*"), "a", channel("1"), true))
+                .as("a third group on one connection").isEqualTo(ConsumerGroups.Heartbeat.TOO_MANY_MEMBERSHIPS);
+        assertThat(bounded.heartbeat(group("G1", 1, "*"), "a", channel("1"), true))
+                .as("a known membership").isEqualTo(ConsumerGroups.Heartbeat.REFRESHED);
+        assertThat(bounded.heartbeat(group("G3", 1, "*"), "b", channel("2"), true)).isEqualTo(
+                ConsumerGroups.Heartbeat.JOINED);
+        assertThat(bounded.heartbeat(group("G4", 1, "*"), "c", channel("3"), true))
+                .as("three memberships in all").isEqualTo(ConsumerGroups.Heartbeat.TOO_MANY_MEMBERSHIPS);
+
+        bounded.connectionClosed("1");
+        assertThat(bounded.memberships()).isEqualTo(1);
+        assertThat(bounded.heartbeat(group("G4", 1, "*"), "c", channel("3"), true)).isEqualTo(
+                ConsumerGroups.Heartbeat.JOINED);
+    }
+
+    @Test
+    void shouldKeepTagCodesComputedFromTheTagsNeverTheOnesAClientSent() {
+        ConsumerData data = new ConsumerData("G", "CONSUME_PASSIVELY", "CLUSTERING", "CONSUME_FROM_LAST_OFFSET",
+                Set.of(new SubscriptionData("T", "TagA", Set.of("TagA"), Set.of(1, 2, 3, 4, 5), 1, "TAG", false)),
+                false);
+        groups.heartbeat(data, "a", channel("1"), true);
+        assertThat(groups.subscription("G", "T")).get().extracting(SubscriptionData::codeSet)
+                .isEqualTo(Set.of("TagA".hashCode()));
     }
 
     private static RemoteChannel channel(String id) {

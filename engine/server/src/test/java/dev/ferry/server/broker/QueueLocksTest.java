@@ -45,4 +45,17 @@ class QueueLocksTest {
         assertThat(locks.isLockedBy("G", Q0, "a")).isFalse();
         assertThat(locks.lock("G", "b", Set.of(Q0))).containsExactly(Q0);
     }
+
+    @Test
+    void shouldForgetExpiredLocksOfAGroupWhenItLocksAgain() {
+        QueueLocks table = new QueueLocks(clock);
+        Set<MessageQueueBody> many = new java.util.HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            many.add(new MessageQueueBody("T", "broker-a", i));
+        }
+        table.lock("G", "a", many);
+        clock.advance(Duration.ofSeconds(61));
+        table.lock("G", "b", Set.of(new MessageQueueBody("T", "broker-a", 0)));
+        assertThat(table.size("G")).isEqualTo(1);
+    }
 }

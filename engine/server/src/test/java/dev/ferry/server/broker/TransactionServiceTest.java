@@ -13,6 +13,7 @@ import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageSysFlag;
 import dev.ferry.store.MessageToStore;
 import dev.ferry.store.StoreConfig;
+import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -104,6 +105,33 @@ class TransactionServiceTest {
 
             assertThat(end(transactions, half, TransactionService.Outcome.COMMIT)).as("still undecided").isNull();
             awaitQueue(store, "TopicTx", 1, 1);
+        }
+    }
+
+    @Test
+    void shouldNotTakeAHalfMessageForgedInsideAnotherMessagesBody() {
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            Half real = half(store, "real");
+            // a body that is, byte for byte, a whole half message claiming to be stored where that body lies
+            long carrierOffset = store.commitLogMaxOffset();
+            long insideTheBody = carrierOffset + 88; // an IPv4 entry's body starts 88 bytes in
+            java.nio.ByteBuffer forged = java.nio.ByteBuffer.allocate(store.messageAt(real.offset()).orElseThrow()
+                    .totalSize());
+            forged.put(store.messageAt(real.offset()).orElseThrow().bytes());
+            forged.putLong(28, insideTheBody);
+            AppendResult carrier = store.append(MessageToStore.builder("TopicCarrier", 0, forged.array())
+                    .storeHost(HOST).build());
+            assertThat(carrier.physicalOffset()).isEqualTo(carrierOffset);
+            assertThat(store.messageAt(insideTheBody)).as("the forgery looks like a half message").get()
+                    .extracting(StoredMessageView::topic).isEqualTo(SystemTopics.TRANSACTION_HALF_TOPIC);
+
+            assertThat(transactions.end(insideTheBody, real.queueOffset(), "PG", TransactionService.Outcome.COMMIT))
+                    .isEqualTo("The transaction state table offset wrong");
+            awaitQueue(store, "TopicCarrier", 0, 1);
+            assertThat(transactions.end(insideTheBody, real.queueOffset(), "PG", TransactionService.Outcome.COMMIT))
+                    .isEqualTo("The transaction state table offset wrong");
+            assertThat(end(transactions, real, TransactionService.Outcome.ROLLBACK)).as("still undecided").isNull();
         }
     }
 
