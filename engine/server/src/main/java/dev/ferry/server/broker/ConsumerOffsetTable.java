@@ -11,7 +11,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,7 +35,7 @@ final class ConsumerOffsetTable {
     private final JsonFile<Stored> file;
     private final int maxEntries;
     private final AtomicInteger entries = new AtomicInteger();
-    private final AtomicBoolean dirty = new AtomicBoolean();
+    private final UnsavedChanges unsaved = new UnsavedChanges();
     private volatile boolean fullLogged;
 
     ConsumerOffsetTable(Path configDir, int maxEntries) {
@@ -114,7 +113,7 @@ final class ConsumerOffsetTable {
         if (queues.put(queueId, offset) == null) {
             entries.incrementAndGet();
         }
-        dirty.set(true);
+        unsaved.record();
     }
 
     /** The groups with any committed offset. */
@@ -144,14 +143,7 @@ final class ConsumerOffsetTable {
 
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
-        if (dirty.getAndSet(false)) {
-            try {
-                persist();
-            } catch (RuntimeException e) {
-                dirty.set(true); // written again next round
-                throw e;
-            }
-        }
+        unsaved.saveIfAny(this::persist);
     }
 
     void persist() {

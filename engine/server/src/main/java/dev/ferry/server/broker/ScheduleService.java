@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -47,7 +46,7 @@ final class ScheduleService {
     private final Supplier<InetSocketAddress> storeHost;
     private final JsonFile<Stored> file;
     private final Map<Integer, Long> nextOffsets = new ConcurrentHashMap<>();
-    private final AtomicBoolean dirty = new AtomicBoolean();
+    private final UnsavedChanges unsaved = new UnsavedChanges();
 
     ScheduleService(DelayLevels levels, MessageStore store, Path configDir, Clock clock,
                     Supplier<InetSocketAddress> storeHost) {
@@ -121,7 +120,7 @@ final class ScheduleService {
 
     private long advance(int level, long next) {
         nextOffsets.put(level, next);
-        dirty.set(true);
+        unsaved.record();
         return next;
     }
 
@@ -150,14 +149,7 @@ final class ScheduleService {
     }
 
     void persistIfChanged() {
-        if (dirty.getAndSet(false)) {
-            try {
-                persist();
-            } catch (RuntimeException e) {
-                dirty.set(true); // written again next round
-                throw e;
-            }
-        }
+        unsaved.saveIfAny(this::persist);
     }
 
     void persist() {

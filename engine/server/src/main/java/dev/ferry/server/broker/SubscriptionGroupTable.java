@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The consumer groups this broker knows, as Apache's broker keeps them: created on a valid group's first heartbeat,
@@ -53,7 +52,7 @@ final class SubscriptionGroupTable {
     private final int defaultRetryMaxTimes;
     private volatile DataVersion version;
     private volatile boolean fullLogged;
-    private final AtomicBoolean dirty = new AtomicBoolean();
+    private final UnsavedChanges unsaved = new UnsavedChanges();
 
     /**
      * @param seedGroups groups known whatever the file says: those with committed offsets
@@ -69,7 +68,7 @@ final class SubscriptionGroupTable {
         for (String group : seedGroups) {
             if (!groups.containsKey(group) && NameRules.isValidGroup(group) && groups.size() < maxGroups) {
                 groups.put(group, SubscriptionGroupConfig.of(group, defaultRetryMaxTimes));
-                dirty.set(true);
+                unsaved.record();
             }
         }
     }
@@ -128,7 +127,7 @@ final class SubscriptionGroupTable {
             SubscriptionGroupConfig created = SubscriptionGroupConfig.of(group, defaultRetryMaxTimes);
             groups.put(group, created);
             version = version.next(clock.millis());
-            dirty.set(true);
+            unsaved.record();
             return Optional.of(created);
         }
     }
@@ -151,14 +150,7 @@ final class SubscriptionGroupTable {
 
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
-        if (dirty.getAndSet(false)) {
-            try {
-                persist();
-            } catch (RuntimeException e) {
-                dirty.set(true); // written again next round
-                throw e;
-            }
-        }
+        unsaved.saveIfAny(this::persist);
     }
 
     synchronized void persist() {

@@ -11,7 +11,6 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The topics this broker serves, persisted as JSON and versioned so name servers see changes.
@@ -38,7 +37,7 @@ final class TopicConfigTable {
     private final int maxTopics;
     private volatile DataVersion version;
     private volatile boolean fullLogged;
-    private final AtomicBoolean dirty = new AtomicBoolean();
+    private final UnsavedChanges unsaved = new UnsavedChanges();
 
     TopicConfigTable(Path configDir, Clock clock, int maxTopics) {
         this.file = new JsonFile<>(configDir.resolve("topics.json"), Stored.class);
@@ -124,7 +123,7 @@ final class TopicConfigTable {
             }
             topics.put(config.topicName(), config);
             version = version.next(clock.millis());
-            dirty.set(true);
+            unsaved.record();
         }
         LOG.log(System.Logger.Level.INFO, "created topic {0} with {1} queues", config.topicName(),
                 config.writeQueueNums());
@@ -160,14 +159,7 @@ final class TopicConfigTable {
 
     /** Writes the table if it changed since the last write. */
     void persistIfChanged() {
-        if (dirty.getAndSet(false)) {
-            try {
-                persist();
-            } catch (RuntimeException e) {
-                dirty.set(true); // written again next round
-                throw e;
-            }
-        }
+        unsaved.saveIfAny(this::persist);
     }
 
     synchronized void persist() {

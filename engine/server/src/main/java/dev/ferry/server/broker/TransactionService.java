@@ -29,7 +29,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -73,7 +72,7 @@ final class TransactionService {
     private final Set<Long> decided = ConcurrentHashMap.newKeySet();
     private final Map<Long, Integer> checks = new ConcurrentHashMap<>();
     private volatile long checkOffset;
-    private final AtomicBoolean dirty = new AtomicBoolean();
+    private final UnsavedChanges unsaved = new UnsavedChanges();
 
     TransactionService(BrokerConfig config, MessageStore store, ProducerGroups producers, Path configDir, Clock clock,
                        Supplier<InetSocketAddress> storeHost) {
@@ -211,7 +210,7 @@ final class TransactionService {
         }
         decided.add(halfOffset);
         checks.remove(halfOffset);
-        dirty.set(true);
+        unsaved.record();
         return null;
     }
 
@@ -272,7 +271,7 @@ final class TransactionService {
         try {
             channel.invokeOneway(check, CHECK_SEND_TIMEOUT);
             checks.put(half.physicalOffset(), asked + 1);
-            dirty.set(true);
+            unsaved.record();
         } catch (RemotingException e) {
             LOG.log(System.Logger.Level.DEBUG, "cannot ask {0} about transaction {1}: {2}", channel, uniqueKey,
                     e.getMessage());
@@ -283,19 +282,12 @@ final class TransactionService {
     private void advanceCheckOffset(long next) {
         if (next != checkOffset) {
             checkOffset = next;
-            dirty.set(true);
+            unsaved.record();
         }
     }
 
     void persistIfChanged() {
-        if (dirty.getAndSet(false)) {
-            try {
-                persist();
-            } catch (RuntimeException e) {
-                dirty.set(true); // written again next round
-                throw e;
-            }
-        }
+        unsaved.saveIfAny(this::persist);
     }
 
     void persist() {
