@@ -48,7 +48,7 @@ class AnnotationsTest {
         assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.NoTransaction);
         assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
                 "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize",
-                "messageDelayLevel", "threadPlacement");
+                "messageDelayLevel", "threadPlacement", "engineConfig");
         assertThat(writableProperties(FerryResourceAdapter.class))
                 .isEqualTo(configProperties(FerryResourceAdapter.class));
     }
