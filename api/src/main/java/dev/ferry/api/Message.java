@@ -1,5 +1,6 @@
 package dev.ferry.api;
 
+import dev.ferry.format.MessageProperties;
 import dev.ferry.format.NameRules;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,12 +29,6 @@ public final class Message {
     /** Highest delay level of RocketMQ's default table ("1s 5s ... 2h"). */
     public static final int MAX_DELAY_LEVEL = 18;
 
-    /** Property names the client or broker set themselves; a user property must not use them. */
-    private static final java.util.Set<String> RESERVED_PROPERTIES = java.util.Set.of("TAGS", "KEYS", "UNIQ_KEY",
-            "WAIT", "DELAY", "RETRY_TOPIC", "REAL_TOPIC", "REAL_QID", "TRAN_MSG", "PGROUP", "MIN_OFFSET",
-            "MAX_OFFSET", "ORIGIN_MESSAGE_ID", "RECONSUME_TIME", "MAX_RECONSUME_TIMES", "CONSUME_START_TIME",
-            "MSG_REGION", "TRACE_ON", "CLUSTER", "TRANSACTION_CHECK_TIMES", "CHECK_IMMUNITY_TIME_IN_SECONDS",
-            "__SHARDINGKEY", "TIMER_DELIVER_MS", "TIMER_DELAY_SEC", "TIMER_DELAY_MS");
 
     private final String topic;
     private final byte[] body;
@@ -185,7 +180,7 @@ public final class Message {
             }
             properties.forEach((name, value) -> {
                 requireText("property name", name);
-                if (RESERVED_PROPERTIES.contains(name)) {
+                if (MessageProperties.RESERVED.contains(name)) {
                     throw new InvalidMessageException("property name '" + name
                             + "' is reserved; use the builder's tags, keys or delayLevel instead");
                 }

@@ -1,5 +1,6 @@
 package dev.ferry.api;
 
+import dev.ferry.format.MessageProperties;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +37,13 @@ public record ReceivedMessage(String topic, byte[] body, Map<String, String> pro
 
     /** The tag, if any. */
     public Optional<String> tags() {
-        return property("TAGS");
+        return property(MessageProperties.TAGS);
     }
 
     /** The keys, possibly empty. */
     public List<String> keys() {
-        String keys = properties.get("KEYS");
-        return keys == null ? List.of() : Arrays.stream(keys.split(" ")).filter(k -> !k.isEmpty()).toList();
+        String keys = properties.get(MessageProperties.KEYS);
+        return keys == null ? List.of() : Arrays.stream(keys.split(MessageProperties.KEY_SEPARATOR)).filter(k -> !k.isEmpty()).toList();
     }
 
     /** One property. */

@@ -1,5 +1,6 @@
 package dev.ferry.spi;
 
+import dev.ferry.format.MessageProperties;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +12,7 @@ import java.util.Optional;
 public interface FilterableMessage {
 
     /** The property holding a message's tags. */
-    String TAGS = "TAGS";
+    String TAGS = MessageProperties.TAGS;
 
     /** @return the message's properties; never {@code null} */
     Map<String, String> properties();

@@ -29,12 +29,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param threadFactory makes every thread of the client
  * @param clock the time rebalance, expiry and retry decisions use
  * @param pluginClassLoader where allocate strategies, offset stores and filters are looked up
+ * @param maxBodySize the largest body a received message may have once inflated; a compressed body that inflates
+ *     to more is refused, so no broker can make the client allocate without bound
  */
 public record ClientConfig(List<String> nameServerAddresses, String clientIp, String instanceName,
                            Duration requestTimeout, Duration routeRefreshInterval, Duration heartbeatInterval,
                            Duration offsetPersistInterval, Optional<Path> localOffsetDirectory,
                            RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock,
-                           ClassLoader pluginClassLoader) {
+                           ClassLoader pluginClassLoader, int maxBodySize) {
+    /** The default {@link #maxBodySize}: far above RocketMQ's 4 MiB message limit, far below a heap. */
+    public static final int DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
 
     public ClientConfig {
         ConfigCheck.require(nameServerAddresses != null && !nameServerAddresses.isEmpty(), "nameServerAddresses",
@@ -55,6 +59,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(pluginClassLoader, "pluginClassLoader");
+        ConfigCheck.require(maxBodySize > 0, "maxBodySize", maxBodySize, "must be positive");
     }
 
     /** The id brokers know this client by: {@code clientIp@instanceName}. */
@@ -81,6 +86,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         private ThreadFactory threadFactory;
         private Clock clock = Clock.systemUTC();
         private ClassLoader pluginClassLoader = ClientConfig.class.getClassLoader();
+        private int maxBodySize = DEFAULT_MAX_BODY_SIZE;
 
         private Builder(String... nameServerAddresses) {
             this.nameServers = Arrays.stream(nameServerAddresses)
@@ -143,11 +149,16 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             return this;
         }
 
+        public Builder maxBodySize(int value) {
+            this.maxBodySize = value;
+            return this;
+        }
+
         public ClientConfig build() {
             ThreadFactory threads = threadFactory != null ? threadFactory : daemonThreads("ferry-client-" + instanceName);
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
                     heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory), remoting,
-                    threads, clock, pluginClassLoader);
+                    threads, clock, pluginClassLoader, maxBodySize);
         }
 
         private static ThreadFactory daemonThreads(String prefix) {

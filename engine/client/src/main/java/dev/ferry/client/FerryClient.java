@@ -2,6 +2,8 @@ package dev.ferry.client;
 
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.UniqueMessageIds;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
@@ -9,6 +11,7 @@ import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,7 +42,8 @@ public final class FerryClient implements AutoCloseable {
     private final BodyCodec codec = new BodyCodec();
     private final RouteCache routes;
     private final HeartbeatService heartbeats;
-    private final UniqueIdGenerator uniqueIds;
+    private final UniqueMessageIds uniqueIds;
+    private final MessageDecoder decoder;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ClientPlugins plugins;
     private final List<AutoCloseable> members = new CopyOnWriteArrayList<>();
@@ -52,7 +57,10 @@ public final class FerryClient implements AutoCloseable {
         this.remoting = new RemotingClient(config.remoting(), config.threadFactory());
         this.routes = new RouteCache(remoting, config.nameServerAddresses(), config.requestTimeout(), codec);
         this.heartbeats = new HeartbeatService(config.clientId(), remoting, routes, codec, config.requestTimeout());
-        this.uniqueIds = new UniqueIdGenerator(config.clientIp(), config.clock());
+        // the month's start in the default zone, as Apache's client takes it, so admin tools read the time from an id
+        this.uniqueIds = new UniqueMessageIds(LocalAddress.ipv4Bytes(config.clientIp()), ProcessHandle.current().pid(),
+                ThreadLocalRandom.current().nextInt(), config.clock(), ZoneId.systemDefault());
+        this.decoder = new MessageDecoder(config.maxBodySize());
         this.plugins = new ClientPlugins(config.pluginClassLoader());
         this.scheduler = new ScheduledThreadPoolExecutor(2, config.threadFactory());
         scheduler.setRemoveOnCancelPolicy(true);
@@ -63,8 +71,14 @@ public final class FerryClient implements AutoCloseable {
         }, scheduler);
         remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (context, request) -> {
             CheckTransactionStateRequestHeader header = request.header(CheckTransactionStateRequestHeader.class);
-            ReceivedMessage message = MessageDecoder.decodeAll(request.body(), String.valueOf(header.brokerName()))
-                    .get(0);
+            List<ReceivedMessage> messages = decoder.decodeAll(request.body(),
+                    String.valueOf(header.brokerName()));
+            if (messages.size() != 1) {
+                LOG.log(Level.WARNING, "transaction check from " + header.brokerName() + " carries "
+                        + messages.size() + " messages instead of one; ignored");
+                return null;
+            }
+            ReceivedMessage message = messages.get(0);
             String group = message.property(MessageProperties.PRODUCER_GROUP).orElse("");
             Producer producer = transactional.get(group);
             if (producer != null) {
@@ -149,7 +163,11 @@ public final class FerryClient implements AutoCloseable {
         return heartbeats;
     }
 
-    UniqueIdGenerator uniqueIds() {
+    MessageDecoder decoder() {
+        return decoder;
+    }
+
+    UniqueMessageIds uniqueIds() {
         return uniqueIds;
     }
 

@@ -9,6 +9,8 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.RetriableException;
 import dev.ferry.api.SendResult;
 import dev.ferry.api.SendStatus;
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.SysFlags;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -37,7 +39,6 @@ import java.util.concurrent.CompletionException;
 public final class Producer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Producer.class.getName());
     /** sysFlag of a half message. */
-    private static final int TRANSACTION_PREPARED = 0x4;
 
     private final FerryClient client;
     private final ProducerConfig config;
@@ -287,9 +288,9 @@ public final class Producer implements AutoCloseable {
             int sysFlag = 0;
             if (halfMessage) {
                 properties.remove(MessageProperties.DELAY);
-                properties.put(MessageProperties.TRAN_MSG, "true");
+                properties.put(MessageProperties.TRANSACTION_PREPARED, "true");
                 properties.put(MessageProperties.PRODUCER_GROUP, config.group());
-                sysFlag = TRANSACTION_PREPARED;
+                sysFlag = SysFlags.TRANSACTION_PREPARED_TYPE;
             }
             MessageEncoder.Encoded encoded = MessageEncoder.single(messages.get(0), properties,
                     config.compressThreshold());
@@ -304,8 +305,9 @@ public final class Producer implements AutoCloseable {
             properties.add(MessageEncoder.properties(message, uniqKey));
         }
         byte[] body = MessageEncoder.batchBody(messages, properties);
-        String batchProperties = MessageProperties.encode(Map.of(MessageProperties.UNIQ_KEY,
-                client.uniqueIds().next(), MessageProperties.WAIT, "true"));
+        // No UNIQ_KEY for the batch as a whole (Apache's producer sends one): an Apache broker appends the batch's
+        // properties to every message's, and a batch id would then replace each message's own.
+        String batchProperties = MessageProperties.format(Map.of(MessageProperties.WAIT, "true"));
         return new PreparedSend(topic, String.join(",", ids), body, 0, batchProperties, true);
     }
 

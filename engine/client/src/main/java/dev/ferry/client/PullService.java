@@ -2,6 +2,7 @@ package dev.ferry.client;
 
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.PullFlags;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -24,9 +25,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class PullService {
     private static final System.Logger LOG = System.getLogger(PullService.class.getName());
-    private static final int FLAG_COMMIT_OFFSET = 0x1;
-    private static final int FLAG_SUSPEND = 0x2;
-    private static final int FLAG_SUBSCRIPTION = 0x4;
 
     /** Where pulled messages go. */
     interface Sink {
@@ -97,12 +95,12 @@ final class PullService {
             return;
         }
         long commitOffset = 0;
-        int sysFlag = FLAG_SUSPEND | FLAG_SUBSCRIPTION;
+        int sysFlag = PullFlags.SUSPEND | PullFlags.SUBSCRIPTION;
         if (settings.messageModel() == MessageModel.CLUSTERING) {
             long stored = offsets.read(queue.queue(), ReadOffsetType.READ_FROM_MEMORY);
             if (stored > 0) {
                 commitOffset = stored;
-                sysFlag |= FLAG_COMMIT_OFFSET;
+                sysFlag |= PullFlags.COMMIT_OFFSET;
             }
         }
         PullMessageRequestHeader header = new PullMessageRequestHeader(settings.group(), queue.queue().topic(),
@@ -132,7 +130,7 @@ final class PullService {
         switch (response.code()) {
             case ResponseCode.SUCCESS -> {
                 PullMessageResponseHeader header = response.header(PullMessageResponseHeader.class);
-                List<ReceivedMessage> messages = MessageDecoder.decodeAll(response.body(),
+                List<ReceivedMessage> messages = client.decoder().decodeAll(response.body(),
                         queue.queue().brokerName()).stream().filter(filter::accepts).toList();
                 if (queue.pulled(position.epoch(), messages, header.nextBeginOffset()) && !messages.isEmpty()) {
                     sink.pulled(queue, messages);

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import dev.ferry.api.Message;
+import dev.ferry.remoting.protocol.body.SubscriptionData;
 import java.util.Objects;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Objects;
 public record Subscription(String topic, String expressionType, String expression) {
 
     /** Tag expressions. */
-    public static final String TAG = "TAG";
+    public static final String TAG = SubscriptionData.TAG;
     /** SQL92 selectors. */
     public static final String SQL92 = "SQL92";
 

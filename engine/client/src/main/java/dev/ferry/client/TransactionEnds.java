@@ -2,6 +2,7 @@ package dev.ferry.client;
 
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.SendResult;
+import dev.ferry.format.OffsetMessageId;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -53,9 +54,9 @@ final class TransactionEnds implements AutoCloseable {
         }
     }
 
-    /** The commit-log offset an offset message id ends with (its last 16 hex digits). */
+    /** The commit-log offset an offset message id names. */
     static long commitLogOffset(String offsetMsgId) {
-        return Long.parseUnsignedLong(offsetMsgId.substring(offsetMsgId.length() - 16), 16);
+        return OffsetMessageId.decode(offsetMsgId).physicalOffset();
     }
 
     /** Asks the checker about a half message and answers the broker on {@code channel}. */

@@ -10,7 +10,8 @@
  *   <li>{@code RouteCache}: routes from the name servers, refreshed every 30 s and after failed sends;</li>
  *   <li>{@code HeartbeatService}: HEART_BEAT to every broker every 30 s, UNREGISTER_CLIENT when a group stops;</li>
  *   <li>{@code QueueSelector}: round robin that skips recently failed brokers, sharding keys;</li>
- *   <li>{@code MessageEncoder} / {@code MessageDecoder} / {@code MessageProperties}: the wire formats;</li>
+ *   <li>{@code MessageEncoder} / {@code MessageDecoder}: messages to and from the one format of
+ *   {@code dev.ferry.format};</li>
  *   <li>{@code RebalanceService}: which queues a consumer reads (allocate strategy plugin), and their start
  *       offsets; {@code QueueLocks} for orderly consumers;</li>
  *   <li>{@code ProcessQueue}: one assigned queue's in-flight messages and committable offset;</li>

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ferry.api.BrokerException;
 import dev.ferry.api.Message;
 import dev.ferry.api.SendResult;
+import dev.ferry.format.MessageProperties;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
@@ -164,7 +165,7 @@ class ProducerRetryTest {
         ScriptedBroker broker = brokerA.sends.get() == 1 ? brokerA : brokerB;
         SendMessageRequestHeaderV2 half = broker.lastSend;
         assertThat(half.sysFlag() & 0x4).isEqualTo(0x4);
-        assertThat(MessageProperties.decode(half.properties())).containsEntry("TRAN_MSG", "true")
+        assertThat(MessageProperties.parse(half.properties())).containsEntry("TRAN_MSG", "true")
                 .containsEntry("PGROUP", "PG_TX");
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> broker.endTransactions.size() == 1);
         RemotingCommand end = broker.endTransactions.get(0);

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.OffsetMessageId;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 

@@ -1,5 +1,7 @@
 package dev.ferry.store;
 
+import dev.ferry.format.StoredMessageCodec;
+import dev.ferry.format.StoredMessageView;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;

@@ -1,5 +1,7 @@
 package dev.ferry.store;
 
+import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SysFlags;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -138,7 +140,7 @@ final class Dispatcher implements DutyLoop.Duty {
     }
 
     private void dispatch(StoredMessageView message, boolean notify) {
-        if (MessageSysFlag.isDispatchedToConsumeQueue(message.sysFlag())) {
+        if (SysFlags.isDispatchedToConsumeQueue(message.sysFlag())) {
             toConsumeQueue(message, notify);
         }
         if (message.physicalOffset() < indexFrom) {
@@ -227,7 +229,7 @@ final class Dispatcher implements DutyLoop.Duty {
         }
         long end = dispatchedOffset;
         repairCursor = commitLog.forEachEntry(repairCursor, Math.min(end, repairCursor + REPAIR_CHUNK), message -> {
-            if (!MessageSysFlag.isDispatchedToConsumeQueue(message.sysFlag())) {
+            if (!SysFlags.isDispatchedToConsumeQueue(message.sysFlag())) {
                 return;
             }
             QueueKey key = new QueueKey(message.topic(), message.queueId());

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.StoredMessageView;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.StoredMessageView;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 import java.util.function.Predicate;

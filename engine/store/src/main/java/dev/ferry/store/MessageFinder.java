@@ -1,5 +1,8 @@
 package dev.ferry.store;
 
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.OffsetMessageId;
+import dev.ferry.format.StoredMessageView;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,8 @@
 package dev.ferry.store;
 
 import dev.ferry.format.DurableDirectories;
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

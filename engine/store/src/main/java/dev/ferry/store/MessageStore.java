@@ -2,6 +2,7 @@ package dev.ferry.store;
 
 import dev.ferry.format.AtomicFile;
 import dev.ferry.format.DurableDirectories;
+import dev.ferry.format.StoredMessageView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

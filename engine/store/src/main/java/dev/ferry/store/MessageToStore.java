@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.MessageProperties;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;

@@ -1,6 +1,10 @@
 package dev.ferry.store;
 
 import dev.ferry.format.NameRules;
+import dev.ferry.format.OffsetMessageId;
+import dev.ferry.format.StoredMessageCodec;
+import dev.ferry.format.SysFlags;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -17,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * @param encodedLength  the stored entry's total size
  */
 record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propertiesBytes, int bodyCrc, int magicCode,
-                       int sysFlag, int encodedLength) {
+                       int sysFlag, int encodedLength) implements StoredMessageCodec.Encodable {
 
     /** Largest V1 topic: its length is one signed byte. */
     static final int MAX_V1_TOPIC_LENGTH = 127;
@@ -54,12 +58,12 @@ record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propert
             throw new MessageRejectedException(AppendStatus.PROPERTIES_TOO_LARGE,
                 "properties of " + properties.length + " bytes exceed " + Short.MAX_VALUE);
         }
-        int sysFlag = m.sysFlag() & ~(MessageSysFlag.BORNHOST_V6 | MessageSysFlag.STOREHOST_V6);
+        int sysFlag = m.sysFlag() & ~(SysFlags.BORNHOST_V6 | SysFlags.STOREHOST_V6);
         if (!OffsetMessageId.isIpv4(m.bornHost())) {
-            sysFlag |= MessageSysFlag.BORNHOST_V6;
+            sysFlag |= SysFlags.BORNHOST_V6;
         }
         if (!OffsetMessageId.isIpv4(m.storeHost())) {
-            sysFlag |= MessageSysFlag.STOREHOST_V6;
+            sysFlag |= SysFlags.STOREHOST_V6;
         }
         boolean v2 = topic.length > MAX_V1_TOPIC_LENGTH;
         int length = StoredMessageCodec.encodedLength(sysFlag, m.body().length, topic.length, properties.length, v2);
@@ -69,6 +73,46 @@ record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propert
 
     /** Whether this message gets a consume-queue entry and so a queue offset. */
     boolean isDispatched() {
-        return MessageSysFlag.isDispatchedToConsumeQueue(sysFlag);
+        return SysFlags.isDispatchedToConsumeQueue(sysFlag);
+    }
+
+    @Override
+    public int queueId() {
+        return message.queueId();
+    }
+
+    @Override
+    public int flag() {
+        return message.flag();
+    }
+
+    @Override
+    public long bornTimestamp() {
+        return message.bornTimestamp();
+    }
+
+    @Override
+    public InetSocketAddress bornHost() {
+        return message.bornHost();
+    }
+
+    @Override
+    public InetSocketAddress storeHost() {
+        return message.storeHost();
+    }
+
+    @Override
+    public int reconsumeTimes() {
+        return message.reconsumeTimes();
+    }
+
+    @Override
+    public long preparedTransactionOffset() {
+        return message.preparedTransactionOffset();
+    }
+
+    @Override
+    public byte[] body() {
+        return message.body();
     }
 }

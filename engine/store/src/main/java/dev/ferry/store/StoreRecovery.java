@@ -1,6 +1,7 @@
 package dev.ferry.store;
 
 import dev.ferry.format.AtomicFile;
+import dev.ferry.format.StoredMessageCodec;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;

@@ -2,6 +2,9 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SysFlags;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -39,8 +42,8 @@ class ApacheDecoderCompatibilityTest {
             .properties(Map.of(MessageProperties.TAGS, "x"))
             .build();
         MessageExt decoded = assertApacheDecodesIdentically(message);
-        assertThat(decoded.getSysFlag() & (MessageSysFlag.BORNHOST_V6 | MessageSysFlag.STOREHOST_V6))
-            .isEqualTo(MessageSysFlag.BORNHOST_V6 | MessageSysFlag.STOREHOST_V6);
+        assertThat(decoded.getSysFlag() & (SysFlags.BORNHOST_V6 | SysFlags.STOREHOST_V6))
+            .isEqualTo(SysFlags.BORNHOST_V6 | SysFlags.STOREHOST_V6);
         assertThat(decoded.getMsgId()).hasSize(56);
     }
 

@@ -3,6 +3,7 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.SysFlags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,10 +48,10 @@ class ConsumeQueueDispatchTest {
     @Test
     void shouldNotDispatchPreparedOrRolledBackTransactionalMessages() {
         try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
-            store.append(tx("half", MessageSysFlag.TRANSACTION_PREPARED_TYPE));
-            store.append(tx("rolled back", MessageSysFlag.TRANSACTION_ROLLBACK_TYPE));
-            AppendResult committed = store.append(tx("committed", MessageSysFlag.TRANSACTION_COMMIT_TYPE));
-            AppendResult plain = store.append(tx("plain", MessageSysFlag.TRANSACTION_NOT_TYPE));
+            store.append(tx("half", SysFlags.TRANSACTION_PREPARED_TYPE));
+            store.append(tx("rolled back", SysFlags.TRANSACTION_ROLLBACK_TYPE));
+            AppendResult committed = store.append(tx("committed", SysFlags.TRANSACTION_COMMIT_TYPE));
+            AppendResult plain = store.append(tx("plain", SysFlags.TRANSACTION_NOT_TYPE));
             await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
             assertThat(store.maxOffset("Tx", 0)).isEqualTo(2);
             assertThat(committed.queueOffset()).isZero();

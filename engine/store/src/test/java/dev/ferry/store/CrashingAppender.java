@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.MessageProperties;
 import java.io.PrintStream;
 import java.nio.file.Path;
 

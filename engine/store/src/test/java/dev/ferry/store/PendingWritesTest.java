@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.StoredMessageView;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -3,6 +3,7 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.StoredMessageView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.StoredMessageView;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

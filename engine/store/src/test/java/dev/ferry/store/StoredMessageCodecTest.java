@@ -2,6 +2,7 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.StoredMessageCodec;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 

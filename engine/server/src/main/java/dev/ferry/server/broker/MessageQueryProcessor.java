@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -9,10 +11,8 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.QueryMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.QueryMessageResponseHeader;
 import dev.ferry.remoting.protocol.header.ViewMessageRequestHeader;
-import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.QueryMessageResult;
-import dev.ferry.store.StoredMessageView;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package dev.ferry.server.broker;
 
-import dev.ferry.store.MessageProperties;
-import dev.ferry.store.MessageSysFlag;
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SysFlags;
 import dev.ferry.store.MessageToStore;
-import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,22 +12,14 @@ import java.util.Map;
  * A stored message written again elsewhere: to the schedule topic and back, to a retry topic or
  * DLQ, from the half topic to its real topic. Everything the producer set travels along; only the
  * destination, the properties given and the transaction bits change.
- *
- * <p>Also names the system properties RocketMQ uses for these moves.
+
  */
 final class MessageRewrite {
-    static final String DELAY = "DELAY";
-    static final String REAL_TOPIC = "REAL_TOPIC";
-    static final String REAL_QUEUE_ID = "REAL_QID";
-    static final String RETRY_TOPIC = "RETRY_TOPIC";
-    static final String ORIGIN_MESSAGE_ID = "ORIGIN_MESSAGE_ID";
-    static final String TRANSACTION_PREPARED = "TRAN_MSG";
-    static final String PRODUCER_GROUP = "PGROUP";
 
     private final StoredMessageView original;
     private final Map<String, String> properties;
     private int reconsumeTimes;
-    private int transactionType = MessageSysFlag.TRANSACTION_NOT_TYPE;
+    private int transactionType = SysFlags.TRANSACTION_NOT_TYPE;
 
     private MessageRewrite(StoredMessageView original) {
         this.original = original;
@@ -73,7 +65,7 @@ final class MessageRewrite {
 
     /** The message for {@code topic}:{@code queueId}, stored by the broker at {@code storeHost}. */
     MessageToStore to(String topic, int queueId, InetSocketAddress storeHost) {
-        int sysFlag = (original.sysFlag() & ~MessageSysFlag.TRANSACTION_ROLLBACK_TYPE) | transactionType;
+        int sysFlag = (original.sysFlag() & ~SysFlags.TRANSACTION_ROLLBACK_TYPE) | transactionType;
         return MessageToStore.builder(topic, queueId, original.bodyBytes()).flag(original.flag())
                 .properties(MessageProperties.format(properties)).sysFlag(sysFlag)
                 .bornTimestamp(original.bornTimestamp()).bornHost(original.bornHost())

@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.NameRules;
+import dev.ferry.format.PullFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
@@ -25,10 +26,6 @@ import java.util.Optional;
  * consumer allows it, the request is held ({@link PullRequestHold}) instead of answered empty.
  */
 final class PullMessageProcessor implements RequestProcessor {
-    /** Pull sysFlag bits. */
-    static final int FLAG_COMMIT_OFFSET = 1;
-    static final int FLAG_SUSPEND = 1 << 1;
-    static final int FLAG_SUBSCRIPTION = 1 << 2;
 
     private static final int DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
     private static final long MAX_SUSPEND_MILLIS = 30_000;
@@ -86,7 +83,7 @@ final class PullMessageProcessor implements RequestProcessor {
     }
 
     private void commitOffset(PullMessageRequestHeader header) {
-        if ((header.sysFlag() & FLAG_COMMIT_OFFSET) == 0 || header.commitOffset() < 0) {
+        if (!PullFlags.has(header.sysFlag(), PullFlags.COMMIT_OFFSET) || header.commitOffset() < 0) {
             return;
         }
         boolean broadcasting = groups.group(header.consumerGroup()).map(ConsumerGroups.Group::broadcasting)
@@ -117,10 +114,10 @@ final class PullMessageProcessor implements RequestProcessor {
                     + header.topic() + "] topicConfig.readQueueNums:[" + topic.get().readQueueNums() + "] consumer:["
                     + context.channel().remoteAddress() + "]");
         }
-        boolean suspend = (header.sysFlag() & FLAG_SUSPEND) != 0;
+        boolean suspend = PullFlags.has(header.sysFlag(), PullFlags.SUSPEND);
         String expressionType;
         String expression;
-        if ((header.sysFlag() & FLAG_SUBSCRIPTION) != 0) {
+        if (PullFlags.has(header.sysFlag(), PullFlags.SUBSCRIPTION)) {
             expressionType = header.expressionType();
             expression = header.subscription();
         } else {

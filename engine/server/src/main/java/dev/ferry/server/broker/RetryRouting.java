@@ -1,11 +1,11 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.TopicConfig;
-import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageToStore;
 import java.util.Map;
 import java.util.Optional;
@@ -84,7 +84,7 @@ final class RetryRouting {
 
     private static String withoutDelay(String properties) {
         Map<String, String> parsed = MessageProperties.parse(properties);
-        parsed.remove(MessageRewrite.DELAY);
+        parsed.remove(MessageProperties.DELAY);
         return MessageProperties.format(parsed);
     }
 }

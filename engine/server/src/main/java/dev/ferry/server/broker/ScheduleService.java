@@ -1,14 +1,14 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;
 import dev.ferry.store.MessageFilterPredicate;
-import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
-import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -64,7 +64,7 @@ final class ScheduleService {
 
     /** The level a send asks for with its {@code DELAY} property: 0 for none, else clamped. */
     int requestedLevel(String properties) {
-        String value = MessageProperties.find(properties, MessageRewrite.DELAY);
+        String value = MessageProperties.find(properties, MessageProperties.DELAY);
         if (value == null || value.isBlank()) {
             return 0;
         }
@@ -80,9 +80,9 @@ final class ScheduleService {
     MessageToStore delay(MessageToStore message, int level) {
         int clamped = levels.clamp(level);
         Map<String, String> properties = MessageProperties.parse(message.properties());
-        properties.put(MessageRewrite.REAL_TOPIC, message.topic());
-        properties.put(MessageRewrite.REAL_QUEUE_ID, Integer.toString(message.queueId()));
-        properties.put(MessageRewrite.DELAY, Integer.toString(clamped));
+        properties.put(MessageProperties.REAL_TOPIC, message.topic());
+        properties.put(MessageProperties.REAL_QUEUE_ID, Integer.toString(message.queueId()));
+        properties.put(MessageProperties.DELAY, Integer.toString(clamped));
         return new MessageToStore(SystemTopics.SCHEDULE_TOPIC, clamped - 1, message.flag(), message.body(),
                 MessageProperties.format(properties), message.sysFlag(), message.bornTimestamp(), message.bornHost(),
                 message.storeHost(), message.reconsumeTimes(), message.preparedTransactionOffset());
@@ -125,15 +125,15 @@ final class ScheduleService {
     }
 
     private boolean deliver(StoredMessageView message) {
-        String topic = message.property(MessageRewrite.REAL_TOPIC);
-        String queueId = message.property(MessageRewrite.REAL_QUEUE_ID);
+        String topic = message.property(MessageProperties.REAL_TOPIC);
+        String queueId = message.property(MessageProperties.REAL_QUEUE_ID);
         if (topic == null || queueId == null) {
             LOG.log(System.Logger.Level.WARNING, "dropping scheduled message without a real topic: {0}", message);
             return true;
         }
         // DELAY stays on the delivered message, as consumers of Apache's broker see it there.
         MessageToStore real = MessageRewrite.of(message)
-                .property(MessageRewrite.REAL_TOPIC, null).property(MessageRewrite.REAL_QUEUE_ID, null)
+                .property(MessageProperties.REAL_TOPIC, null).property(MessageProperties.REAL_QUEUE_ID, null)
                 .to(topic, Integer.parseInt(queueId), storeHost.get());
         AppendResult result = store.append(real);
         if (!result.isStored()) {

@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -7,10 +9,8 @@ import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.ConsumerSendMsgBackRequestHeader;
 import dev.ferry.store.AppendResult;
-import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
-import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -64,9 +64,9 @@ final class SendBackProcessor implements RequestProcessor {
                 ? firstNonNull(original.property(MessageProperties.UNIQ_KEY), original.offsetMessageId())
                 : h.originMsgId();
         MessageRewrite copy = MessageRewrite.of(original).reconsumeTimes(reconsumeTimes + 1)
-                .propertyIfAbsent(MessageRewrite.RETRY_TOPIC, original.topic())
-                .propertyIfAbsent(MessageRewrite.ORIGIN_MESSAGE_ID, originId)
-                .property(MessageRewrite.DELAY, null);
+                .propertyIfAbsent(MessageProperties.RETRY_TOPIC, original.topic())
+                .propertyIfAbsent(MessageProperties.ORIGIN_MESSAGE_ID, originId)
+                .property(MessageProperties.DELAY, null);
         MessageToStore next;
         if (reconsumeTimes >= routing.maxReconsumeTimes(h.maxReconsumeTimes()) || h.delayLevel() < 0) {
             String dlq = SystemTopics.deadLetterTopic(h.group());
@@ -77,7 +77,7 @@ final class SendBackProcessor implements RequestProcessor {
             }
             next = copy.to(created.get(), 0, storeHost.get());
             LOG.log(System.Logger.Level.INFO, "message {0} of {1} goes to the DLQ of group {2} after {3} attempts",
-                    originId, copy.property(MessageRewrite.RETRY_TOPIC), h.group(), reconsumeTimes + 1);
+                    originId, copy.property(MessageProperties.RETRY_TOPIC), h.group(), reconsumeTimes + 1);
         } else {
             int level = RetryRouting.retryLevel(h.delayLevel(), reconsumeTimes);
             next = schedule.delay(copy.to(retryTopic.get(), 0, storeHost.get()), level);

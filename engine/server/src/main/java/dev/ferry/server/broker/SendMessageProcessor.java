@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.BatchBody;
+import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
@@ -14,7 +16,6 @@ import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
-import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
 import java.net.InetSocketAddress;
@@ -33,6 +34,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the thread goes on appending other producers' messages and one force covers them all.
  */
 final class SendMessageProcessor implements RequestProcessor {
+    /** The most messages one batch may hold. */
+    static final int MAX_BATCH_MESSAGES = 10_000;
     private final BrokerConfig config;
     private final MessageStore store;
     private final TopicConfigTable topics;
@@ -109,7 +112,7 @@ final class SendMessageProcessor implements RequestProcessor {
         }
         List<MessageToStore> messages;
         try {
-            messages = batch ? BatchBody.decode(request.body(), header, queueId, bornHost(context), storeHost)
+            messages = batch ? batch(request.body(), header, queueId, bornHost(context))
                     : List.of(route(single(request.body(), header, queueId, bornHost(context)), header));
         } catch (BadRequestException e) {
             throw e;
@@ -198,16 +201,31 @@ final class SendMessageProcessor implements RequestProcessor {
         return RemotingCommand.responseTo(request, code)
                 .header(new SendMessageResponseHeader(String.join(",", ids), queueId, first.queueOffset(), uniqueKey,
                         null))
-                .extField("MSG_REGION", "DefaultRegion").extField("TRACE_ON", "true").build();
+                .extField(MessageProperties.MESSAGE_REGION, "DefaultRegion").extField(MessageProperties.TRACE_SWITCH, "true").build();
     }
 
     private MessageToStore single(byte[] body, SendMessageRequestHeader header, int queueId, InetSocketAddress born) {
         if (body == null || body.length == 0) {
             throw new IllegalArgumentException("the message body is empty");
         }
-        return MessageToStore.builder(header.topic(), queueId, body).flag(header.flag())
-                .properties(header.properties() == null ? "" : header.properties()).sysFlag(header.sysFlag())
-                .bornTimestamp(header.bornTimestamp()).bornHost(born).storeHost(storeHost)
+        return toStore(header, queueId, born, header.flag(), body, header.properties() == null ? ""
+                : header.properties());
+    }
+
+    /** Each message of a batch keeps its own flag, body and properties; the rest comes from the header. */
+    private List<MessageToStore> batch(byte[] body, SendMessageRequestHeader header, int queueId,
+                                       InetSocketAddress born) {
+        List<MessageToStore> messages = new ArrayList<>();
+        for (BatchBody.Item item : BatchBody.decode(body, MAX_BATCH_MESSAGES)) {
+            messages.add(toStore(header, queueId, born, item.flag(), item.body(), item.properties()));
+        }
+        return messages;
+    }
+
+    private MessageToStore toStore(SendMessageRequestHeader header, int queueId, InetSocketAddress born, int flag,
+                                   byte[] body, String properties) {
+        return MessageToStore.builder(header.topic(), queueId, body).flag(flag).properties(properties)
+                .sysFlag(header.sysFlag()).bornTimestamp(header.bornTimestamp()).bornHost(born).storeHost(storeHost)
                 .reconsumeTimes(header.reconsumeTimes() == null ? 0 : header.reconsumeTimes()).build();
     }
 

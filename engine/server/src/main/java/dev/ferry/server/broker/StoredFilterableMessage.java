@@ -1,7 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.spi.FilterableMessage;
-import dev.ferry.store.StoredMessageView;
 import java.util.Map;
 import java.util.Optional;
 

@@ -3,12 +3,12 @@ package dev.ferry.server.broker;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ferry.format.NameRules;
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.spi.FilterExpressionException;
 import dev.ferry.spi.MessageFilter;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
 import dev.ferry.store.MessageFilterPredicate;
-import dev.ferry.store.StoredMessageView;
 import java.util.Locale;
 
 /**

@@ -1,6 +1,9 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.MessageProperties;
 import dev.ferry.format.NameRules;
+import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
@@ -11,11 +14,8 @@ import dev.ferry.store.AppendResult;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;
 import dev.ferry.store.MessageFilterPredicate;
-import dev.ferry.store.MessageProperties;
 import dev.ferry.store.MessageStore;
-import dev.ferry.store.MessageSysFlag;
 import dev.ferry.store.MessageToStore;
-import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -118,23 +118,23 @@ final class TransactionService {
     /** The half message a prepared send becomes; only the transaction bits and destination change. */
     static MessageToStore half(MessageToStore prepared) {
         Map<String, String> properties = MessageProperties.parse(prepared.properties());
-        properties.put(MessageRewrite.REAL_TOPIC, prepared.topic());
-        properties.put(MessageRewrite.REAL_QUEUE_ID, Integer.toString(prepared.queueId()));
+        properties.put(MessageProperties.REAL_TOPIC, prepared.topic());
+        properties.put(MessageProperties.REAL_QUEUE_ID, Integer.toString(prepared.queueId()));
         // Not "prepared" in the store's eyes, so the half topic's queue indexes it and the check can scan it.
-        int sysFlag = prepared.sysFlag() & ~MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
+        int sysFlag = prepared.sysFlag() & ~SysFlags.TRANSACTION_ROLLBACK_TYPE;
         return new MessageToStore(SystemTopics.TRANSACTION_HALF_TOPIC, 0, prepared.flag(), prepared.body(),
                 MessageProperties.format(properties), sysFlag, prepared.bornTimestamp(), prepared.bornHost(),
                 prepared.storeHost(), prepared.reconsumeTimes(), prepared.preparedTransactionOffset());
     }
 
     static boolean isPrepared(int sysFlag) {
-        return MessageSysFlag.transactionType(sysFlag) == MessageSysFlag.TRANSACTION_PREPARED_TYPE;
+        return SysFlags.transactionType(sysFlag) == SysFlags.TRANSACTION_PREPARED_TYPE;
     }
 
     static Outcome outcome(int commitOrRollback) {
         return switch (commitOrRollback) {
-            case MessageSysFlag.TRANSACTION_COMMIT_TYPE -> Outcome.COMMIT;
-            case MessageSysFlag.TRANSACTION_ROLLBACK_TYPE -> Outcome.ROLLBACK;
+            case SysFlags.TRANSACTION_COMMIT_TYPE -> Outcome.COMMIT;
+            case SysFlags.TRANSACTION_ROLLBACK_TYPE -> Outcome.ROLLBACK;
             default -> Outcome.UNKNOWN;
         };
     }
@@ -166,21 +166,21 @@ final class TransactionService {
                     .isPresent() ? "The transaction state table offset wrong"
                     : "Find prepared transaction message failed";
         }
-        if (!Objects.equals(half.property(MessageRewrite.PRODUCER_GROUP), producerGroup)) {
+        if (!Objects.equals(half.property(MessageProperties.PRODUCER_GROUP), producerGroup)) {
             return "The producer group wrong";
         }
         if (decided.contains(halfOffset) || half.queueOffset() < checkOffset) {
             return "the transaction at " + halfOffset + " is already decided";
         }
         if (outcome == Outcome.COMMIT) {
-            String realTopic = half.property(MessageRewrite.REAL_TOPIC);
-            int realQueue = queueId(half.property(MessageRewrite.REAL_QUEUE_ID));
+            String realTopic = half.property(MessageProperties.REAL_TOPIC);
+            int realQueue = queueId(half.property(MessageProperties.REAL_QUEUE_ID));
             if (NameRules.topicProblem(realTopic) != null || SystemTopics.isBrokerOnly(realTopic) || realQueue < 0) {
                 return "the half message names no topic and queue it could be delivered to";
             }
-            MessageToStore real = MessageRewrite.of(half).property(MessageRewrite.REAL_TOPIC, null)
-                    .property(MessageRewrite.REAL_QUEUE_ID, null)
-                    .transactionType(MessageSysFlag.TRANSACTION_COMMIT_TYPE)
+            MessageToStore real = MessageRewrite.of(half).property(MessageProperties.REAL_TOPIC, null)
+                    .property(MessageProperties.REAL_QUEUE_ID, null)
+                    .transactionType(SysFlags.TRANSACTION_COMMIT_TYPE)
                     .to(realTopic, realQueue, storeHost.get());
             AppendResult result = store.append(real);
             if (!result.isStored()) {
@@ -252,19 +252,19 @@ final class TransactionService {
         if (asked >= config.transactionCheckMax()) {
             LOG.log(System.Logger.Level.WARNING, "discarding transaction {0} of group {1}: no decision after {2} "
                     + "checks", half.property(MessageProperties.UNIQ_KEY),
-                    half.property(MessageRewrite.PRODUCER_GROUP), asked);
+                    half.property(MessageProperties.PRODUCER_GROUP), asked);
             synchronized (this) {
                 return decided.contains(half.physicalOffset()) || recordDecision(half) == null;
             }
         }
-        List<RemoteChannel> channels = producers.channels(half.property(MessageRewrite.PRODUCER_GROUP));
+        List<RemoteChannel> channels = producers.channels(half.property(MessageProperties.PRODUCER_GROUP));
         if (channels.isEmpty()) {
             return false; // nobody to ask now; not counted as a check
         }
         RemoteChannel channel = channels.get(ThreadLocalRandom.current().nextInt(channels.size()));
         String uniqueKey = half.property(MessageProperties.UNIQ_KEY);
         RemotingCommand check = RemotingCommand.request(RequestCode.CHECK_TRANSACTION_STATE,
-                        new CheckTransactionStateRequestHeader(half.property(MessageRewrite.REAL_TOPIC),
+                        new CheckTransactionStateRequestHeader(half.property(MessageProperties.REAL_TOPIC),
                                 half.queueOffset(), half.physicalOffset(), uniqueKey, uniqueKey,
                                 half.offsetMessageId(), config.brokerName()))
                 .bodyParts(List.of(half.bytes())).build();

@@ -2,10 +2,10 @@ package dev.ferry.server.apache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.OffsetMessageId;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.store.FlushMode;
 import dev.ferry.store.MessageStore;
-import dev.ferry.store.OffsetMessageId;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

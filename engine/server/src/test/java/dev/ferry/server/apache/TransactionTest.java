@@ -3,6 +3,7 @@ package dev.ferry.server.apache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.server.FerryServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -161,7 +162,7 @@ class TransactionTest {
             // where the half message is, as the broker's check-back would tell its producer
             await().atMost(Duration.ofSeconds(10)).until(() -> ferry.server().broker().store().maxOffset(
                     dev.ferry.format.SystemTopics.TRANSACTION_HALF_TOPIC, 0) == 1);
-            dev.ferry.store.StoredMessageView half = ferry.server().broker().store().getMessages(
+            StoredMessageView half = ferry.server().broker().store().getMessages(
                     dev.ferry.format.SystemTopics.TRANSACTION_HALF_TOPIC, 0, 0, 1, 1 << 20,
                     dev.ferry.store.MessageFilterPredicate.ALL).views().get(0);
             long commitLogOffset = half.physicalOffset();

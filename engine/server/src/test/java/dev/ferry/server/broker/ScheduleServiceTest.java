@@ -3,13 +3,13 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.server.MutableClock;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
 import dev.ferry.store.StoreConfig;
-import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

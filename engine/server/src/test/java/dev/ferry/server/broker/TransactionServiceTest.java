@@ -3,6 +3,8 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -10,10 +12,8 @@ import dev.ferry.server.MutableClock;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
-import dev.ferry.store.MessageSysFlag;
 import dev.ferry.store.MessageToStore;
 import dev.ferry.store.StoreConfig;
-import dev.ferry.store.StoredMessageView;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ class TransactionServiceTest {
     private static Half half(MessageStore store, String key) {
         MessageToStore prepared = MessageToStore.builder("TopicTx", 1, key.getBytes(StandardCharsets.UTF_8))
                 .properties(Map.of("KEYS", key, "UNIQ_KEY", key, "PGROUP", "PG", "TRAN_MSG", "true"))
-                .sysFlag(MessageSysFlag.TRANSACTION_PREPARED_TYPE).storeHost(HOST).build();
+                .sysFlag(SysFlags.TRANSACTION_PREPARED_TYPE).storeHost(HOST).build();
         AppendResult result = store.append(TransactionService.half(prepared));
         assertThat(result.isStored()).isTrue();
         return new Half(result.physicalOffset(), result.queueOffset());

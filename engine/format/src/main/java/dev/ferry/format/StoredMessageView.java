@@ -1,4 +1,4 @@
-package dev.ferry.store;
+package dev.ferry.format;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,7 +18,10 @@ public final class StoredMessageView {
         this.entry = entry;
     }
 
-    /** Wraps a buffer whose index 0 is the entry's first byte (such as a slice from a {@link GetMessageResult}). */
+    /**
+     * Wraps a buffer whose index 0 is the entry's first byte, such as a slice of the store's log. Bytes from elsewhere
+     * (a pull response) must pass {@link StoredMessageCodec#layoutProblem} first.
+     */
     public static StoredMessageView over(ByteBuffer entry) {
         return new StoredMessageView(entry.slice(0, entry.getInt(0)));
     }
@@ -65,7 +68,7 @@ public final class StoredMessageView {
     }
 
     public InetSocketAddress bornHost() {
-        return host(StoredMessageCodec.BORN_HOST_POSITION, (sysFlag() & MessageSysFlag.BORNHOST_V6) != 0);
+        return host(StoredMessageCodec.BORN_HOST_POSITION, SysFlags.isBornHostV6(sysFlag()));
     }
 
     public long storeTimestamp() {
@@ -74,7 +77,7 @@ public final class StoredMessageView {
 
     public InetSocketAddress storeHost() {
         int sysFlag = sysFlag();
-        return host(StoredMessageCodec.storeHostPosition(sysFlag), (sysFlag & MessageSysFlag.STOREHOST_V6) != 0);
+        return host(StoredMessageCodec.storeHostPosition(sysFlag), SysFlags.isStoreHostV6(sysFlag));
     }
 
     public int reconsumeTimes() {
@@ -100,7 +103,7 @@ public final class StoredMessageView {
     }
 
     /** The body CRC of the body as it is now; equals {@link #bodyCrc()} for an intact entry. */
-    int computeBodyCrc() {
+    public int computeBodyCrc() {
         return StoredMessageCodec.bodyCrc(body());
     }
 

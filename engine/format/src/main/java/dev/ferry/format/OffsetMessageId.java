@@ -1,4 +1,4 @@
-package dev.ferry.store;
+package dev.ferry.format;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -53,7 +53,7 @@ public record OffsetMessageId(InetSocketAddress storeHost, long physicalOffset) 
         return encode(storeHost, physicalOffset);
     }
 
-    static boolean isIpv4(InetSocketAddress host) {
+    public static boolean isIpv4(InetSocketAddress host) {
         return host.getAddress() instanceof Inet4Address;
     }
 }
