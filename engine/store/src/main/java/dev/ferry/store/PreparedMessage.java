@@ -58,6 +58,11 @@ record PreparedMessage(MessageToStore message, byte[] topicBytes, byte[] propert
             throw new MessageRejectedException(AppendStatus.PROPERTIES_TOO_LARGE,
                 "properties of " + properties.length + " bytes exceed " + Short.MAX_VALUE);
         }
+        if (m.properties().indexOf('\u0000') >= 0) {
+            // recovery reads zero bytes in properties as a torn write, so such an entry would be cut with all after it
+            throw new MessageRejectedException(AppendStatus.MESSAGE_ILLEGAL,
+                "properties must not contain the character U+0000");
+        }
         int sysFlag = m.sysFlag() & ~(SysFlags.BORNHOST_V6 | SysFlags.STOREHOST_V6);
         if (!OffsetMessageId.isIpv4(m.bornHost())) {
             sysFlag |= SysFlags.BORNHOST_V6;

@@ -45,6 +45,26 @@ class AppendValidationTest {
     }
 
     @Test
+    void shouldRefuseAZeroCharacterInPropertiesSoThatRecoveryKeepsEveryMessage() {
+        long end;
+        try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
+            assertThat(store.append(MessageToStore.builder("T", 0, new byte[1]).build()).status())
+                .isEqualTo(AppendStatus.PUT_OK);
+            AppendResult zero = store.append(MessageToStore.builder("T", 0, new byte[1])
+                .properties(Map.of("k", "a\u0000b")).build());
+            assertThat(zero.status()).isEqualTo(AppendStatus.MESSAGE_ILLEGAL);
+            assertThat(zero.detail()).contains("U+0000");
+            assertThat(store.append(MessageToStore.builder("T", 0, new byte[1]).build()).status())
+                .isEqualTo(AppendStatus.PUT_OK);
+            end = store.commitLogMaxOffset();
+        }
+        try (MessageStore reopened = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
+            assertThat(reopened.commitLogMaxOffset()).isEqualTo(end);
+            assertThat(reopened.maxOffset("T", 0)).isEqualTo(2);
+        }
+    }
+
+    @Test
     void shouldRejectTopicTooLongOrWithIllegalCharacters() {
         try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
             assertThat(store.append(MessageToStore.builder("T".repeat(Short.MAX_VALUE + 1), 0, new byte[1]).build())
