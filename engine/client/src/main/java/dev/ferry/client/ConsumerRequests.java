@@ -75,10 +75,10 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     }
 
     /** The offset after the queue's last message. */
-    long maxOffset(MessageQueue queue) {
+    long nextOffset(MessageQueue queue) {
         RemotingCommand response = call(queue.brokerName(), RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
                 new GetMaxOffsetRequestHeader(queue.topic(), queue.queueId(), true, queue.brokerName())).build());
-        requireSuccess(response, "max offset of " + queue);
+        requireSuccess(response, "next offset of " + queue);
         return response.header(OffsetResponseHeader.class).offset();
     }
 

@@ -216,8 +216,8 @@ final class RebalanceService {
         try {
             return switch (settings.consumeFromWhere()) {
                 case FIRST_OFFSET -> 0L;
-                case LAST_OFFSET -> retryTopic ? 0L : requests.maxOffset(queue);
-                case TIMESTAMP -> retryTopic ? requests.maxOffset(queue)
+                case LAST_OFFSET -> retryTopic ? 0L : requests.nextOffset(queue);
+                case TIMESTAMP -> retryTopic ? requests.nextOffset(queue)
                         : requests.searchOffset(queue, consumeTimestamp().toEpochMilli());
             };
         } catch (RuntimeException e) {

@@ -70,11 +70,6 @@ public final class RemotingServer implements AutoCloseable {
         runtime.dispatcher().register(code, processor, executor);
     }
 
-    /** Replaces the answer to codes nobody registered (by default REQUEST_CODE_NOT_SUPPORTED). */
-    public void registerDefaultProcessor(RequestProcessor processor, Executor executor) {
-        runtime.dispatcher().registerDefault(processor, executor);
-    }
-
     public void addConnectionListener(ConnectionListener listener) {
         runtime.addListener(Objects.requireNonNull(listener, "listener"));
     }
@@ -131,6 +126,14 @@ public final class RemotingServer implements AutoCloseable {
     /** Requests refused as malformed or invalid since start. */
     public long badRequests() {
         return runtime.dispatcher().badRequests();
+    }
+
+    /**
+     * Connections closed because a frame could not be decoded (a bad header, a length out of bounds), since start:
+     * each closed only its own connection.
+     */
+    public long malformedFrames() {
+        return runtime.malformedFrames();
     }
 
     /** Requests whose processor failed unexpectedly since start (each is logged; there should be none). */

@@ -112,9 +112,11 @@ class BadInputTest {
     }
 
     @Test
-    void shouldCloseConnectionSendingMalformedJson() throws IOException {
+    void shouldCloseConnectionSendingMalformedJsonAndCountIt() throws IOException {
+        long before = server.malformedFrames();
         byte[] json = "{\"code\":9001,\"extFields\":{".getBytes(StandardCharsets.US_ASCII);
         assertThat(serverCloses(frame(4 + json.length, json.length, json))).isTrue();
+        assertThat(server.malformedFrames()).isEqualTo(before + 1);
         assertServerStillAnswers();
     }
 

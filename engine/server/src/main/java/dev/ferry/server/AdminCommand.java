@@ -85,6 +85,7 @@ public final class AdminCommand {
             out.printf("  %-34s %s%n", "queues set aside", h.setAsideQueues().isEmpty() ? "none"
                     : String.join(" ", h.setAsideQueues()));
             out.printf("  %-34s %d%n", "bad requests refused", h.badRequests());
+            out.printf("  %-34s %d%n", "connections closed, malformed frame", h.malformedFrames());
             out.printf("  %-34s %d%n", "processor failures", h.processorFailures());
             out.printf("  %-34s %d%n", "connections", h.connections());
             out.printf("  %-34s %d%n", "inbound bytes held", h.inboundBytes());

@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@link SegmentedFile} segments named by byte offset; the logical offset of an entry is its byte position / 20. The
  * dispatcher thread is the only writer of entries (recovery runs before it starts); the retention thread only moves
  * {@link #minOffset()} and deletes head segments, which the segment list's monitor keeps apart from the writer's
- * segment rolls. Readers on any thread read between the published min and max offsets.
+ * segment rolls. Readers on any thread read between the published min and next offsets.
  */
 final class ConsumeQueue {
     static final int ENTRY_SIZE = 20;
@@ -23,7 +23,7 @@ final class ConsumeQueue {
     private final SegmentedFile file;
     private final Clock clock;
     private volatile long minOffset;
-    private volatile long maxOffset;
+    private volatile long nextOffset;
 
     ConsumeQueue(QueueKey key, Path dir, int entriesPerSegment, Clock clock) {
         this.key = key;
@@ -46,7 +46,7 @@ final class ConsumeQueue {
         segment.resetPositions(position);
         segment.markFlushed();
         minOffset = file.minOffset() / ENTRY_SIZE;
-        maxOffset = segment.writtenOffset() / ENTRY_SIZE;
+        nextOffset = segment.writtenOffset() / ENTRY_SIZE;
     }
 
     /** Smallest logical offset still readable. */
@@ -55,8 +55,8 @@ final class ConsumeQueue {
     }
 
     /** The next logical offset to be written: one past the last entry. */
-    long maxOffset() {
-        return maxOffset;
+    long nextOffset() {
+        return nextOffset;
     }
 
     /**
@@ -64,13 +64,13 @@ final class ConsumeQueue {
      * gap is filled with filler entries.
      */
     void put(long queueOffset, long physicalOffset, int size, long tagsCode) {
-        if (queueOffset < maxOffset) {
+        if (queueOffset < nextOffset) {
             return;
         }
-        if (queueOffset > maxOffset) {
-            LOG.log(Level.WARNING, "consume queue {0} jumps from {1} to {2}; filling the gap", key, maxOffset,
+        if (queueOffset > nextOffset) {
+            LOG.log(Level.WARNING, "consume queue {0} jumps from {1} to {2}; filling the gap", key, nextOffset,
                 queueOffset);
-            while (maxOffset < queueOffset) {
+            while (nextOffset < queueOffset) {
                 write(0, FILLER_SIZE, 0);
             }
         }
@@ -78,7 +78,7 @@ final class ConsumeQueue {
     }
 
     private void write(long physicalOffset, int size, long tagsCode) {
-        long byteOffset = maxOffset * ENTRY_SIZE;
+        long byteOffset = nextOffset * ENTRY_SIZE;
         MappedSegment segment = file.lastOrCreate(byteOffset, clock.millis());
         if (segment.remaining() < ENTRY_SIZE) {
             segment = file.addSegment(segment.baseOffset() + segment.size(), clock.millis());
@@ -89,12 +89,12 @@ final class ConsumeQueue {
         buffer.putInt(position + 8, size);
         buffer.putLong(position + 12, tagsCode);
         segment.publishWritePosition(position + ENTRY_SIZE, clock.millis());
-        maxOffset = maxOffset + 1;
+        nextOffset = nextOffset + 1;
     }
 
     /** The entry at a logical offset, if it is between min and max and not a filler. */
     Optional<Entry> entry(long offset) {
-        if (offset < minOffset || offset >= maxOffset) {
+        if (offset < minOffset || offset >= nextOffset) {
             return Optional.empty();
         }
         long byteOffset = offset * ENTRY_SIZE;
@@ -108,15 +108,15 @@ final class ConsumeQueue {
 
     /** Drops entries that point at or beyond {@code validEndOffset} of the commit log (after its truncation). */
     void truncateBeyond(long validEndOffset) {
-        long keep = maxOffset;
+        long keep = nextOffset;
         while (keep > minOffset && pointsBeyond(keep - 1, validEndOffset)) {
             keep--;
         }
-        if (keep < maxOffset) {
+        if (keep < nextOffset) {
             LOG.log(Level.INFO, "consume queue {0}: dropping offsets {1} to {2} beyond commit log offset {3}", key,
-                keep, maxOffset, validEndOffset);
+                keep, nextOffset, validEndOffset);
             file.truncateTo(keep * ENTRY_SIZE);
-            maxOffset = keep;
+            nextOffset = keep;
         }
     }
 
@@ -138,7 +138,7 @@ final class ConsumeQueue {
      */
     void advanceMinOffset(long minPhysicalOffset) {
         long offset = minOffset;
-        while (offset < maxOffset && entryPointsBelow(offset, minPhysicalOffset)) {
+        while (offset < nextOffset && entryPointsBelow(offset, minPhysicalOffset)) {
             offset++;
         }
         minOffset = offset;

@@ -24,12 +24,12 @@ final class ConsumeQueueReader {
     GetMessageResult read(String topic, int queueId, long offset, int maxMessages, int maxBytes,
                           MessageFilterPredicate filter) {
         Optional<ConsumeQueue> found = consumeQueues.find(topic, queueId);
-        if (found.isEmpty() || found.get().maxOffset() == 0) {
+        if (found.isEmpty() || found.get().nextOffset() == 0) {
             return GetMessageResult.empty(GetMessageStatus.NO_MESSAGE_IN_QUEUE, 0, 0, 0);
         }
         ConsumeQueue queue = found.get();
         long min = queue.minOffset();
-        long max = queue.maxOffset();
+        long max = queue.nextOffset();
         if (offset < min) {
             return GetMessageResult.empty(GetMessageStatus.OFFSET_TOO_SMALL, min, min, max);
         }
@@ -76,7 +76,7 @@ final class ConsumeQueueReader {
 
     /**
      * The smallest queue offset whose message was stored at or after {@code timestamp}: the min offset when all are
-     * later, the max offset when none is. Binary search over the consume queue; store timestamps are non-decreasing.
+     * later, the next offset when none is. Binary search over the consume queue; store timestamps are non-decreasing.
      */
     long offsetForTimestamp(String topic, int queueId, long timestamp) {
         Optional<ConsumeQueue> found = consumeQueues.find(topic, queueId);
@@ -85,7 +85,7 @@ final class ConsumeQueueReader {
         }
         ConsumeQueue queue = found.get();
         long low = queue.minOffset();
-        long high = queue.maxOffset();
+        long high = queue.nextOffset();
         while (low < high) {
             long middle = (low + high) >>> 1;
             if (storeTimestamp(queue, middle) < timestamp) {

@@ -91,9 +91,9 @@ final class ConsumeQueueTable {
     }
 
     /** Every queue's next offset: what the commit log continues from after recovery. */
-    Map<QueueKey, Long> maxOffsets() {
+    Map<QueueKey, Long> nextOffsets() {
         Map<QueueKey, Long> offsets = new HashMap<>();
-        queues.forEach((key, queue) -> offsets.put(key, queue.maxOffset()));
+        queues.forEach((key, queue) -> offsets.put(key, queue.nextOffset()));
         return offsets;
     }
 

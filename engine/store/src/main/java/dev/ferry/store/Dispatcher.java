@@ -252,7 +252,7 @@ final class Dispatcher implements DutyLoop.Duty {
             setAside.remove(rebuilt.getKey());
             LOG.log(Level.WARNING, "queue {0} of topic {1} is rebuilt and back in service", rebuilt.getKey().queueId(),
                 rebuilt.getKey().topic());
-            notifyArrival(rebuilt.getKey(), rebuilt.getValue().maxOffset(), 0, clock.millis());
+            notifyArrival(rebuilt.getKey(), rebuilt.getValue().nextOffset(), 0, clock.millis());
         }
         repairing = null;
     }

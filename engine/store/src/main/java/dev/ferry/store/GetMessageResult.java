@@ -13,10 +13,10 @@ import java.util.Objects;
  * @param queueOffsets    the queue offset of each message
  * @param nextBeginOffset where the next read of this queue should start
  * @param minOffset       the queue's min offset
- * @param maxOffset       the queue's max offset (one past the last message)
+ * @param nextOffset       the queue's next offset (one past the last message)
  */
 public record GetMessageResult(GetMessageStatus status, List<ByteBuffer> messages, List<Long> queueOffsets,
-                               long nextBeginOffset, long minOffset, long maxOffset) {
+                               long nextBeginOffset, long minOffset, long nextOffset) {
 
     public GetMessageResult {
         Objects.requireNonNull(status, "status");
@@ -24,8 +24,8 @@ public record GetMessageResult(GetMessageStatus status, List<ByteBuffer> message
         queueOffsets = List.copyOf(queueOffsets);
     }
 
-    static GetMessageResult empty(GetMessageStatus status, long nextBeginOffset, long minOffset, long maxOffset) {
-        return new GetMessageResult(status, List.of(), List.of(), nextBeginOffset, minOffset, maxOffset);
+    static GetMessageResult empty(GetMessageStatus status, long nextBeginOffset, long minOffset, long nextOffset) {
+        return new GetMessageResult(status, List.of(), List.of(), nextBeginOffset, minOffset, nextOffset);
     }
 
     /** Sum of the message sizes. */

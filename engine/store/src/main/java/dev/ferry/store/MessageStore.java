@@ -74,7 +74,7 @@ public final class MessageStore implements AutoCloseable {
         AtomicFile checkpointFile = Checkpoint.file(dir);
         recoveryReport = new StoreRecovery(checkpointFile, commitLogFile, consumeQueues, index, dispatcher)
             .recover(!Files.exists(abortMarker));
-        Map<QueueKey, Long> nextQueueOffsets = consumeQueues.maxOffsets();
+        Map<QueueKey, Long> nextQueueOffsets = consumeQueues.nextOffsets();
         dispatcher.setAsideNextOffsets().forEach((queue, next) -> nextQueueOffsets.merge(queue, next, Math::max));
         commitLog.restore(recoveryReport.validEndOffset(), nextQueueOffsets);
         createAbortMarker(abortMarker);
@@ -208,7 +208,7 @@ public final class MessageStore implements AutoCloseable {
     /** The topics the store holds consume queues of, each with its highest queue id + 1. */
     public Map<String, Integer> queueCounts() {
         Map<String, Integer> counts = new java.util.HashMap<>();
-        consumeQueues.maxOffsets().keySet().forEach(queue -> counts.merge(queue.topic(),
+        consumeQueues.nextOffsets().keySet().forEach(queue -> counts.merge(queue.topic(),
             (int) Math.min(Integer.MAX_VALUE, queue.queueId() + 1L), Math::max));
         return counts;
     }
@@ -218,12 +218,12 @@ public final class MessageStore implements AutoCloseable {
         return consumeQueues.find(topic, queueId).map(ConsumeQueue::minOffset).orElse(0L);
     }
 
-    /** The queue's max offset: one past its last dispatched message (0 for an unknown queue). */
-    public long maxOffset(String topic, int queueId) {
-        return consumeQueues.find(topic, queueId).map(ConsumeQueue::maxOffset).orElse(0L);
+    /** The queue's next offset: one past its last dispatched message (0 for an unknown queue). */
+    public long nextOffset(String topic, int queueId) {
+        return consumeQueues.find(topic, queueId).map(ConsumeQueue::nextOffset).orElse(0L);
     }
 
-    /** The first queue offset stored at or after {@code timestamp} (max offset when none). */
+    /** The first queue offset stored at or after {@code timestamp} (the next offset when none). */
     public long offsetForTimestamp(String topic, int queueId, long timestamp) {
         return reader.offsetForTimestamp(topic, queueId, timestamp);
     }
@@ -268,7 +268,7 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /** One past the last written commit-log byte. */
-    public long commitLogMaxOffset() {
+    public long commitLogEndOffset() {
         return commitLog.writtenOffset();
     }
 

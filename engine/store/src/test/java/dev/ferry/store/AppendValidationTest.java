@@ -20,7 +20,7 @@ class AppendValidationTest {
             AppendResult result = store.append(MessageToStore.builder("T", 0, new byte[1001]).build());
             assertThat(result.status()).isEqualTo(AppendStatus.MESSAGE_TOO_LARGE);
             assertThat(result.detail()).contains("1001").contains("maxMessageBodySize");
-            assertThat(store.commitLogMaxOffset()).isZero();
+            assertThat(store.commitLogEndOffset()).isZero();
         }
     }
 
@@ -30,7 +30,7 @@ class AppendValidationTest {
             .build()).open()) {
             AppendResult result = store.append(MessageToStore.builder("T", 0, new byte[70_000]).build());
             assertThat(result.status()).isEqualTo(AppendStatus.MESSAGE_TOO_LARGE);
-            assertThat(store.commitLogMaxOffset()).isZero();
+            assertThat(store.commitLogEndOffset()).isZero();
         }
     }
 
@@ -40,7 +40,7 @@ class AppendValidationTest {
             AppendResult result = store.append(MessageToStore.builder("T", 0, new byte[1])
                 .properties(Map.of("big", "v".repeat(Short.MAX_VALUE))).build());
             assertThat(result.status()).isEqualTo(AppendStatus.PROPERTIES_TOO_LARGE);
-            assertThat(store.commitLogMaxOffset()).isZero();
+            assertThat(store.commitLogEndOffset()).isZero();
         }
     }
 
@@ -56,11 +56,11 @@ class AppendValidationTest {
             assertThat(zero.detail()).contains("U+0000");
             assertThat(store.append(MessageToStore.builder("T", 0, new byte[1]).build()).status())
                 .isEqualTo(AppendStatus.PUT_OK);
-            end = store.commitLogMaxOffset();
+            end = store.commitLogEndOffset();
         }
         try (MessageStore reopened = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
-            assertThat(reopened.commitLogMaxOffset()).isEqualTo(end);
-            assertThat(reopened.maxOffset("T", 0)).isEqualTo(2);
+            assertThat(reopened.commitLogEndOffset()).isEqualTo(end);
+            assertThat(reopened.nextOffset("T", 0)).isEqualTo(2);
         }
     }
 
@@ -75,7 +75,7 @@ class AppendValidationTest {
                 .isEqualTo(AppendStatus.MESSAGE_ILLEGAL);
             assertThat(store.append(MessageToStore.builder("T", -1, new byte[1]).build()).status())
                 .isEqualTo(AppendStatus.MESSAGE_ILLEGAL);
-            assertThat(store.commitLogMaxOffset()).isZero();
+            assertThat(store.commitLogEndOffset()).isZero();
         }
     }
 

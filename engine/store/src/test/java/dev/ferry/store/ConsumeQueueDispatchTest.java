@@ -28,8 +28,8 @@ class ConsumeQueueDispatchTest {
             for (int i = 0; i < 900; i++) {
                 results.add(store.append(TestMessages.message("CQ", i % 3, "m" + i, "tag" + (i % 3), null)));
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
-            assertThat(store.maxOffset("CQ", 0)).isEqualTo(300);
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
+            assertThat(store.nextOffset("CQ", 0)).isEqualTo(300);
         }
         Path queue0 = dir.resolve("consumequeue").resolve("CQ").resolve("0");
         List<Path> segments;
@@ -52,8 +52,8 @@ class ConsumeQueueDispatchTest {
             store.append(tx("rolled back", SysFlags.TRANSACTION_ROLLBACK_TYPE));
             AppendResult committed = store.append(tx("committed", SysFlags.TRANSACTION_COMMIT_TYPE));
             AppendResult plain = store.append(tx("plain", SysFlags.TRANSACTION_NOT_TYPE));
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
-            assertThat(store.maxOffset("Tx", 0)).isEqualTo(2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
+            assertThat(store.nextOffset("Tx", 0)).isEqualTo(2);
             assertThat(committed.queueOffset()).isZero();
             assertThat(plain.queueOffset()).isEqualTo(1);
             assertThat(store.getMessages("Tx", 0, 0, 10, 1 << 20, MessageFilterPredicate.ALL).views())
@@ -92,7 +92,7 @@ class ConsumeQueueDispatchTest {
         try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
             assertThat(store.recoveryReport().redispatchedMessages()).isEqualTo(500);
             for (int q = 0; q < 4; q++) {
-                assertThat(store.maxOffset("Rebuild", q)).isEqualTo(125);
+                assertThat(store.nextOffset("Rebuild", q)).isEqualTo(125);
             }
             GetMessageResult read = store.getMessages("Rebuild", 2, 10, 1, 1 << 20, MessageFilterPredicate.ALL);
             assertThat(TestMessages.text(read.views().get(0).body())).isEqualTo("message 42");

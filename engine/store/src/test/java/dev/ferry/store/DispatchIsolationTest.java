@@ -50,11 +50,11 @@ class DispatchIsolationTest {
             store.append(TestMessages.message("Blocked", 0, "b2"));
             store.append(TestMessages.message("Good", 0, "g3"));
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset("Good", 0) == 3);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset("Good", 0) == 3);
             assertThat(bodies(store, "Good", 0)).containsExactly("g1", "g2", "g3");
             assertThat(store.dispatchFailures()).isEqualTo(2);
             assertThat(store.setAsideQueues()).containsExactly("Blocked:0");
-            assertThat(store.dispatchedOffset()).isEqualTo(store.commitLogMaxOffset());
+            assertThat(store.dispatchedOffset()).isEqualTo(store.commitLogEndOffset());
 
             Files.delete(blocker);
             clock.advance(Dispatcher.FIRST_REPAIR_DELAY);
@@ -62,7 +62,7 @@ class DispatchIsolationTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> store.setAsideQueues().isEmpty());
             assertThat(bodies(store, "Blocked", 0)).containsExactly("b1", "b2");
             store.append(TestMessages.message("Blocked", 0, "b3"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset("Blocked", 0) == 3);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset("Blocked", 0) == 3);
         }
     }
 
@@ -75,7 +75,7 @@ class DispatchIsolationTest {
         try (MessageStore store = open()) {
             store.append(TestMessages.message("Blocked", 1, "b1"));
             store.append(TestMessages.message("Good", 0, "g2", null, "k-g2"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset("Good", 0) == 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset("Good", 0) == 2);
         }
 
         // The set-aside entry is older than the clean shutdown's end: the checkpoint keeps it in reach.
@@ -83,7 +83,7 @@ class DispatchIsolationTest {
             assertThat(store.setAsideQueues()).containsExactly("Blocked:1");
             store.append(TestMessages.message("Blocked", 1, "b2"));
             store.append(TestMessages.message("Good", 0, "g3"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset("Good", 0) == 3);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset("Good", 0) == 3);
             assertThat(bodies(store, "Good", 0)).containsExactly("g1", "g2", "g3");
         }
 
@@ -102,13 +102,13 @@ class DispatchIsolationTest {
         String retryTopicOfLongestGroup = "%RETRY%" + "g".repeat(255);
         try (MessageStore store = open()) {
             store.append(TestMessages.message(retryTopicOfLongestGroup, 0, "r1"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset(retryTopicOfLongestGroup, 0) == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset(retryTopicOfLongestGroup, 0) == 1);
             assertThat(store.dispatchFailures()).isZero();
         }
         try (MessageStore store = open()) {
             assertThat(bodies(store, retryTopicOfLongestGroup, 0)).containsExactly("r1");
             store.append(TestMessages.message(retryTopicOfLongestGroup, 0, "r2"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset(retryTopicOfLongestGroup, 0) == 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset(retryTopicOfLongestGroup, 0) == 2);
         }
     }
 }

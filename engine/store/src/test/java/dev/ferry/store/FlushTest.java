@@ -76,7 +76,7 @@ class FlushTest {
             }
             // one thread appends without waiting, so every force carries what arrived while the last one ran
             assertThat(store.commitLogForces() - forcesBefore).as("forces").isLessThan(400 / 4);
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset("SyncAsync", 3) == 100);
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.nextOffset("SyncAsync", 3) == 100);
         }
     }
 
@@ -103,7 +103,7 @@ class FlushTest {
 
             assertThat(rejected).isCompleted();
             assertThat(rejected.join().status()).isEqualTo(AppendStatus.MESSAGE_TOO_LARGE);
-            assertThat(store.commitLogMaxOffset()).isZero();
+            assertThat(store.commitLogEndOffset()).isZero();
         }
     }
 
@@ -133,7 +133,7 @@ class FlushTest {
                 store.append(TestMessages.message("SyncRead", 0, "m" + i));
                 assertThat(store.dispatchedOffset()).isLessThanOrEqualTo(store.commitLogFlushedOffset());
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset("SyncRead", 0) == 50);
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.nextOffset("SyncRead", 0) == 50);
         }
     }
 }

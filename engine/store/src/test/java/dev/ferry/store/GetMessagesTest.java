@@ -37,7 +37,7 @@ class GetMessagesTest {
                 null)));
             clock.advance(Duration.ofSeconds(1));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset("Read", 0) == count);
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.nextOffset("Read", 0) == count);
         return results;
     }
 
@@ -49,7 +49,7 @@ class GetMessagesTest {
         assertThat(result.queueOffsets()).containsExactly(2L, 3L, 4L);
         assertThat(result.nextBeginOffset()).isEqualTo(5);
         assertThat(result.minOffset()).isZero();
-        assertThat(result.maxOffset()).isEqualTo(10);
+        assertThat(result.nextOffset()).isEqualTo(10);
         assertThat(result.views()).extracting(v -> TestMessages.text(v.body()))
             .containsExactly("body-2", "body-3", "body-4");
         assertThat(result.messages().get(0)).isEqualTo(store.messageAt(appended.get(2).physicalOffset())
@@ -100,8 +100,8 @@ class GetMessagesTest {
         assertThat(store.getMessages("Nope", 0, 0, 1, 100, MessageFilterPredicate.ALL).status())
             .isEqualTo(GetMessageStatus.NO_MESSAGE_IN_QUEUE);
         assertThat(store.minOffset("Read", 0)).isZero();
-        assertThat(store.maxOffset("Read", 0)).isEqualTo(3);
-        assertThat(store.maxOffset("Nope", 0)).isZero();
+        assertThat(store.nextOffset("Read", 0)).isEqualTo(3);
+        assertThat(store.nextOffset("Nope", 0)).isZero();
     }
 
     @Test

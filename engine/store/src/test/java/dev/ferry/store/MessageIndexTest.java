@@ -28,7 +28,7 @@ class MessageIndexTest {
                 clock.advance(Duration.ofSeconds(10));
             }
             store.append(TestMessages.message("Other", 0, "not an order", null, "order-0"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
 
             assertThat(store.queryMessagesByKey("Orders", "order-0", 100, 0, Long.MAX_VALUE).views())
                 .hasSize(10).allMatch(v -> v.topic().equals("Orders"));
@@ -46,7 +46,7 @@ class MessageIndexTest {
         try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).clock(clock).open()) {
             MessageToStore message = TestMessages.message("U", 0, "unique");
             AppendResult result = store.append(message);
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
             String uniqueKey = MessageProperties.find(message.properties(), MessageProperties.UNIQ_KEY);
             assertThat(store.queryMessagesByKey("U", uniqueKey, 10, 0, Long.MAX_VALUE).views())
                 .extracting(StoredMessageView::physicalOffset).containsExactly(result.physicalOffset());
@@ -61,7 +61,7 @@ class MessageIndexTest {
                 store.append(TestMessages.message("Roll", 0, "m" + i, null, "k" + i));
                 clock.advance(Duration.ofMillis(1));
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
             assertThat(store.queryMessagesByKey("Roll", "k3", 10, 0, Long.MAX_VALUE).views()).hasSize(1);
             assertThat(store.queryMessagesByKey("Roll", "k97", 10, 0, Long.MAX_VALUE).views()).hasSize(1);
         }

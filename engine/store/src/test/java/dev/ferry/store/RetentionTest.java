@@ -30,8 +30,8 @@ class RetentionTest {
         for (int i = 0; i < count; i++) {
             results.add(store.append(TestMessages.message("Keep", 0, i + "-" + "x".repeat(1000), null, "key" + i)));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset()
-            && store.commitLogFlushedOffset() == store.commitLogMaxOffset());
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset()
+            && store.commitLogFlushedOffset() == store.commitLogEndOffset());
         return results;
     }
 
@@ -42,8 +42,8 @@ class RetentionTest {
             assertThat(store.deleteExpiredSegments()).isZero();
             clock.advance(Duration.ofHours(73));
             AppendResult fresh = store.append(TestMessages.message("Keep", 0, "fresh"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogMaxOffset()
-                && store.commitLogFlushedOffset() == store.commitLogMaxOffset());
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset()
+                && store.commitLogFlushedOffset() == store.commitLogEndOffset());
 
             assertThat(store.deleteExpiredSegments()).isEqualTo(3);
             long minQueueOffset = store.minOffset("Keep", 0);
@@ -69,14 +69,14 @@ class RetentionTest {
             clock.advance(Duration.ofHours(73));
             store.append(TestMessages.message("Keep", 0, "fresh"));
             await().atMost(Duration.ofSeconds(5)).until(() -> store.commitLogFlushedOffset() == store
-                .commitLogMaxOffset() && store.dispatchedOffset() == store.commitLogMaxOffset());
+                .commitLogEndOffset() && store.dispatchedOffset() == store.commitLogEndOffset());
             store.deleteExpiredSegments();
         }
         try (MessageStore store = open()) {
             assertThat(store.commitLogMinOffset()).isEqualTo(3 * 64 * 1024);
             assertThat(store.getMessages("Keep", 0, 0, 1, 1 << 20, MessageFilterPredicate.ALL).status())
                 .isEqualTo(GetMessageStatus.OFFSET_TOO_SMALL);
-            assertThat(store.maxOffset("Keep", 0)).isEqualTo(201);
+            assertThat(store.nextOffset("Keep", 0)).isEqualTo(201);
         }
     }
 
@@ -94,12 +94,12 @@ class RetentionTest {
     void shouldRejectAppendsWithDiskFullInsteadOfWriting() {
         try (MessageStore store = open()) {
             store.append(TestMessages.message("Full", 0, "before"));
-            long before = store.commitLogMaxOffset();
+            long before = store.commitLogEndOffset();
             usable.set(DISK / 20);
             AppendResult rejected = store.append(TestMessages.message("Full", 0, "while full"));
             assertThat(rejected.status()).isEqualTo(AppendStatus.DISK_FULL);
             assertThat(rejected.detail()).contains("disk used ratio");
-            assertThat(store.commitLogMaxOffset()).isEqualTo(before);
+            assertThat(store.commitLogEndOffset()).isEqualTo(before);
             usable.set(DISK / 2);
             AppendResult after = store.append(TestMessages.message("Full", 0, "after"));
             assertThat(after.status()).isEqualTo(AppendStatus.PUT_OK);
@@ -118,7 +118,7 @@ class RetentionTest {
                 statuses.add(store.append(TestMessages.message("Full", 0, "y".repeat(1000))).status());
             }
             assertThat(statuses).contains(AppendStatus.PUT_OK, AppendStatus.DISK_FULL);
-            assertThat(store.commitLogMaxOffset()).isLessThanOrEqualTo(64 * 1024);
+            assertThat(store.commitLogEndOffset()).isLessThanOrEqualTo(64 * 1024);
         }
     }
 }

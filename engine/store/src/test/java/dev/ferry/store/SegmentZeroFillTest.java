@@ -39,14 +39,14 @@ class SegmentZeroFillTest {
 
             Path second = commitLog.resolve(MappedSegment.fileName(SEGMENT) + ".zero-filled");
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(second));
-            for (int i = 0; store.commitLogMaxOffset() <= SEGMENT; i++) {
+            for (int i = 0; store.commitLogEndOffset() <= SEGMENT; i++) {
                 String body = "m" + i + "-" + "x".repeat(900);
                 assertThat(store.append(TestMessages.message("Ahead", 0, body)).status()).isEqualTo(AppendStatus.PUT_OK);
                 bodies.add(body);
             }
             assertThat(second).doesNotExist();
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset("Ahead", 0) == bodies.size());
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset("Ahead", 0) == bodies.size());
             GetMessageResult read = store.getMessages("Ahead", 0, 0, bodies.size(), 1 << 24,
                 MessageFilterPredicate.ALL);
             assertThat(read.messages().stream().map(m -> TestMessages.text(StoredMessageView.over(m).body())))
@@ -71,12 +71,12 @@ class SegmentZeroFillTest {
         List<String> bodies = new ArrayList<>(List.of("before"));
         try (MessageStore store = MessageStore.builder(config).open()) {
             assertThat(listNames(commitLog)).containsExactly(MappedSegment.fileName(0));
-            for (int i = 0; store.commitLogMaxOffset() <= SEGMENT; i++) {
+            for (int i = 0; store.commitLogEndOffset() <= SEGMENT; i++) {
                 String body = "after" + i + "-" + "y".repeat(900);
                 store.append(TestMessages.message("Left", 0, body));
                 bodies.add(body);
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> store.maxOffset("Left", 0) == bodies.size());
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.nextOffset("Left", 0) == bodies.size());
             GetMessageResult read = store.getMessages("Left", 0, 0, bodies.size(), 1 << 24,
                 MessageFilterPredicate.ALL);
             assertThat(read.messages().stream().map(m -> TestMessages.text(StoredMessageView.over(m).body())))

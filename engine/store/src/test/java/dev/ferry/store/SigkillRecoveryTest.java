@@ -119,7 +119,7 @@ class SigkillRecoveryTest {
     }
 
     private static void assertQueueAgreesWithCommitLog(MessageStore store, int queueId, long validEnd) {
-        long max = store.maxOffset(CrashingAppender.TOPIC, queueId);
+        long max = store.nextOffset(CrashingAppender.TOPIC, queueId);
         for (long offset = store.minOffset(CrashingAppender.TOPIC, queueId); offset < max; offset += 32) {
             GetMessageResult read = store.getMessages(CrashingAppender.TOPIC, queueId, offset, 32, 1 << 24,
                 MessageFilterPredicate.ALL);

@@ -55,7 +55,7 @@ class TornTailRecoveryTest {
             RecoveryReport report = store.recoveryReport();
             assertThat(report.cleanShutdown()).isFalse();
             assertThat(report.validEndOffset()).isEqualTo(last.physicalOffset());
-            assertThat(store.commitLogMaxOffset()).isEqualTo(last.physicalOffset());
+            assertThat(store.commitLogEndOffset()).isEqualTo(last.physicalOffset());
             assertThat(store.messageAt(last.physicalOffset())).isEmpty();
             assertConsistent(store, results.subList(0, results.size() - 1));
 
@@ -88,7 +88,7 @@ class TornTailRecoveryTest {
             for (int i = 0; i < 20; i++) {
                 results.add(store.append(TestMessages.message("Torn", i % 3, "early " + i, null, "k" + i)));
             }
-            org.awaitility.Awaitility.await().until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
+            org.awaitility.Awaitility.await().until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
             store.flush();
             oldCheckpoint = Files.readAllBytes(dir.resolve(Checkpoint.FILE_NAME));
             for (int i = 20; i < MESSAGES; i++) {
@@ -119,14 +119,14 @@ class TornTailRecoveryTest {
             for (int i = 0; i < 10; i++) {
                 store.append(TestMessages.message("Lag", 0, "early " + i, null, "k" + i));
             }
-            await().until(() -> store.dispatchedOffset() == store.commitLogMaxOffset());
+            await().until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
             store.flush();
-            indexForcedAt = store.commitLogMaxOffset();
+            indexForcedAt = store.commitLogEndOffset();
             copyRecursively(dir.resolve("index"), durableIndex);
             for (int i = 10; i < 20; i++) {
                 store.append(TestMessages.message("Lag", 0, "late " + i, null, "k" + i));
             }
-            long end = store.commitLogMaxOffset();
+            long end = store.commitLogEndOffset();
             await().until(() -> Checkpoint.read(dir).map(Checkpoint::consumeQueueOffset).orElse(0L) == end);
             Checkpoint running = Checkpoint.read(dir).orElseThrow();
             assertThat(running.indexOffset()).as("the index is not forced every round").isEqualTo(indexForcedAt);
@@ -229,6 +229,6 @@ class TornTailRecoveryTest {
             assertThat(read.messages().get(0)).isEqualTo(view.bytes());
             perQueue.merge(view.queueId(), 1L, Long::sum);
         }
-        perQueue.forEach((queueId, count) -> assertThat(store.maxOffset("Torn", queueId)).isEqualTo(count));
+        perQueue.forEach((queueId, count) -> assertThat(store.nextOffset("Torn", queueId)).isEqualTo(count));
     }
 }

@@ -41,7 +41,7 @@ public class StoreReadBenchmark {
         for (int i = 0; i < BACKLOG; i++) {
             store.append(message);
         }
-        while (store.maxOffset("BenchTopic", 0) < BACKLOG) {
+        while (store.nextOffset("BenchTopic", 0) < BACKLOG) {
             Thread.onSpinWait();
         }
     }

@@ -11,6 +11,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
     private final ChannelInvoker invoker;
     private final RequestDispatcher dispatcher;
     private final Consumer<ConnectionEvent> events;
+    private final AtomicLong malformedFrames = new AtomicLong();
 
     public CommandHandler(ChannelInvoker invoker, RequestDispatcher dispatcher, Consumer<ConnectionEvent> events) {
         this.invoker = invoker;
@@ -72,6 +74,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (isBadInput(reason)) {
+            malformedFrames.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "closing connection {0}: bad input: {1}",
                     ctx.channel().remoteAddress(), reason.getMessage());
         } else {
@@ -80,6 +83,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
         }
         events.accept(new ConnectionEvent(ConnectionEvent.Type.EXCEPTION, remote(ctx), reason));
         ctx.close();
+    }
+
+    /** Connections closed because they sent a frame that could not be decoded, since start. */
+    public long malformedFrames() {
+        return malformedFrames.get();
     }
 
     private static boolean isBadInput(Throwable reason) {

@@ -74,6 +74,11 @@ public final class EndpointRuntime implements AutoCloseable {
         return dispatcher;
     }
 
+    /** Connections closed for a frame that could not be decoded, since start. */
+    public long malformedFrames() {
+        return handler.malformedFrames();
+    }
+
     public InboundBudget inboundBudget() {
         return inboundBudget;
     }

@@ -36,7 +36,8 @@ public final class RequestDispatcher {
     }
 
     private final Map<Integer, Registration> registrations = new ConcurrentHashMap<>();
-    private volatile Registration fallback = new Registration(RequestDispatcher::notSupported, Runnable::run);
+    /** Codes nobody registered are answered REQUEST_CODE_NOT_SUPPORTED on the event loop: there is nothing to do. */
+    private static final Registration NOT_SUPPORTED = new Registration(RequestDispatcher::notSupported, Runnable::run);
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicLong badRequests = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -45,11 +46,6 @@ public final class RequestDispatcher {
     public void register(int code, RequestProcessor processor, Executor executor) {
         registrations.put(code, new Registration(Objects.requireNonNull(processor, "processor"),
                 Objects.requireNonNull(executor, "executor")));
-    }
-
-    public void registerDefault(RequestProcessor processor, Executor executor) {
-        fallback = new Registration(Objects.requireNonNull(processor, "processor"),
-                Objects.requireNonNull(executor, "executor"));
     }
 
     /** Processor invocations under way (for graceful shutdown). */
@@ -73,7 +69,7 @@ public final class RequestDispatcher {
 
     /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
-        Registration registration = registrations.getOrDefault(request.code(), fallback);
+        Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         Context context = new Context(channel, request, reservation);
         running.incrementAndGet();
         try {

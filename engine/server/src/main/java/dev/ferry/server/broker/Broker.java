@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -179,7 +178,7 @@ public final class Broker implements AutoCloseable {
     /** What an operator checks first: what the broker refused, set aside or holds now. */
     private BrokerStatsBody.Health health() {
         return new BrokerStatsBody.Health(store.dispatchFailures(), store.setAsideQueues(), remoting.badRequests(),
-                remoting.processorFailures(), remoting.connectionCount(), remoting.inboundBytes(), hold.size(),
+                remoting.malformedFrames(), remoting.processorFailures(), remoting.connectionCount(), remoting.inboundBytes(), hold.size(),
                 topics.size(), subscriptionGroups.size(), offsets.size(), consumers.subscriptionChars(),
                 filters.cachedWeight());
     }
@@ -310,11 +309,6 @@ public final class Broker implements AutoCloseable {
     /** The counters {@code ferry-server admin} shows. */
     public BrokerStatsBody stats() {
         return stats.stats();
-    }
-
-    /** Consumer groups known now, for administration. */
-    public Set<String> consumerGroups() {
-        return consumers.groupNames();
     }
 
     @Override

@@ -65,7 +65,7 @@ final class BrokerStatsProcessor implements RequestProcessor {
     private long storedMessages(String topic) {
         long total = 0;
         for (int queueId = 0; queueId < queues(topic); queueId++) {
-            total += store.maxOffset(topic, queueId) - store.minOffset(topic, queueId);
+            total += store.nextOffset(topic, queueId) - store.minOffset(topic, queueId);
         }
         return total;
     }
@@ -78,7 +78,7 @@ final class BrokerStatsProcessor implements RequestProcessor {
         List<QueueLag> lag = new ArrayList<>();
         for (String topic : offsets.topicsOf(group)) {
             for (int queueId = 0; queueId < queues(topic); queueId++) {
-                long max = store.maxOffset(topic, queueId);
+                long max = store.nextOffset(topic, queueId);
                 long committed = offsets.query(group, topic, queueId).orElse(store.minOffset(topic, queueId));
                 lag.add(new QueueLag(topic, queueId, max, committed, Math.max(0, max - committed)));
             }

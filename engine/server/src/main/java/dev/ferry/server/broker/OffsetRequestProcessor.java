@@ -48,7 +48,7 @@ final class OffsetRequestProcessor implements RequestProcessor {
             case RequestCode.UPDATE_CONSUMER_OFFSET -> updateConsumerOffset(request);
             case RequestCode.GET_MAX_OFFSET -> {
                 GetMaxOffsetRequestHeader h = request.header(GetMaxOffsetRequestHeader.class);
-                yield offset(request, store.maxOffset(topic(h.topic()), queueId(h.queueId())));
+                yield offset(request, store.nextOffset(topic(h.topic()), queueId(h.queueId())));
             }
             case RequestCode.GET_MIN_OFFSET -> {
                 GetMinOffsetRequestHeader h = request.header(GetMinOffsetRequestHeader.class);

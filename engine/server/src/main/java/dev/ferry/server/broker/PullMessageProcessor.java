@@ -169,15 +169,15 @@ final class PullMessageProcessor implements RequestProcessor {
             case NO_MATCHED_MESSAGE -> {
                 // Everything up to the end was read and nothing matched: wait there for a match
                 // rather than send the consumer back for another empty round.
-                if (suspend && mayHold && deadline > clock.millis() && result.nextBeginOffset() >= result.maxOffset()) {
+                if (suspend && mayHold && deadline > clock.millis() && result.nextBeginOffset() >= result.nextOffset()) {
                     yield holdFrom(context, request, header, result.nextBeginOffset(), deadline);
                 }
                 yield answer(request, ResponseCode.PULL_RETRY_IMMEDIATELY, result, result.nextBeginOffset());
             }
             case OFFSET_TOO_SMALL -> answer(request, ResponseCode.PULL_OFFSET_MOVED, result, result.minOffset());
-            case OFFSET_OVERFLOW -> store.dispatchedOffset() < store.commitLogMaxOffset()
+            case OFFSET_OVERFLOW -> store.dispatchedOffset() < store.commitLogEndOffset()
                     ? nothingYet(context, request, header, result, suspend, mayHold, deadline)
-                    : answer(request, ResponseCode.PULL_OFFSET_MOVED, result, result.maxOffset());
+                    : answer(request, ResponseCode.PULL_OFFSET_MOVED, result, result.nextOffset());
             case OFFSET_OUT_OF_RANGE -> answer(request, ResponseCode.PULL_RETRY_IMMEDIATELY, result,
                     result.nextBeginOffset());
         };
@@ -203,7 +203,7 @@ final class PullMessageProcessor implements RequestProcessor {
             return busy;
         }
         // A message dispatched between the read and the hold would not wake it: look again.
-        long max = store.maxOffset(header.topic(), header.queueId());
+        long max = store.nextOffset(header.topic(), header.queueId());
         if (max > offset) {
             hold.onArrival(header.topic(), header.queueId(), max);
         }
@@ -231,7 +231,7 @@ final class PullMessageProcessor implements RequestProcessor {
     }
 
     private static PullMessageResponseHeader responseHeader(GetMessageResult result, long nextBeginOffset) {
-        return new PullMessageResponseHeader(0L, nextBeginOffset, result.minOffset(), result.maxOffset(), null, 0, 0,
+        return new PullMessageResponseHeader(0L, nextBeginOffset, result.minOffset(), result.nextOffset(), null, 0, 0,
                 null);
     }
 

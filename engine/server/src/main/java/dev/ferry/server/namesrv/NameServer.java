@@ -63,6 +63,11 @@ public final class NameServer implements AutoCloseable {
         return remoting.badRequests();
     }
 
+    /** Connections closed for a frame that could not be decoded, since start. */
+    public long malformedFrames() {
+        return remoting.malformedFrames();
+    }
+
     public long processorFailures() {
         return remoting.processorFailures();
     }

@@ -65,7 +65,7 @@ class AdminCommandTest {
             producer.send(dead, new MessageQueue("%RETRY%CG_ADMIN", "broker-a", 0));
 
             await().atMost(Duration.ofSeconds(10)).until(() ->
-                    ferry.server().broker().store().maxOffset("TopicAdmin", 0) == 5); // all dispatched
+                    ferry.server().broker().store().nextOffset("TopicAdmin", 0) == 5); // all dispatched
             String broker = "127.0.0.1:" + ferry.server().brokerPort();
             NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
             client.start();
@@ -84,7 +84,7 @@ class AdminCommandTest {
                 client.shutdown();
             }
             await().atMost(Duration.ofSeconds(10)).until(() ->
-                    ferry.server().broker().store().maxOffset("%DLQ%CG_ADMIN", 0) == 1);
+                    ferry.server().broker().store().nextOffset("%DLQ%CG_ADMIN", 0) == 1);
 
             String topics = run("admin", "--broker", broker, "topics");
             assertThat(row(topics, "TopicAdmin", null)).isEqualTo("broker-a TopicAdmin 5 5 5");

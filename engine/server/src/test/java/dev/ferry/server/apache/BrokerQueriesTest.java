@@ -100,7 +100,7 @@ class BrokerQueriesTest {
                         "impostor".getBytes(StandardCharsets.UTF_8)));
                 MessageStore store = ferry.server().broker().store();
                 await().atMost(Duration.ofSeconds(10)).until(() -> store.dispatchedOffset()
-                        >= store.commitLogMaxOffset()); // indexed
+                        >= store.commitLogEndOffset()); // indexed
 
                 MessageExt viewed = producer.viewMessage("TopicUniq", wanted.getMsgId());
                 assertThat(new String(viewed.getBody(), StandardCharsets.UTF_8)).isEqualTo("wanted");

@@ -60,7 +60,7 @@ class RetryAndDeadLetterTest {
             });
             clients.start(consumer);
             MessageStore store = ferry.server().broker().store();
-            await().atMost(Duration.ofSeconds(30)).until(() -> store.maxOffset("%DLQ%CG_RETRY", 0) == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> store.nextOffset("%DLQ%CG_RETRY", 0) == 1);
 
             assertThat(deliveries).extracting(d -> d.message().getReconsumeTimes()).containsExactly(0, 1, 2);
             for (Delivery delivery : deliveries) {
@@ -97,8 +97,8 @@ class RetryAndDeadLetterTest {
             producer.send(retry("%RETRY%CG_DIRECT", 1, 2), retryQueue);
 
             MessageStore store = ferry.server().broker().store();
-            await().atMost(Duration.ofSeconds(15)).until(() -> store.maxOffset("%DLQ%CG_DIRECT", 0) == 1
-                    && store.maxOffset("%RETRY%CG_DIRECT", 0) == 1);
+            await().atMost(Duration.ofSeconds(15)).until(() -> store.nextOffset("%DLQ%CG_DIRECT", 0) == 1
+                    && store.nextOffset("%RETRY%CG_DIRECT", 0) == 1);
             assertThat(store.messageAt(lastPhysicalOffset(store, "%DLQ%CG_DIRECT")).orElseThrow().reconsumeTimes())
                     .isEqualTo(3);
         }
@@ -113,7 +113,7 @@ class RetryAndDeadLetterTest {
     }
 
     private static long lastPhysicalOffset(MessageStore store, String topic) {
-        return store.getMessages(topic, 0, store.maxOffset(topic, 0) - 1, 1, 1 << 20,
+        return store.getMessages(topic, 0, store.nextOffset(topic, 0) - 1, 1, 1 << 20,
                 dev.ferry.store.MessageFilterPredicate.ALL).views().get(0).physicalOffset();
     }
 }

@@ -160,7 +160,7 @@ class TransactionTest {
                     "theirs".getBytes(StandardCharsets.UTF_8));
             org.apache.rocketmq.client.producer.SendResult sent = producer.sendMessageInTransaction(message, null);
             // where the half message is, as the broker's check-back would tell its producer
-            await().atMost(Duration.ofSeconds(10)).until(() -> ferry.server().broker().store().maxOffset(
+            await().atMost(Duration.ofSeconds(10)).until(() -> ferry.server().broker().store().nextOffset(
                     dev.ferry.format.SystemTopics.TRANSACTION_HALF_TOPIC, 0) == 1);
             StoredMessageView half = ferry.server().broker().store().getMessages(
                     dev.ferry.format.SystemTopics.TRANSACTION_HALF_TOPIC, 0, 0, 1, 1 << 20,
@@ -188,7 +188,7 @@ class TransactionTest {
 
             // still undecided: its producer is asked, and its answer (roll back) is what happens
             await().atMost(Duration.ofSeconds(30)).until(() -> checked.contains("unknown-theirs"));
-            assertThat(ferry.server().broker().store().maxOffset("TopicTxTheirs", sent.getMessageQueue()
+            assertThat(ferry.server().broker().store().nextOffset("TopicTxTheirs", sent.getMessageQueue()
                     .getQueueId())).isZero();
         }
     }

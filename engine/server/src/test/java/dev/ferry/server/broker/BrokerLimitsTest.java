@@ -181,7 +181,7 @@ class BrokerLimitsTest {
             invoke(send("TopicQuery", "m" + i, "KEYS\u0001same-key\u0002"));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> server.broker().store().dispatchedOffset()
-                == server.broker().store().commitLogMaxOffset());
+                == server.broker().store().commitLogEndOffset());
 
         RemotingCommand found = invoke(command(RequestCode.QUERY_MESSAGE, Map.of("topic", "TopicQuery", "key",
                 "same-key", "maxNum", "100000", "beginTimestamp", "0", "endTimestamp",

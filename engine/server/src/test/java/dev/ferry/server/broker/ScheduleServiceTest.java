@@ -37,7 +37,7 @@ class ScheduleServiceTest {
     }
 
     private static void awaitQueue(MessageStore store, String topic, int queueId, long max) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset(topic, queueId) == max);
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.nextOffset(topic, queueId) == max);
     }
 
     @Test
@@ -53,7 +53,7 @@ class ScheduleServiceTest {
 
             clock.advance(Duration.ofMillis(4_999));
             schedule.deliverDue();
-            assertThat(store.maxOffset("TopicDelayed", 2)).isZero();
+            assertThat(store.nextOffset("TopicDelayed", 2)).isZero();
 
             clock.advance(Duration.ofMillis(1));
             schedule.deliverDue();
@@ -85,7 +85,7 @@ class ScheduleServiceTest {
             ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
             assertThat(schedule.progress()).containsEntry(2, 1L);
             schedule.deliverDue();
-            assertThat(store.maxOffset("TopicDelayed", 2)).as("the second is not due yet").isEqualTo(1);
+            assertThat(store.nextOffset("TopicDelayed", 2)).as("the second is not due yet").isEqualTo(1);
             clock.advance(Duration.ofSeconds(5));
             schedule.deliverDue();
             awaitQueue(store, "TopicDelayed", 2, 2);

@@ -69,9 +69,9 @@ class SendBackProcessorTest {
 
             Answer answer = answered.get(10, TimeUnit.SECONDS);
             assertThat(answer.response().code()).as(answer.response().remark()).isEqualTo(ResponseCode.SUCCESS);
-            assertThat(store.commitLogMaxOffset()).as("the retry copy was appended")
+            assertThat(store.commitLogEndOffset()).as("the retry copy was appended")
                     .isGreaterThan(original.nextPhysicalOffset());
-            assertThat(answer.flushedOffset()).as("flushed when answered").isEqualTo(store.commitLogMaxOffset());
+            assertThat(answer.flushedOffset()).as("flushed when answered").isEqualTo(store.commitLogEndOffset());
         }
     }
 }

@@ -29,7 +29,7 @@ class StoredFilterableMessageTest {
                 .build()).open()) {
             store.append(message(Map.of("TAGS", "TagA", "region", "eu")));
             store.append(message(Map.of("region", "us")));
-            await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset("Filtered", 0) == 2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.nextOffset("Filtered", 0) == 2);
             GetMessageResult read = store.getMessages("Filtered", 0, 0, 2, 1 << 20, MessageFilterPredicate.ALL);
             StoredMessageView tagged = StoredMessageView.over(read.messages().get(0));
             StoredMessageView untagged = StoredMessageView.over(read.messages().get(1));

@@ -63,7 +63,7 @@ class TransactionServiceTest {
     }
 
     private static void awaitQueue(MessageStore store, String topic, int queueId, long max) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.maxOffset(topic, queueId) == max);
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.nextOffset(topic, queueId) == max);
     }
 
     private static List<String> keys(MessageStore store) {
@@ -114,7 +114,7 @@ class TransactionServiceTest {
             TransactionService transactions = service(store);
             Half real = half(store, "real");
             // a body that is, byte for byte, a whole half message claiming to be stored where that body lies
-            long carrierOffset = store.commitLogMaxOffset();
+            long carrierOffset = store.commitLogEndOffset();
             long insideTheBody = carrierOffset + 88; // an IPv4 entry's body starts 88 bytes in
             java.nio.ByteBuffer forged = java.nio.ByteBuffer.allocate(store.messageAt(real.offset()).orElseThrow()
                     .totalSize());

@@ -26,6 +26,7 @@ public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<G
      *                             are set aside and rebuilt)
      * @param setAsideQueues       queues set aside now ({@code topic:queueId}), waiting to be rebuilt
      * @param badRequests          requests refused as malformed or invalid
+     * @param malformedFrames      connections closed for a frame that could not be decoded
      * @param processorFailures    requests whose processing failed unexpectedly (each one is a defect)
      * @param connections          client connections open now
      * @param inboundBytes         bytes the requests being received or processed hold now
@@ -36,9 +37,9 @@ public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<G
      * @param subscriptionChars    characters the live groups' subscriptions hold
      * @param filterCacheBytes     estimated memory of the compiled filters cached
      */
-    public record Health(long dispatchFailures, List<String> setAsideQueues, long badRequests, long processorFailures,
-                         int connections, long inboundBytes, int heldPulls, int topics, int subscriptionGroups,
-                         int consumerOffsets, long subscriptionChars, long filterCacheBytes) {
+    public record Health(long dispatchFailures, List<String> setAsideQueues, long badRequests, long malformedFrames,
+                         long processorFailures, int connections, long inboundBytes, int heldPulls, int topics,
+                         int subscriptionGroups, int consumerOffsets, long subscriptionChars, long filterCacheBytes) {
 
         public Health {
             setAsideQueues = setAsideQueues == null ? List.of() : List.copyOf(setAsideQueues);
