@@ -41,7 +41,18 @@ final class DutyLoop implements AutoCloseable {
         this.role = role;
         this.duty = duty;
         this.idleWaitNanos = idleWait.toNanos();
-        this.thread = threads.newThread(this::run);
+        // the task names its role, so that a thread factory (a container's, a test's) can tell the loops apart
+        this.thread = threads.newThread(new Runnable() {
+            @Override
+            public void run() {
+                DutyLoop.this.run();
+            }
+
+            @Override
+            public String toString() {
+                return role;
+            }
+        });
     }
 
     DutyLoop start() {

@@ -6,11 +6,13 @@ import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.EndTransactionRequestHeader;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * END_TRANSACTION: a producer commits or rolls back a half message (oneway; the answer only shows in logs). The
  * producer group, the half message's queue offset and its commit-log offset must all match the stored half message,
- * as Apache checks them; a mismatch is answered SYSTEM_ERROR with Apache's remark and changes nothing.
+ * as Apache checks them; a mismatch is answered SYSTEM_ERROR with Apache's remark and changes nothing. The send thread
+ * it runs on never waits for the disk: the answer goes out once the decision is durable.
  */
 final class EndTransactionProcessor implements RequestProcessor {
     private static final System.Logger LOG = System.getLogger(EndTransactionProcessor.class.getName());
@@ -26,7 +28,13 @@ final class EndTransactionProcessor implements RequestProcessor {
         EndTransactionRequestHeader h = request.header(EndTransactionRequestHeader.class);
         TransactionService.Outcome outcome = TransactionService.outcome(h.commitOrRollback());
         EntryChecks.group("producerGroup", h.producerGroup());
-        String problem = transactions.end(h.commitLogOffset(), h.tranStateTableOffset(), h.producerGroup(), outcome);
+        CompletableFuture<String> problem = transactions.end(h.commitLogOffset(), h.tranStateTableOffset(),
+                h.producerGroup(), outcome);
+        return DeferredAnswer.when(problem, context, request, () -> answer(request, h, outcome, problem.join()));
+    }
+
+    private static RemotingCommand answer(RemotingCommand request, EndTransactionRequestHeader h,
+                                          TransactionService.Outcome outcome, String problem) {
         if (problem != null) {
             // DEBUG: any client can send these, and the answer carries the reason
             LOG.log(System.Logger.Level.DEBUG, "{0} of transaction {1} from group {2} not applied: {3}", outcome,

@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -29,7 +31,9 @@ import java.util.function.Supplier;
  * a restart; a crash between a delivery and the next persist delivers that message again, never
  * loses it.
  *
- * <p>{@link #deliverDue()} runs on the broker's scheduler thread only; {@link #delay} is pure.
+ * <p>{@link #deliverDue()} runs on the broker's scheduler thread only and never waits for the disk: it appends each
+ * due message without waiting for its flush and reads on from a cursor, while a level's persisted offset moves only
+ * once the delivered copy is durable (under sync flush, from the store's flush thread). {@link #delay} is pure.
  */
 final class ScheduleService {
     private static final System.Logger LOG = System.getLogger(ScheduleService.class.getName());
@@ -45,7 +49,12 @@ final class ScheduleService {
     private final Clock clock;
     private final Supplier<InetSocketAddress> storeHost;
     private final JsonFile<Stored> file;
+    /** Next offset by level whose delivery is durable: what is persisted. */
     private final Map<Integer, Long> nextOffsets = new ConcurrentHashMap<>();
+    /** Next offset by level to read: ahead of {@link #nextOffsets} by the deliveries not yet durable. */
+    private final Map<Integer, Long> cursors = new ConcurrentHashMap<>();
+    /** The last delivery's durability by level, so that a skipped message advances after the deliveries before it. */
+    private final Map<Integer, CompletableFuture<?>> lastDelivery = new ConcurrentHashMap<>();
     private final UnsavedChanges unsaved = new UnsavedChanges();
 
     ScheduleService(DelayLevels levels, MessageStore store, Path configDir, Clock clock,
@@ -98,49 +107,92 @@ final class ScheduleService {
     private void deliverDue(int level) {
         int queueId = level - 1;
         long delayMillis = levels.delay(level).toMillis();
-        long offset = nextOffsets.getOrDefault(level, 0L);
+        long offset = cursors.computeIfAbsent(level, l -> nextOffsets.getOrDefault(l, 0L));
         while (true) {
             GetMessageResult result = store.getMessages(SystemTopics.SCHEDULE_TOPIC, queueId, offset, BATCH,
                     BATCH_BYTES, MessageFilterPredicate.ALL);
             if (result.status() == GetMessageStatus.OFFSET_TOO_SMALL) {
-                offset = advance(level, result.minOffset());
+                offset = result.minOffset();
+                cursors.put(level, offset);
+                advanceAfterEarlierDeliveries(level, offset);
                 continue;
             }
             if (result.status() != GetMessageStatus.FOUND) {
                 return;
             }
             for (StoredMessageView message : result.views()) {
-                if (message.storeTimestamp() + delayMillis > clock.millis() || !deliver(message)) {
+                if (message.storeTimestamp() + delayMillis > clock.millis()) {
                     return;
                 }
-                offset = advance(level, message.queueOffset() + 1);
+                long next = message.queueOffset() + 1;
+                Optional<CompletableFuture<AppendResult>> delivery = deliver(message);
+                if (delivery.isEmpty()) {
+                    advanceAfterEarlierDeliveries(level, next);
+                } else if (delivery.get().isDone() && !delivery.get().join().isStored()) {
+                    return; // refused at once (disk full, store closing): tried again next round
+                } else {
+                    long at = message.queueOffset();
+                    lastDelivery.put(level, delivery.get().whenComplete((appended, failure) -> {
+                        if (failure == null && appended.isStored()) {
+                            advance(level, next);
+                        } else {
+                            cursors.merge(level, at, Math::min); // read it again next round
+                        }
+                    }));
+                }
+                offset = next;
+                cursors.put(level, offset);
             }
         }
     }
 
-    private long advance(int level, long next) {
-        nextOffsets.put(level, next);
-        unsaved.record();
-        return next;
+    /** Durable progress moves to {@code next} once what was delivered before on this level is durable too. */
+    private void advanceAfterEarlierDeliveries(int level, long next) {
+        CompletableFuture<?> before = lastDelivery.get(level);
+        if (before == null || before.isDone()) {
+            advance(level, next);
+        } else {
+            lastDelivery.put(level, before.whenComplete((done, failure) -> advance(level, next)));
+        }
     }
 
-    private boolean deliver(StoredMessageView message) {
+    private void advance(int level, long next) {
+        if (nextOffsets.merge(level, next, Math::max) == next) {
+            unsaved.record();
+        }
+    }
+
+    /**
+     * Appends the message to its real queue without waiting for the flush; empty when it names no real queue and is
+     * dropped.
+     */
+    private Optional<CompletableFuture<AppendResult>> deliver(StoredMessageView message) {
         String topic = message.property(MessageProperties.REAL_TOPIC);
-        String queueId = message.property(MessageProperties.REAL_QUEUE_ID);
-        if (topic == null || queueId == null) {
-            LOG.log(System.Logger.Level.WARNING, "dropping scheduled message without a real topic: {0}", message);
-            return true;
+        int queueId = realQueueId(message.property(MessageProperties.REAL_QUEUE_ID));
+        if (topic == null || queueId < 0) {
+            LOG.log(System.Logger.Level.WARNING, "dropping scheduled message without a real topic and queue: {0}",
+                    message);
+            return Optional.empty();
         }
         // DELAY stays on the delivered message, as consumers of Apache's broker see it there.
         MessageToStore real = MessageRewrite.of(message)
                 .property(MessageProperties.REAL_TOPIC, null).property(MessageProperties.REAL_QUEUE_ID, null)
-                .to(topic, Integer.parseInt(queueId), storeHost.get());
-        AppendResult result = store.append(real);
-        if (!result.isStored()) {
+                .to(topic, queueId, storeHost.get());
+        CompletableFuture<AppendResult> appended = store.appendAsync(real);
+        if (appended.isDone() && !appended.join().isStored()) {
+            AppendResult refused = appended.join();
             LOG.log(System.Logger.Level.WARNING, "cannot deliver a delayed message to {0} yet: {1} {2}", topic,
-                    result.status(), result.detail());
+                    refused.status(), refused.detail());
         }
-        return result.isStored();
+        return Optional.of(appended);
+    }
+
+    private static int realQueueId(String text) {
+        try {
+            return text == null ? -1 : Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Next offsets by level, for administration and tests. */

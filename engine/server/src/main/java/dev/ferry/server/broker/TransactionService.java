@@ -11,6 +11,7 @@ import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
 import dev.ferry.store.AppendResult;
+import dev.ferry.store.AppendStatus;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;
 import dev.ferry.store.MessageFilterPredicate;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -47,7 +49,9 @@ import java.util.function.Supplier;
  * only decisions at or above it are kept in memory.
  *
  * <p>Decisions ({@link #end}, discards) are serialized on this object's monitor, so a commit the
- * producer sends twice (its own, then an answer to a check) is stored once.
+ * producer sends twice (its own, then an answer to a check) is stored once. A decision never waits for the disk:
+ * the committed message and the decision are appended without waiting for their flush, the decision counts as
+ * being made until both are durable (a second one is refused meanwhile) and as made once they are.
  */
 final class TransactionService {
     private static final System.Logger LOG = System.getLogger(TransactionService.class.getName());
@@ -70,6 +74,8 @@ final class TransactionService {
     private final Supplier<InetSocketAddress> storeHost;
     private final JsonFile<Stored> file;
     private final Set<Long> decided = ConcurrentHashMap.newKeySet();
+    /** Decisions written but not yet durable. */
+    private final Set<Long> deciding = ConcurrentHashMap.newKeySet();
     private final Map<Long, Integer> checks = new ConcurrentHashMap<>();
     private volatile long checkOffset;
     private final UnsavedChanges unsaved = new UnsavedChanges();
@@ -145,11 +151,13 @@ final class TransactionService {
      *
      * @param queueOffset   the half message's offset in the half topic ({@code tranStateTableOffset} on the wire)
      * @param producerGroup the group the deciding producer says it belongs to
-     * @return why it was not applied (the half message is then untouched), or {@code null}
+     * @return completes, once what was written is durable, with why the decision was not applied (the half message is
+     *         then untouched) or {@code null}; the caller's thread never waits for the disk
      */
-    synchronized String end(long halfOffset, long queueOffset, String producerGroup, Outcome outcome) {
+    synchronized CompletableFuture<String> end(long halfOffset, long queueOffset, String producerGroup,
+                                               Outcome outcome) {
         if (outcome == Outcome.UNKNOWN) {
-            return null; // the check will ask again
+            return CompletableFuture.completedFuture(null); // the check will ask again
         }
         // Found through the half topic's queue, which only the broker writes: any offset a client names could point
         // into a message body that looks like a half message.
@@ -159,35 +167,42 @@ final class TransactionService {
                 && atQueueOffset.views().get(0).queueOffset() == queueOffset ? atQueueOffset.views().get(0)
                 // a half message just stored, before its queue entry: found by walking the entries since
                 : store.undispatchedMessageAt(halfOffset)
-                        .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic()) && m.queueOffset() == queueOffset)
+                        .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic())
+                                && m.queueOffset() == queueOffset)
                         .orElse(null);
         if (half == null || half.physicalOffset() != halfOffset) {
-            return store.messageAt(halfOffset).filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic()))
-                    .isPresent() ? "The transaction state table offset wrong"
-                    : "Find prepared transaction message failed";
+            return refused(store.messageAt(halfOffset)
+                    .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic())).isPresent()
+                    ? "The transaction state table offset wrong" : "Find prepared transaction message failed");
         }
         if (!Objects.equals(half.property(MessageProperties.PRODUCER_GROUP), producerGroup)) {
-            return "The producer group wrong";
+            return refused("The producer group wrong");
         }
-        if (decided.contains(halfOffset) || half.queueOffset() < checkOffset) {
-            return "the transaction at " + halfOffset + " is already decided";
+        if (decided.contains(halfOffset) || deciding.contains(halfOffset) || half.queueOffset() < checkOffset) {
+            return refused("the transaction at " + halfOffset + " is already decided");
         }
+        CompletableFuture<AppendResult> real = null;
         if (outcome == Outcome.COMMIT) {
             String realTopic = half.property(MessageProperties.REAL_TOPIC);
             int realQueue = queueId(half.property(MessageProperties.REAL_QUEUE_ID));
             if (NameRules.topicProblem(realTopic) != null || SystemTopics.isBrokerOnly(realTopic) || realQueue < 0) {
-                return "the half message names no topic and queue it could be delivered to";
+                return refused("the half message names no topic and queue it could be delivered to");
             }
-            MessageToStore real = MessageRewrite.of(half).property(MessageProperties.REAL_TOPIC, null)
+            MessageToStore committed = MessageRewrite.of(half).property(MessageProperties.REAL_TOPIC, null)
                     .property(MessageProperties.REAL_QUEUE_ID, null)
                     .transactionType(SysFlags.TRANSACTION_COMMIT_TYPE)
                     .to(realTopic, realQueue, storeHost.get());
-            AppendResult result = store.append(real);
-            if (!result.isStored()) {
-                return "cannot store the committed message: " + result.status() + " " + result.detail();
+            real = store.appendAsync(committed);
+            if (real.isDone() && !real.join().isStored()) {
+                return refused("cannot store the committed message: " + real.join().status() + " "
+                        + real.join().detail());
             }
         }
-        return recordDecision(half);
+        return recordDecision(half, real);
+    }
+
+    private static CompletableFuture<String> refused(String why) {
+        return CompletableFuture.completedFuture(why);
     }
 
     private static int queueId(String text) {
@@ -198,20 +213,38 @@ final class TransactionService {
         }
     }
 
-    private String recordDecision(StoredMessageView half) {
+    /**
+     * Writes the decision after the committed message, if any, without waiting for the disk. Appends are durable in
+     * the order they were made, so the decision's durability covers the committed message's; until then the decision
+     * is being made. Called under the monitor.
+     */
+    private CompletableFuture<String> recordDecision(StoredMessageView half, CompletableFuture<AppendResult> real) {
         long halfOffset = half.physicalOffset();
         MessageToStore op = MessageToStore.builder(SystemTopics.TRANSACTION_OP_TOPIC, 0,
                         (halfOffset + ":" + half.queueOffset()).getBytes(StandardCharsets.UTF_8))
                 .properties(Map.of(MessageProperties.TAGS, OP_TAG)).bornTimestamp(clock.millis())
                 .storeHost(storeHost.get()).build();
-        AppendResult result = store.append(op);
-        if (!result.isStored()) {
-            return "cannot record the decision: " + result.status() + " " + result.detail();
+        CompletableFuture<AppendResult> recorded = store.appendAsync(op);
+        if (recorded.isDone() && !recorded.join().isStored()) {
+            return refused("cannot record the decision: " + recorded.join().status() + " "
+                    + recorded.join().detail());
         }
-        decided.add(halfOffset);
-        checks.remove(halfOffset);
-        unsaved.record();
-        return null;
+        deciding.add(halfOffset);
+        CompletableFuture<AppendResult> both = real == null ? recorded
+                : real.thenCombine(recorded, (committed, decision) -> committed.status() != AppendStatus.PUT_OK
+                        ? committed : decision);
+        return both.handle((result, failure) -> {
+            if (failure != null || !result.isStored()) {
+                deciding.remove(halfOffset); // not decided after all: the check asks again
+                return "cannot record the decision: " + (failure != null ? failure : result.status());
+            }
+            decided.add(halfOffset);
+            deciding.remove(halfOffset);
+            checks.remove(halfOffset);
+            unsaved.record();
+            return result.status() == AppendStatus.PUT_OK ? null
+                    : "decided, but the disk did not confirm it in time: " + result.status();
+        });
     }
 
     /** One pass over undecided half messages: ask their producers, or give up on them. */
@@ -234,8 +267,9 @@ final class TransactionService {
                 if (now - half.storeTimestamp() < config.transactionTimeout().toMillis()) {
                     return; // later ones are younger still
                 }
-                if (!decided.contains(half.physicalOffset()) && !checkOrDiscard(half)) {
-                    contiguous = false;
+                if (deciding.contains(half.physicalOffset())
+                        || !decided.contains(half.physicalOffset()) && !checkOrDiscard(half)) {
+                    contiguous = false; // being decided counts as decided once durable, next pass
                 }
                 if (contiguous) {
                     advanceCheckOffset(half.queueOffset() + 1);
@@ -254,7 +288,10 @@ final class TransactionService {
                     + "checks", half.property(MessageProperties.UNIQ_KEY),
                     half.property(MessageProperties.PRODUCER_GROUP), asked);
             synchronized (this) {
-                return decided.contains(half.physicalOffset()) || recordDecision(half) == null;
+                if (!decided.contains(half.physicalOffset()) && !deciding.contains(half.physicalOffset())) {
+                    recordDecision(half, null);
+                }
+                return decided.contains(half.physicalOffset());
             }
         }
         List<RemoteChannel> channels = producers.channels(half.property(MessageProperties.PRODUCER_GROUP));

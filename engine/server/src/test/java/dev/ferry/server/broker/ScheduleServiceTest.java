@@ -2,10 +2,12 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.server.MutableClock;
+import dev.ferry.store.FlushMode;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
@@ -64,6 +66,40 @@ class ScheduleServiceTest {
             assertThat(delivered.property("DELAY")).as("kept, as on Apache's broker").isEqualTo("2");
             assertThat(delivered.property("REAL_TOPIC")).isNull();
             assertThat(schedule.progress()).containsEntry(2, 1L);
+        }
+    }
+
+    @Test
+    void shouldNeverWaitForTheDiskUnderSyncFlushAndCountADeliveryDoneOnceItIsDurable() {
+        DelayLevels levels = DelayLevels.parse("1s 5s");
+        try (MessageStore store = open()) {
+            ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
+            store.append(schedule.delay(message("held"), 2));
+            store.append(schedule.delay(message("held too"), 2));
+        }
+        HeldForces forces = new HeldForces();
+        try (MessageStore store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
+                .commitLogSegmentSize(1024 * 1024).flushMode(FlushMode.SYNC_FLUSH)
+                .syncFlushTimeout(Duration.ofMinutes(5)).build()).clock(clock).threadFactory(forces).open()) {
+            try {
+                ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock,
+                        () -> HOST);
+                awaitQueue(store, SystemTopics.SCHEDULE_TOPIC, 1, 2);
+                clock.advance(Duration.ofSeconds(5));
+
+                assertTimeoutPreemptively(Duration.ofSeconds(30), schedule::deliverDue);
+                schedule.deliverDue();
+
+                assertThat(schedule.progress()).as("nothing durable yet").doesNotContainKey(2);
+                forces.release();
+                await().atMost(Duration.ofSeconds(30)).until(() -> schedule.progress().getOrDefault(2, 0L) == 2L);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
+                assertThat(store.nextOffset("TopicDelayed", 2)).as("each delivered once: read on from the cursor")
+                        .isEqualTo(2);
+            } finally {
+                forces.release(); // before the store closes, which waits for its loops
+            }
         }
     }
 

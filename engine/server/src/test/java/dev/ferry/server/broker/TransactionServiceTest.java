@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SysFlags;
@@ -10,6 +11,8 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.server.MutableClock;
 import dev.ferry.store.AppendResult;
+import dev.ferry.store.AppendStatus;
+import dev.ferry.store.FlushMode;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
@@ -20,7 +23,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +64,7 @@ class TransactionServiceTest {
     }
 
     private static String end(TransactionService transactions, Half half, TransactionService.Outcome outcome) {
-        return transactions.end(half.offset(), half.queueOffset(), "PG", outcome);
+        return transactions.end(half.offset(), half.queueOffset(), "PG", outcome).join();
     }
 
     private static void awaitQueue(MessageStore store, String topic, int queueId, long max) {
@@ -91,17 +96,48 @@ class TransactionServiceTest {
     }
 
     @Test
+    void shouldNeverWaitForTheDiskUnderSyncFlushAndAnswerOnceTheDecisionIsDurable() {
+        Half durable;
+        try (MessageStore store = open()) {
+            durable = half(store, "held");
+        }
+        HeldForces forces = new HeldForces();
+        try (MessageStore store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
+                .commitLogSegmentSize(1024 * 1024).flushMode(FlushMode.SYNC_FLUSH)
+                .syncFlushTimeout(Duration.ofMinutes(5)).build()).clock(clock).threadFactory(forces).open()) {
+            try {
+                TransactionService transactions = service(store);
+
+                CompletableFuture<String> committed = assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                        transactions.end(durable.offset(), durable.queueOffset(), "PG",
+                                TransactionService.Outcome.COMMIT));
+                CompletableFuture<String> again = transactions.end(durable.offset(), durable.queueOffset(), "PG",
+                        TransactionService.Outcome.COMMIT);
+
+                assertThat(committed).as("waits for the held force").isNotDone();
+                assertThat(again.join()).as("a second decision while the first is made").contains("already decided");
+                forces.release();
+                assertThat(committed.orTimeout(30, TimeUnit.SECONDS).join()).isNull();
+                awaitQueue(store, "TopicTx", 1, 1);
+                assertThat(keys(store)).containsExactly("held");
+            } finally {
+                forces.release(); // before the store closes, which waits for its loops
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseADecisionFromAnotherGroupOrForAnotherQueueOffsetAndLeaveTheHalfMessageUndecided() {
         try (MessageStore store = open()) {
             TransactionService transactions = service(store);
             Half half = half(store, "theirs");
 
             assertThat(transactions.end(half.offset(), half.queueOffset(), "OTHER_GROUP",
-                    TransactionService.Outcome.COMMIT)).isEqualTo("The producer group wrong");
+                    TransactionService.Outcome.COMMIT).join()).isEqualTo("The producer group wrong");
             assertThat(transactions.end(half.offset(), half.queueOffset() + 7, "PG",
-                    TransactionService.Outcome.COMMIT)).isEqualTo("The transaction state table offset wrong");
+                    TransactionService.Outcome.COMMIT).join()).isEqualTo("The transaction state table offset wrong");
             assertThat(transactions.end(half.offset() + 1, half.queueOffset(), "PG",
-                    TransactionService.Outcome.COMMIT)).isEqualTo("Find prepared transaction message failed");
+                    TransactionService.Outcome.COMMIT).join()).isEqualTo("Find prepared transaction message failed");
 
             assertThat(end(transactions, half, TransactionService.Outcome.COMMIT)).as("still undecided").isNull();
             awaitQueue(store, "TopicTx", 1, 1);
@@ -126,10 +162,12 @@ class TransactionServiceTest {
             assertThat(store.messageAt(insideTheBody)).as("the forgery looks like a half message").get()
                     .extracting(StoredMessageView::topic).isEqualTo(SystemTopics.TRANSACTION_HALF_TOPIC);
 
-            assertThat(transactions.end(insideTheBody, real.queueOffset(), "PG", TransactionService.Outcome.COMMIT))
+            assertThat(transactions.end(insideTheBody, real.queueOffset(), "PG",
+                    TransactionService.Outcome.COMMIT).join())
                     .isEqualTo("The transaction state table offset wrong");
             awaitQueue(store, "TopicCarrier", 0, 1);
-            assertThat(transactions.end(insideTheBody, real.queueOffset(), "PG", TransactionService.Outcome.COMMIT))
+            assertThat(transactions.end(insideTheBody, real.queueOffset(), "PG",
+                    TransactionService.Outcome.COMMIT).join())
                     .isEqualTo("The transaction state table offset wrong");
             assertThat(end(transactions, real, TransactionService.Outcome.ROLLBACK)).as("still undecided").isNull();
         }
