@@ -8,6 +8,7 @@ import dev.ferry.api.Message;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.liberty.support.Engine;
+import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
 import dev.ferry.liberty.support.TestApps;
 import java.nio.charset.StandardCharsets;
@@ -48,10 +49,22 @@ class OrderAppTest {
     }
 
     @Test
-    void shouldDeliverToTheBeanExactlyWhatTheRestResourceSent() {
+    void shouldDeliverToTheBeanExactlyWhatTheRestResourceSentAndRefuseABadOrderInOneLine() {
         deployer.deploy("order-app");
         try {
             OrderRoundTrip.verify(HTTP, "order-app");
+
+            Http.Answer empty = HTTP.postAnswer("/order-app/orders", "");
+            Http.Answer badProperty = HTTP.postAnswer("/order-app/orders?property=novalue", "order");
+
+            assertThat(empty.status()).isEqualTo(400);
+            assertThat(empty.contentType()).startsWith("text/plain");
+            assertThat(empty.body()).isEqualTo("the body of a message to 'orders' must not be empty\n");
+            assertThat(badProperty.status()).isEqualTo(400);
+            assertThat(badProperty.body()).isEqualTo("property must be name=value: novalue\n");
+            assertThat(EmbeddedServer.LOG.linesWith("must not be empty")).as("nothing logged for a client's mistake")
+                    .isEmpty();
+            assertThat(EmbeddedServer.LOG.linesWith("InvalidMessageException")).isEmpty();
         } finally {
             deployer.undeploy("order-app");
         }

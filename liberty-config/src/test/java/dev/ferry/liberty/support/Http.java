@@ -36,6 +36,27 @@ public final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build());
     }
 
+    /** An answer of any status. */
+    public record Answer(int status, String contentType, String body) {
+    }
+
+    /** Posts {@code body} as text and returns whatever the server answers, error statuses included. */
+    public Answer postAnswer(String path, String body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                    response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     public JsonNode getJson(String path) {
         return readJson(get(path));
     }

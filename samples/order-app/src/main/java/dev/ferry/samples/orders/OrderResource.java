@@ -9,15 +9,14 @@ import dev.ferry.api.SendResult;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.ServiceUnavailableException;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.List;
 
 /**
@@ -27,7 +26,8 @@ import java.util.List;
  *
  * <p>Query parameters of the POST: {@code tags}, {@code keys} (repeatable), {@code property} (repeatable,
  * {@code name=value}), {@code delayLevel}, and {@code shardingKey}: orders with the same sharding key go to the
- * same queue and are received in the order they were sent.
+ * same queue and are received in the order they were sent. A bad order (an empty body, a bad property) is answered
+ * 400 with one line saying why; a send the engine cannot make, 503.
  */
 @Path("/orders")
 @RequestScoped
@@ -43,9 +43,9 @@ public class OrderResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
-    public SentOrder send(byte[] body, @QueryParam("tags") String tags, @QueryParam("keys") List<String> keys,
-                          @QueryParam("property") List<String> properties, @QueryParam("delayLevel") int delayLevel,
-                          @QueryParam("shardingKey") String shardingKey) {
+    public Response send(byte[] body, @QueryParam("tags") String tags, @QueryParam("keys") List<String> keys,
+                         @QueryParam("property") List<String> properties, @QueryParam("delayLevel") int delayLevel,
+                         @QueryParam("shardingKey") String shardingKey) {
         Message message;
         try {
             Message.Builder builder = Message.builder(TOPIC).body(body).keys(keys).delayLevel(delayLevel);
@@ -55,21 +55,27 @@ public class OrderResource {
             for (String property : properties) {
                 int equals = property.indexOf('=');
                 if (equals <= 0) {
-                    throw new BadRequestException("property must be name=value: " + property);
+                    return refusal(Response.Status.BAD_REQUEST, "property must be name=value: " + property);
                 }
                 builder.property(property.substring(0, equals), property.substring(equals + 1));
             }
             message = builder.build();
         } catch (InvalidMessageException e) {
-            throw new BadRequestException(e.getMessage(), e);
+            // the client's mistake: one line back to it, nothing for the server's log
+            return refusal(Response.Status.BAD_REQUEST, e.getMessage());
         }
         try (FerryConnection connection = connections.getConnection()) {
             SendResult result = shardingKey == null || shardingKey.isEmpty()
                     ? connection.send(message) : connection.sendOrdered(message, shardingKey);
-            return new SentOrder(result.status().name(), result.msgId(), result.queueId(), result.queueOffset());
+            return Response.ok(new SentOrder(result.status().name(), result.msgId(), result.queueId(),
+                    result.queueOffset()), MediaType.APPLICATION_JSON_TYPE).build();
         } catch (FerryException e) {
-            throw new ServiceUnavailableException(e.getMessage());
+            return refusal(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
         }
+    }
+
+    private static Response refusal(Response.Status status, String why) {
+        return Response.status(status).type(MediaType.TEXT_PLAIN_TYPE).entity(why + "\n").build();
     }
 
     @GET
