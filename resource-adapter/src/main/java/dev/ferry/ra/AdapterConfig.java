@@ -1,6 +1,6 @@
 package dev.ferry.ra;
 
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.server.embedded.EmbeddedEngine;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -19,15 +19,21 @@ import java.util.Properties;
  *     parent of {@code consumer-offsets}, where broadcasting consumers keep theirs
  * @param pluginDir embedded mode: a directory of plugin jars for the broker, if any
  * @param commitLogSegmentSize embedded mode: bytes per commit-log file
- * @param delayLevels embedded mode: the broker's delay levels (delayed sends and retries)
+ * @param messageDelayLevel embedded mode: the broker's delay levels (delayed sends and retries); this and the next
+ *     three are the engine's defaults when {@code null}
+ * @param flushMode embedded mode: ASYNC_FLUSH, or SYNC_FLUSH to acknowledge a send once it is on disk
+ * @param brokerName embedded mode: the broker's name
+ * @param clusterName embedded mode: its cluster's name
+ * @param autoCreateTopics embedded mode: whether a first send creates its topic
  * @param threadPlacement where the adapter's threads run: dedicated threads each started by a work of the
  *     server's WorkManager, or the WorkManager's own threads
- * @param engineSettings embedded mode: more of the engine's settings (limits, flush mode, ...), as ferry-server's
+ * @param engineSettings embedded mode: more of the engine's settings (limits, ...), as ferry-server's
  *     {@code --config} keys, read from the adapter's {@code engineConfig} file; empty without one
  */
 public record AdapterConfig(Mode mode, Optional<String> nameServer, String host, int namesrvPort, int brokerPort,
                             Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize,
-                            DelayLevels delayLevels, WorkManagerThreadFactory.Placement threadPlacement,
+                            String messageDelayLevel, String flushMode, String brokerName, String clusterName,
+                            boolean autoCreateTopics, WorkManagerThreadFactory.Placement threadPlacement,
                             Properties engineSettings) {
 
     /** Where the engine runs. */
@@ -48,11 +54,18 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(storeDir, "storeDir");
         Objects.requireNonNull(pluginDir, "pluginDir");
-        Objects.requireNonNull(delayLevels, "delayLevels");
         Objects.requireNonNull(threadPlacement, "threadPlacement");
         Properties copy = new Properties();
         copy.putAll(Objects.requireNonNull(engineSettings, "engineSettings"));
         engineSettings = copy;
+    }
+
+    /** The embedded engine's settings, the adapter's own first, then the engine config file's. */
+    public EmbeddedEngine.Settings engine() {
+        return EmbeddedEngine.settings(storeDir).host(host).namesrvPort(namesrvPort).brokerPort(brokerPort)
+                .pluginDir(pluginDir.orElse(null)).commitLogSegmentSize(commitLogSegmentSize)
+                .messageDelayLevel(messageDelayLevel).flushMode(flushMode).brokerName(brokerName)
+                .clusterName(clusterName).autoCreateTopics(autoCreateTopics).engineConfig(engineSettings);
     }
 
     /** Where broadcasting consumers keep their offsets. */

@@ -2,7 +2,7 @@ package dev.ferry.ra;
 
 import dev.ferry.client.ClientConfig;
 import dev.ferry.client.FerryClient;
-import dev.ferry.server.FerryServer;
+import dev.ferry.server.embedded.EmbeddedEngine;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,16 +26,16 @@ public final class AdapterRuntime implements AutoCloseable {
 
     private final AdapterConfig config;
     private final WorkManagerThreadFactory threads;
-    private final FerryServer server;
+    private final EmbeddedEngine engine;
     private final String nameServerAddress;
     private final List<WorkManagerThreadFactory> factories = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> closeAtStop = new CopyOnWriteArrayList<>();
 
-    AdapterRuntime(AdapterConfig config, WorkManagerThreadFactory threads, FerryServer server) {
+    AdapterRuntime(AdapterConfig config, WorkManagerThreadFactory threads, EmbeddedEngine engine) {
         this.config = Objects.requireNonNull(config, "config");
         this.threads = Objects.requireNonNull(threads, "threads");
-        this.server = server;
-        this.nameServerAddress = server != null ? server.nameServerAddress() : config.nameServer().orElseThrow();
+        this.engine = engine;
+        this.nameServerAddress = engine != null ? engine.nameServerAddress() : config.nameServer().orElseThrow();
         factories.add(threads);
     }
 
@@ -49,8 +49,8 @@ public final class AdapterRuntime implements AutoCloseable {
     }
 
     /** The embedded engine, when the adapter runs one. */
-    public Optional<FerryServer> embeddedServer() {
-        return Optional.ofNullable(server);
+    public Optional<EmbeddedEngine> embeddedEngine() {
+        return Optional.ofNullable(engine);
     }
 
     /**
@@ -123,9 +123,9 @@ public final class AdapterRuntime implements AutoCloseable {
                 LOG.log(Level.WARNING, "FERRY-RA-0010 closing " + resource + " failed", e);
             }
         }
-        if (server != null) {
+        if (engine != null) {
             try {
-                server.close();
+                engine.close();
                 LOG.log(Level.INFO, "FERRY-RA-0011 embedded engine stopped; its store is in {0}",
                         config.storeDir().toAbsolutePath());
             } catch (RuntimeException e) {

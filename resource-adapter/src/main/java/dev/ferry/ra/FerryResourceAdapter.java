@@ -1,9 +1,6 @@
 package dev.ferry.ra;
 
-import dev.ferry.server.FerryServer;
-import dev.ferry.server.FerryServerConfig;
-import dev.ferry.server.FerryServerProperties;
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.server.embedded.EmbeddedEngine;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -20,7 +17,6 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -68,7 +64,11 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private String storeDir = "ferry-data";
     private String pluginDir;
     private Integer commitLogSegmentSize = 1024 * 1024 * 1024;
-    private String messageDelayLevel = DelayLevels.DEFAULT_TEXT;
+    private String messageDelayLevel = EmbeddedEngine.DEFAULT_MESSAGE_DELAY_LEVEL;
+    private String flushMode = "ASYNC_FLUSH";
+    private String brokerName = "broker-a";
+    private String clusterName = "DefaultCluster";
+    private Boolean autoCreateTopics = Boolean.TRUE;
     private String threadPlacement = "spawned";
     private String engineConfig;
 
@@ -97,33 +97,23 @@ public class FerryResourceAdapter implements ResourceAdapter {
         WorkManagerThreadFactory threads = new WorkManagerThreadFactory(context.getWorkManager(),
                 config.threadPlacement(), "ferry-ra-engine",
                 context.isContextSupported(HintsContext.class), FerryResourceAdapter.class.getClassLoader());
-        FerryServer server = config.mode() == AdapterConfig.Mode.EMBEDDED ? startEngine(config, threads) : null;
-        this.runtime = new AdapterRuntime(config, threads, server);
-        if (server != null) {
+        EmbeddedEngine engine = config.mode() == AdapterConfig.Mode.EMBEDDED ? startEngine(config, threads) : null;
+        this.runtime = new AdapterRuntime(config, threads, engine);
+        if (engine != null) {
             LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode: name server {0}, broker port {1}, store {2}",
-                    runtime.nameServerAddress(), String.valueOf(server.brokerPort()),
+                    runtime.nameServerAddress(), String.valueOf(engine.brokerPort()),
                     config.storeDir().toAbsolutePath());
         } else {
             LOG.log(Level.INFO, "FERRY-RA-0001 started in remote mode: name server {0}", runtime.nameServerAddress());
         }
     }
 
-    private static FerryServer startEngine(AdapterConfig config, WorkManagerThreadFactory threads)
+    private static EmbeddedEngine startEngine(AdapterConfig config, WorkManagerThreadFactory threads)
             throws ResourceAdapterInternalException {
-        FerryServer server = null;
         try {
             Files.createDirectories(config.storeDir());
-            FerryServerConfig serverConfig = engineServerConfig(config);
-            server = new FerryServer(serverConfig, Clock.systemUTC(), threads);
-            return server.start();
+            return config.engine().threadFactory(threads).start();
         } catch (IOException | RuntimeException e) {
-            if (server != null) {
-                try {
-                    server.close();
-                } catch (RuntimeException closing) {
-                    e.addSuppressed(closing);
-                }
-            }
             String message = "FERRY-RA-0003 cannot start the embedded engine (store " + config.storeDir().toAbsolutePath()
                     + ", name server port " + config.namesrvPort() + ", broker port " + config.brokerPort() + "): "
                     + rootMessage(e);
@@ -151,15 +141,10 @@ public class FerryResourceAdapter implements ResourceAdapter {
         }
         names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
                 "must be host:port, several separated by ';'"));
-        problems.require(host != null && !host.isBlank(), "host", host, "must not be blank");
-        problems.require(namesrvPort != null && namesrvPort >= 0 && namesrvPort <= 65535, "namesrvPort",
-                namesrvPort, "must be between 0 (any free port) and 65535");
-        problems.require(brokerPort != null && brokerPort >= 0 && brokerPort <= 65535, "brokerPort", brokerPort,
-                "must be between 0 (any free port) and 65535");
-        problems.require(commitLogSegmentSize != null && commitLogSegmentSize >= 64 * 1024, "commitLogSegmentSize",
-                commitLogSegmentSize, "must be at least 65536 bytes");
-        DelayLevels delayLevels = problems.parse("messageDelayLevel", String.valueOf(messageDelayLevel),
-                DelayLevels::parse, "must be durations with units, such as 1s 5s 10s 30s 1m").orElse(null);
+        problems.require(namesrvPort != null, "namesrvPort", namesrvPort, "must be set");
+        problems.require(brokerPort != null, "brokerPort", brokerPort, "must be set");
+        problems.require(commitLogSegmentSize != null, "commitLogSegmentSize", commitLogSegmentSize, "must be set");
+        problems.require(autoCreateTopics != null, "autoCreateTopics", autoCreateTopics, "must be true or false");
         WorkManagerThreadFactory.Placement placement = problems.parse("threadPlacement",
                 String.valueOf(threadPlacement),
                 v -> WorkManagerThreadFactory.Placement.valueOf(v.trim().toUpperCase(Locale.ROOT)),
@@ -170,26 +155,40 @@ public class FerryResourceAdapter implements ResourceAdapter {
                 .flatMap(p -> path(problems, "pluginDir", p));
         plugins.ifPresent(p -> problems.require(Files.isDirectory(p), "pluginDir", p, "must be an existing directory"));
         Properties settings = engineSettings(problems);
+        EmbeddedEngine.Settings engine = EmbeddedEngine.settings(store != null ? store : Path.of("ferry-data"))
+                .host(host).messageDelayLevel(messageDelayLevel).flushMode(flushMode)
+                .brokerName(brokerName).clusterName(clusterName).engineConfig(settings);
+        if (namesrvPort != null) {
+            engine.namesrvPort(namesrvPort);
+        }
+        if (brokerPort != null) {
+            engine.brokerPort(brokerPort);
+        }
+        if (commitLogSegmentSize != null) {
+            engine.commitLogSegmentSize(commitLogSegmentSize);
+        }
+        for (EmbeddedEngine.Problem problem : engine.problems()) {
+            // the engine names the adapter's properties, and its config file engineConfig
+            if ("engineConfig".equals(problem.property())) {
+                problems.addAlso("engineConfig", engineConfig, problem.rule());
+            } else {
+                problems.add(problem.property(), problem.value(), problem.rule());
+            }
+        }
         if (!problems.isEmpty()) {
             String message = "FERRY-RA-0002 " + problems.describe("resource adapter configuration");
             LOG.log(Level.ERROR, message);
             throw new ResourceAdapterInternalException(message);
         }
         return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
-                commitLogSegmentSize, delayLevels, placement, settings);
-    }
-
-    /** The embedded engine's config: the adapter's properties, then the engine config file's settings. */
-    private static FerryServerConfig engineServerConfig(AdapterConfig config) {
-        return FerryServerProperties.apply(FerryServerConfig.builder(config.storeDir()).host(config.host())
-                .namesrvPort(config.namesrvPort()).brokerPort(config.brokerPort())
-                .pluginDir(config.pluginDir().orElse(null)).commitLogSegmentSize(config.commitLogSegmentSize())
-                .delayLevels(config.delayLevels()).build(), config.engineSettings());
+                commitLogSegmentSize, messageDelayLevel, flushMode, brokerName, clusterName, autoCreateTopics,
+                placement, settings);
     }
 
     /** Keys the adapter has properties of its own for: set there, not in the engine config file. */
     private static final java.util.Set<String> ADAPTER_KEYS = java.util.Set.of("host", "namesrvPort", "brokerPort",
-            "storeDir", "pluginDir", "commitLogSegmentSize", "delayLevels");
+            "storeDir", "pluginDir", "commitLogSegmentSize", "delayLevels", "flushMode", "brokerName", "clusterName",
+            "autoCreateTopics");
 
     private Properties engineSettings(PropertyProblems problems) {
         Properties settings = new Properties();
@@ -209,11 +208,6 @@ public class FerryResourceAdapter implements ResourceAdapter {
             if (ADAPTER_KEYS.contains(key)) {
                 wrong.add("sets " + key + ", which is the adapter property " + key + ": set it there");
             }
-        }
-        try {
-            FerryServerProperties.apply(FerryServerConfig.defaults(Path.of("ferry-data")), settings);
-        } catch (IllegalArgumentException e) {
-            wrong.add(e.getMessage());
         }
         if (!wrong.isEmpty()) {
             problems.add("engineConfig", file.get(), String.join("; ", wrong));
@@ -395,10 +389,47 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return messageDelayLevel;
     }
 
-    @ConfigProperty(defaultValue = DelayLevels.DEFAULT_TEXT, description = "Embedded mode: the broker's delay levels"
+    @ConfigProperty(defaultValue = EmbeddedEngine.DEFAULT_MESSAGE_DELAY_LEVEL, description = "Embedded mode: the broker's delay levels"
             + " (delayed sends; a failed delivery's n-th retry waits level 3 + n), RocketMQ's messageDelayLevel")
     public void setMessageDelayLevel(String messageDelayLevel) {
         this.messageDelayLevel = messageDelayLevel;
+    }
+
+    public String getFlushMode() {
+        return flushMode;
+    }
+
+    @ConfigProperty(defaultValue = "ASYNC_FLUSH", description = "Embedded mode: ASYNC_FLUSH, or SYNC_FLUSH to"
+            + " acknowledge a send only once it is on disk (RocketMQ's flushDiskType)")
+    public void setFlushMode(String flushMode) {
+        this.flushMode = flushMode;
+    }
+
+    public String getBrokerName() {
+        return brokerName;
+    }
+
+    @ConfigProperty(defaultValue = "broker-a", description = "Embedded mode: the broker's name")
+    public void setBrokerName(String brokerName) {
+        this.brokerName = brokerName;
+    }
+
+    public String getClusterName() {
+        return clusterName;
+    }
+
+    @ConfigProperty(defaultValue = "DefaultCluster", description = "Embedded mode: the broker's cluster")
+    public void setClusterName(String clusterName) {
+        this.clusterName = clusterName;
+    }
+
+    public Boolean getAutoCreateTopics() {
+        return autoCreateTopics;
+    }
+
+    @ConfigProperty(defaultValue = "true", description = "Embedded mode: whether a first send creates its topic")
+    public void setAutoCreateTopics(Boolean autoCreateTopics) {
+        this.autoCreateTopics = autoCreateTopics;
     }
 
     public String getThreadPlacement() {

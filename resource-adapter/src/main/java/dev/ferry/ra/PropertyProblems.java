@@ -20,6 +20,11 @@ public final class PropertyProblems {
         problems.putIfAbsent(property, property + " = '" + value + "': " + rule);
     }
 
+    /** Records another problem of {@code property}, after any it has already. */
+    public void addAlso(String property, Object value, String rule) {
+        problems.merge(property, property + " = '" + value + "': " + rule, (first, next) -> first + "; " + rule);
+    }
+
     /** Checks {@code ok}, recording the problem when it is false. */
     public void require(boolean ok, String property, Object value, String rule) {
         if (!ok) {

@@ -1,6 +1,5 @@
 package dev.ferry.ra;
 
-import io.netty.util.concurrent.FastThreadLocal;
 import jakarta.resource.spi.work.HintsContext;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkContext;
@@ -17,6 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link ThreadFactory} fed by the application server's {@link WorkManager}: the engine and the client keep
@@ -28,16 +28,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the adapter because servers wait for their busy pool threads when they stop: Open Liberty's quiesce waits its
  * full 30 s for an engine's event loops, which only end when the adapter stops, after the quiesce.
  *
- * <p>{@link #newThread} returns a stand-in {@link Thread} that is never started itself: its {@code start()}
- * submits the work, and {@code interrupt()}/{@code isInterrupted()} reach the server thread that runs it
- * (which is how executors stop their workers). What a stand-in cannot forward, because the methods are
- * final, is {@code isAlive()}, {@code join()} and {@code LockSupport.unpark}: code that needs them must use
- * {@code Thread.currentThread()} from inside the task. While it runs, the thread carries the stand-in's name
- * and the adapter's class loader; on a server thread both are restored, and Netty's thread-locals cleared,
- * before the thread goes back to the server.
+ * <p>With {@link Placement#SPAWNED}, {@link #newThread} runs a short work that makes the dedicated thread, so the
+ * thread begins in the server's context and the server can refuse it, and hands the real thread back: the caller
+ * starts, joins and unparks it as any other. With {@link Placement#WORK} it returns a stand-in {@link Thread} that
+ * is never started itself: its {@code start()} submits the work, and {@code interrupt()}/{@code isInterrupted()}
+ * reach the server thread that runs it (which is how executors stop their workers). What a stand-in cannot forward,
+ * because the methods are final, is {@code isAlive()}, {@code join()} and {@code LockSupport.unpark}: Ferry's
+ * engine and client never rely on them (their loops wake the thread they run on), and the default placement has
+ * none of these limits. While a task runs on a server thread, it carries the stand-in's name and the adapter's class
+ * loader; both are restored before the thread goes back to the server (the engine and the client clear their own
+ * thread-locals when their tasks end).
  *
- * <p>A rejected work makes {@code start()} throw {@link RejectedExecutionException} (FERRY-RA-0101), which
- * fails whatever was starting, such as the adapter. Once the adapter {@link #stopping() stops}, though, a
+ * <p>A rejected work makes {@code newThread} (spawned) or {@code start()} (work) throw
+ * {@link RejectedExecutionException} (FERRY-RA-0101), which fails whatever was starting, such as the adapter. Once the adapter {@link #stopping() stops}, though, a
  * rejected work starts a plain daemon thread instead: a stopping server refuses new work, and closing the
  * engine may need a thread (a Netty loop that never ran starts one to terminate). Thread-safe.
  */
@@ -62,7 +65,8 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
     private final AtomicInteger count = new AtomicInteger();
     /** Shared by the factories {@link #named} derives, so that one call covers all of an adapter's. */
     private final AtomicBoolean stopping;
-    private final Set<WorkThread> running = ConcurrentHashMap.newKeySet();
+    /** Spawned threads and the stand-ins of works, from their start to their end. */
+    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
 
     /**
      * @param workManager the server's work manager
@@ -105,7 +109,49 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
 
     @Override
     public Thread newThread(Runnable task) {
-        return new WorkThread(namePrefix + "-" + count.incrementAndGet(), Objects.requireNonNull(task, "task"));
+        String name = namePrefix + "-" + count.incrementAndGet();
+        Objects.requireNonNull(task, "task");
+        return placement == Placement.SPAWNED ? spawn(name, task) : new WorkThread(name, task);
+    }
+
+    /**
+     * The real thread of a spawned task, made inside a short work of the server's. Once the adapter stops, a server
+     * that refuses the work does not stop the thread from being made.
+     */
+    private Thread spawn(String name, Runnable task) {
+        AtomicReference<Thread> made = new AtomicReference<>();
+        try {
+            workManager.doWork(new SpawnWork(name, () -> made.set(dedicated(name, task))), START_TIMEOUT.toMillis(),
+                    null, null);
+        } catch (WorkException | RuntimeException e) {
+            if (!stopping.get()) {
+                String message = "FERRY-RA-0101 the WorkManager rejected thread '" + name + "': " + e;
+                LOG.log(Level.ERROR, message, e);
+                throw new RejectedExecutionException(message, e);
+            }
+            LOG.log(Level.DEBUG, () -> "FERRY-RA-0103 the stopping server refused thread '" + name
+                    + "'; it is made on its own: " + e);
+        }
+        Thread thread = made.get();
+        return thread != null ? thread : dedicated(name, task);
+    }
+
+    /** A daemon thread with the adapter's class loader, counted as running while its task runs. */
+    private Thread dedicated(String name, Runnable task) {
+        Thread thread = new Thread(() -> {
+            Thread current = Thread.currentThread();
+            running.add(current);
+            try {
+                task.run();
+            } catch (Throwable e) {
+                LOG.log(Level.ERROR, "FERRY-RA-0102 thread '" + name + "' ended with an exception", e);
+            } finally {
+                running.remove(current);
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.setContextClassLoader(contextClassLoader);
+        return thread;
     }
 
     /** How many of this factory's works are running now. */
@@ -219,7 +265,6 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
                     carrier = null;
                 }
                 running.remove(this);
-                FastThreadLocal.removeAll();
                 Thread.interrupted(); // the server's thread goes back to its pool uninterrupted
                 current.setContextClassLoader(originalLoader);
                 current.setName(originalName);
@@ -234,7 +279,46 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
         dedicated.start();
     }
 
-    /** The work the server runs for one stand-in thread. */
+    /** The short work that makes a spawned thread in the server's context. */
+    private final class SpawnWork implements Work, WorkContextProvider {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+        private final transient Runnable make;
+
+        SpawnWork(String name, Runnable make) {
+            this.name = name;
+            this.make = make;
+        }
+
+        @Override
+        public void run() {
+            make.run();
+        }
+
+        @Override
+        public void release() {
+            // nothing runs long enough to be released
+        }
+
+        @Override
+        public List<WorkContext> getWorkContexts() {
+            if (!hintsSupported) {
+                return List.of();
+            }
+            HintsContext hints = new HintsContext();
+            hints.setName(name);
+            hints.setDescription("Ferry resource adapter thread");
+            hints.setHint(HintsContext.LONGRUNNING_HINT, false);
+            return List.of(hints);
+        }
+
+        @Override
+        public String toString() {
+            return "Work[" + name + "]";
+        }
+    }
+
+    /** The work the server runs for one stand-in thread: the whole task, on the server's thread. */
     private final class TaskWork implements Work, WorkContextProvider {
         private static final long serialVersionUID = 1L;
         private final transient WorkThread thread;
@@ -248,11 +332,7 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
             if (!thread.claim()) {
                 return; // a refused start already ran it on a thread of its own
             }
-            if (placement == Placement.WORK) {
-                thread.run(Thread.currentThread());
-            } else {
-                startDedicated(thread);
-            }
+            thread.run(Thread.currentThread());
         }
 
         /** The server wants the thread back (it is shutting down): interrupt the task. */
@@ -269,7 +349,7 @@ public final class WorkManagerThreadFactory implements ThreadFactory {
             HintsContext hints = new HintsContext();
             hints.setName(thread.getName());
             hints.setDescription("Ferry resource adapter thread");
-            hints.setHint(HintsContext.LONGRUNNING_HINT, placement == Placement.WORK);
+            hints.setHint(HintsContext.LONGRUNNING_HINT, true);
             return List.of(hints);
         }
 

@@ -133,7 +133,7 @@ class AbusiveClientTest {
     void shouldKeepTheHeapAndTheMessageDrivenBeansOfTheApplicationServer() throws Exception {
         adapter = TestAdapters.embedded(storeDir);
         adapter.start(new FakeBootstrapContext());
-        FerryServer engine = adapter.runtime().embeddedServer().orElseThrow();
+        FerryServer engine = adapter.runtime().embeddedEngine().orElseThrow().server();
         int port = engine.brokerPort();
         long budget = dev.ferry.remoting.RemotingLimits.defaults().maxInboundBytes();
         FerryConnectionFactory factory = TestAdapters.connectionFactory(adapter);

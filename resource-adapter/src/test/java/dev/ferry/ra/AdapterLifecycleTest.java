@@ -139,15 +139,18 @@ class AdapterLifecycleTest {
     @Test
     void shouldApplyTheEngineConfigFileToTheEmbeddedEngine() throws Exception {
         java.nio.file.Path file = directory.resolve("engine.properties");
-        java.nio.file.Files.writeString(file, "maxTopics=7\nmaxConnections=99\nflushMode=SYNC_FLUSH\n");
+        java.nio.file.Files.writeString(file, "maxTopics=7\nmaxConnections=99\n");
         FerryResourceAdapter adapter = TestAdapters.embedded(directory.resolve("engine-config"));
         adapter.setEngineConfig(file.toString());
+        adapter.setFlushMode("SYNC_FLUSH");
+        adapter.setBrokerName("broker-ra");
         adapter.start(new FakeBootstrapContext());
         try {
-            dev.ferry.server.FerryServer engine = adapter.runtime().embeddedServer().orElseThrow();
-            assertThat(engine.config().brokerLimits().maxTopics()).isEqualTo(7);
-            assertThat(engine.config().remotingLimits().maxConnections()).isEqualTo(99);
-            assertThat(engine.config().flushMode()).isEqualTo(dev.ferry.store.FlushMode.SYNC_FLUSH);
+            dev.ferry.server.FerryServer engine = adapter.runtime().embeddedEngine().orElseThrow().server();
+            assertThat(engine.config().broker().limits().maxTopics()).isEqualTo(7);
+            assertThat(engine.config().broker().remotingLimits().maxConnections()).isEqualTo(99);
+            assertThat(engine.config().store().flushMode()).isEqualTo(dev.ferry.store.FlushMode.SYNC_FLUSH);
+            assertThat(engine.config().broker().brokerName()).isEqualTo("broker-ra");
         } finally {
             adapter.stop();
         }
@@ -181,10 +184,16 @@ class AdapterLifecycleTest {
         adapter.setCommitLogSegmentSize(10);
         adapter.setMessageDelayLevel("1s soon");
         adapter.setThreadPlacement("elsewhere");
+        adapter.setFlushMode("SOMETIMES");
+        adapter.setBrokerName("broker a");
+        adapter.setClusterName("");
         assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
                 .isInstanceOf(ResourceAdapterInternalException.class)
                 .hasMessageContaining("FERRY-RA-0002")
-                .hasMessageContaining("9 bad properties")
+                .hasMessageContaining("12 bad properties")
+                .hasMessageContaining("flushMode = 'SOMETIMES': must be ASYNC_FLUSH or SYNC_FLUSH")
+                .hasMessageContaining("brokerName = 'broker a': must be letters, digits, '_' or '-'")
+                .hasMessageContaining("clusterName = ''")
                 .hasMessageContaining("threadPlacement = 'elsewhere'")
                 .hasMessageContaining("messageDelayLevel = '1s soon'")
                 .hasMessageContaining("mode = 'sideways'")
@@ -203,8 +212,8 @@ class AdapterLifecycleTest {
 
     @Test
     void shouldWorkInRemoteModeBesideAnEmbeddedAdapterOfAnotherCluster() throws Exception {
-        FerryServerConfig config = FerryServerConfig.defaults(directory.resolve("remote")).withPorts(0, 0)
-                .withCommitLogSegmentSize(16 * 1024 * 1024);
+        FerryServerConfig config = FerryServerConfig.builder(directory.resolve("remote")).namesrvPort(0).brokerPort(0)
+                .commitLogSegmentSize(16 * 1024 * 1024).build();
         try (FerryServer server = new FerryServer(config, Clock.systemUTC(), Executors.defaultThreadFactory())
                 .start()) {
             FakeBootstrapContext remoteContext = new FakeBootstrapContext();
@@ -214,7 +223,7 @@ class AdapterLifecycleTest {
             remote.start(remoteContext);
             embedded.start(new FakeBootstrapContext());
             try {
-                assertThat(remote.runtime().embeddedServer()).isEmpty();
+                assertThat(remote.runtime().embeddedEngine()).isEmpty();
                 assertThat(remote.runtime().nameServerAddress()).isEqualTo(server.nameServerAddress());
                 assertThat(remoteContext.fakeWorkManager().running()).as("remote mode starts no engine").isZero();
 

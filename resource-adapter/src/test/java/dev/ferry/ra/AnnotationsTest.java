@@ -48,7 +48,8 @@ class AnnotationsTest {
         assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.NoTransaction);
         assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
                 "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize",
-                "messageDelayLevel", "threadPlacement", "engineConfig");
+                "messageDelayLevel", "threadPlacement", "engineConfig", "flushMode", "brokerName", "clusterName",
+                "autoCreateTopics");
         assertThat(writableProperties(FerryResourceAdapter.class))
                 .isEqualTo(configProperties(FerryResourceAdapter.class));
     }

@@ -70,7 +70,7 @@ class EmbeddedAdapterTest {
 
     @Test
     void shouldRunTheEngineOnFreePortsOnWorkManagerThreads() throws Exception {
-        FerryServer server = adapter.runtime().embeddedServer().orElseThrow();
+        FerryServer server = adapter.runtime().embeddedEngine().orElseThrow().server();
         assertThat(server.namesrvPort()).isPositive();
         assertThat(server.brokerPort()).isPositive();
         assertThat(adapter.runtime().nameServerAddress()).isEqualTo("127.0.0.1:" + server.namesrvPort());

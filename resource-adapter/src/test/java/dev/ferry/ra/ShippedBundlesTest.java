@@ -30,7 +30,8 @@ class ShippedBundlesTest {
             "dev.ferry.remoting", Set.of("dev.ferry.remoting", "dev.ferry.remoting.protocol",
                     "dev.ferry.remoting.protocol.header", "dev.ferry.remoting.protocol.body", "dev.ferry.remoting.codec"),
             "dev.ferry.store", Set.of("dev.ferry.store"),
-            "dev.ferry.server", Set.of("dev.ferry.server", "dev.ferry.server.broker", "dev.ferry.server.namesrv"),
+            "dev.ferry.server", Set.of("dev.ferry.server", "dev.ferry.server.broker", "dev.ferry.server.namesrv",
+                    "dev.ferry.server.embedded"),
             "dev.ferry.client", Set.of("dev.ferry.client"),
             "dev.ferry.strategies", Set.of());
 

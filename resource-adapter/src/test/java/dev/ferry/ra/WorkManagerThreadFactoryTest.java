@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** Threads made of WorkManager works. */
@@ -47,33 +48,39 @@ class WorkManagerThreadFactoryTest {
     }
 
     @Test
-    void shouldRunASpawnedTaskOnItsOwnThreadAndGiveTheServersThreadBackAtOnce() throws Exception {
+    void shouldHandOutTheRealSpawnedThreadMadeByAWorkAndGiveTheServersThreadBackAtOnce() throws Exception {
         AtomicReference<Thread> ranOn = new AtomicReference<>();
         AtomicReference<ClassLoader> loader = new AtomicReference<>();
         CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch finish = new CountDownLatch(1);
-        Thread standIn = spawning.newThread(() -> {
+        Thread thread = spawning.newThread(() -> {
             ranOn.set(Thread.currentThread());
             loader.set(Thread.currentThread().getContextClassLoader());
             started.countDown();
-            try {
-                finish.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            LockSupport.park(); // until the caller unparks the thread it was given
         });
-        standIn.start();
-        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-        // The task still runs, but no work of the server does: a server's stop has nothing to wait for.
-        await().atMost(Duration.ofSeconds(5)).until(() -> workManager.running() == 0);
-        assertThat(spawning.runningWorks()).isEqualTo(1);
-        assertThat(ranOn.get().getName()).isEqualTo("ferry-spawned-1");
-        assertThat(ranOn.get().isDaemon()).isTrue();
-        assertThat(loader.get()).isSameAs(adapterLoader);
-        assertThat(workManager.hints()).singleElement()
+        assertThat(workManager.hints()).as("made by a short work of the server's").singleElement()
                 .satisfies(h -> assertThat(h.getHints().get(HintsContext.LONGRUNNING_HINT)).isEqualTo(false));
-        finish.countDown();
+        assertThat(workManager.running()).isZero();
+        thread.start();
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(ranOn.get()).isSameAs(thread);
+        assertThat(spawning.runningWorks()).isEqualTo(1);
+        assertThat(thread.getName()).isEqualTo("ferry-spawned-1");
+        assertThat(thread.isDaemon()).isTrue();
+        assertThat(loader.get()).isSameAs(adapterLoader);
+
+        LockSupport.unpark(thread);
+        thread.join(5_000);
+
+        assertThat(thread.isAlive()).as("unpark and join reach it").isFalse();
         await().atMost(Duration.ofSeconds(5)).until(() -> spawning.runningWorks() == 0);
+    }
+
+    @Test
+    void shouldRefuseToMakeASpawnedThreadWhenTheWorkManagerRejects() {
+        workManager.rejectEverything();
+        assertThatThrownBy(() -> spawning.newThread(() -> { })).isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("FERRY-RA-0101 the WorkManager rejected thread 'ferry-spawned-1'");
     }
 
     @Test

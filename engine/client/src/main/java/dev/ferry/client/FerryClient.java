@@ -4,6 +4,7 @@ import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.UniqueMessageIds;
+import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -44,6 +46,7 @@ public final class FerryClient implements AutoCloseable {
     private final HeartbeatService heartbeats;
     private final UniqueMessageIds uniqueIds;
     private final MessageDecoder decoder;
+    private final ThreadFactory threads;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ClientPlugins plugins;
     private final List<AutoCloseable> members = new CopyOnWriteArrayList<>();
@@ -54,7 +57,8 @@ public final class FerryClient implements AutoCloseable {
     /** Creates the client and starts its periodic route refresh and heartbeats. */
     public FerryClient(ClientConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.remoting = new RemotingClient(config.remoting(), config.threadFactory());
+        this.threads = NettyThreadLocals.clearedAfterEachTask(config.threadFactory());
+        this.remoting = new RemotingClient(config.remoting(), threads);
         this.routes = new RouteCache(remoting, config.nameServerAddresses(), config.requestTimeout(), codec);
         this.heartbeats = new HeartbeatService(config.clientId(), remoting, routes, codec, config.requestTimeout());
         // the month's start in the default zone, as Apache's client takes it, so admin tools read the time from an id
@@ -62,7 +66,7 @@ public final class FerryClient implements AutoCloseable {
                 ThreadLocalRandom.current().nextInt(), config.clock(), ZoneId.systemDefault());
         this.decoder = new MessageDecoder(config.maxBodySize());
         this.plugins = new ClientPlugins(config.pluginClassLoader());
-        this.scheduler = new ScheduledThreadPoolExecutor(2, config.threadFactory());
+        this.scheduler = new ScheduledThreadPoolExecutor(2, threads);
         scheduler.setRemoveOnCancelPolicy(true);
         remoting.registerProcessor(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, (context, request) -> {
             String group = request.header(NotifyConsumerIdsChangedRequestHeader.class).consumerGroup();
@@ -161,6 +165,11 @@ public final class FerryClient implements AutoCloseable {
 
     HeartbeatService heartbeats() {
         return heartbeats;
+    }
+
+    /** Makes every thread of this client: the configured factory's, Netty's thread-locals cleared after each task. */
+    ThreadFactory threads() {
+        return threads;
     }
 
     MessageDecoder decoder() {

@@ -70,9 +70,9 @@ public final class PushConsumer implements AutoCloseable {
         this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
         this.consume = config.orderly()
                 ? new OrderlyConsumeService(client, config, listener, offsets, requests, locks,
-                        client.config().threadFactory())
+                        client.threads())
                 : new ConcurrentConsumeService(client, config, listener, offsets, requests,
-                        client.config().threadFactory());
+                        client.threads());
         this.pulls = new PullService(client, settings, filters, offsets, new PullService.Sink() {
             @Override
             public boolean mayPull(ProcessQueue queue) {

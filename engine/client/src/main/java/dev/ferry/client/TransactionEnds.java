@@ -31,7 +31,7 @@ final class TransactionEnds implements AutoCloseable {
         this.client = client;
         this.config = config;
         this.checker = checker;
-        this.checks = Executors.newSingleThreadExecutor(client.config().threadFactory());
+        this.checks = Executors.newSingleThreadExecutor(client.threads());
     }
 
     /** Ends the transaction of a half message that was just stored. */

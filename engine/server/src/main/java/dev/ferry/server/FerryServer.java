@@ -1,12 +1,8 @@
 package dev.ferry.server;
 
-import dev.ferry.remoting.RemotingLimits;
-import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.server.broker.Broker;
-import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.namesrv.NameServer;
-import dev.ferry.server.namesrv.NameServerConfig;
-import dev.ferry.store.StoreConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
@@ -15,7 +11,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -27,57 +22,27 @@ import java.util.stream.Stream;
  * registration makes routes answerable by the time {@link #start()} returns.
  */
 public final class FerryServer implements AutoCloseable {
-    /**
-     * RocketMQ asks about a transaction 6 s after its half message at the earliest; a shorter check
-     * interval shortens that too, so a producer's local transaction gets at most one interval.
-     */
-    private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(6);
-
     private final FerryServerConfig config;
     private final NameServer nameServer;
     private final Broker broker;
     private final URLClassLoader pluginLoader;
 
-    public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threadFactory) {
-        this.config = config;
+    public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threads) {
+        ThreadFactory threadFactory = NettyThreadLocals.clearedAfterEachTask(threads);
         this.pluginLoader = pluginLoader(config.pluginDir());
-        this.nameServer = new NameServer(NameServerConfig.builder().host(config.host()).port(config.namesrvPort())
-                .maxTopics(config.nameServerMaxTopics()).maxRegistrationBytes(config.nameServerMaxRegistrationBytes())
-                .remotingLimits(nameServerLimits(config.remotingLimits())).build(), clock,
-                threadFactory);
+        this.nameServer = new NameServer(config.nameServer(), clock, threadFactory);
         this.nameServer.start();
+        // the name server's port is known now, also when 0 asked for any free one
+        this.config = config.registeringWith(config.nameServer().host() + ":" + nameServer.port());
         Broker created = null;
         try {
-            BrokerConfig brokerConfig = BrokerConfig.builder(config.storeDir()).host(config.host())
-                    .port(config.brokerPort()).brokerName(config.brokerName()).clusterName(config.clusterName())
-                    .nameServers(List.of(config.host() + ":" + nameServer.port()))
-                    .autoCreateTopics(config.autoCreateTopics()).sql92Enabled(config.sql92Enabled())
-                    .delayLevels(config.delayLevels()).transactionCheckInterval(config.transactionCheckInterval())
-                    .transactionTimeout(min(config.transactionCheckInterval(), TRANSACTION_TIMEOUT))
-                    .transactionCheckMax(config.transactionCheckMax()).limits(config.brokerLimits())
-                    .remotingLimits(config.remotingLimits()).build();
-            StoreConfig storeConfig = StoreConfig.builder(config.storeDir().resolve("store"))
-                    .flushMode(config.flushMode()).commitLogSegmentSize(config.commitLogSegmentSize()).build();
-            created = new Broker(brokerConfig, storeConfig, clock, threadFactory,
+            created = new Broker(this.config.broker(), this.config.store(), clock, threadFactory,
                     pluginLoader != null ? pluginLoader : FerryServer.class.getClassLoader());
         } catch (RuntimeException e) {
             nameServer.close();
             throw e;
         }
         this.broker = created;
-    }
-
-    /**
-     * The name server's share: one frame's worth of large frames (registrations), so that with the broker's the
-     * process holds little more than the configured budget, which matters when it is an application server's heap.
-     */
-    private static RemotingLimits nameServerLimits(RemotingLimits limits) {
-        long oneFrame = RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH;
-        return new RemotingLimits(limits.maxConnections(), oneFrame, oneFrame, limits.frameTimeout());
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private static URLClassLoader pluginLoader(Path dir) {
@@ -121,7 +86,7 @@ public final class FerryServer implements AutoCloseable {
 
     /** {@code host:port} of the name server, as clients configure it. */
     public String nameServerAddress() {
-        return config.host() + ":" + nameServer.port();
+        return config.nameServer().host() + ":" + nameServer.port();
     }
 
     public Broker broker() {

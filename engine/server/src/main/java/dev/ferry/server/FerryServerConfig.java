@@ -1,74 +1,44 @@
 package dev.ferry.server;
 
 import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.server.namesrv.NameServerConfig;
 import dev.ferry.store.FlushMode;
+import dev.ferry.store.StoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * Settings of a {@link FerryServer}: one name server and one broker in one process. Built with {@link #builder};
- * validated once, with messages that name the bad key and value.
+ * Settings of a {@link FerryServer}: one name server and one broker in one process, each with its own config, and the
+ * broker's message store. Built with {@link #builder}, whose shortcuts set what several parts share (the host) and
+ * what users set most; everything else is reached through {@link Builder#nameServer}, {@link Builder#broker} and
+ * {@link Builder#store}. Each part validates itself once, with messages that name the bad key and value.
  *
- * @param host                 address both listen on and advertise
- * @param namesrvPort          name server port (9876)
- * @param brokerPort           broker port (10911)
- * @param storeDir             where the broker keeps messages, offsets and topics
- * @param pluginDir            a directory of plugin jars, or {@code null}
- * @param brokerName           the broker's name
- * @param clusterName          its cluster's name
- * @param flushMode            asynchronous (default) or synchronous flush
- * @param commitLogSegmentSize bytes per commit-log file
- * @param autoCreateTopics     whether a first send creates its topic
- * @param sql92Enabled         whether SQL92 subscriptions are served
- * @param delayLevels          the delay levels, RocketMQ's format ({@code 1s 5s 10s ...})
- * @param transactionCheckInterval how often undecided transactions are checked back with producers
- * @param transactionCheckMax  checks of one transaction before it is discarded
- * @param brokerLimits         what clients may make the broker keep, queue and hold
- * @param nameServerMaxTopics  topic routes the name server keeps
- * @param nameServerMaxRegistrationBytes what one compressed registration may inflate to
- * @param remotingLimits       connections, and the memory their requests may hold, of each server
+ * @param nameServer its settings
+ * @param broker     its settings; it registers with this process's name server
+ * @param store      the broker's message store, in {@code store/} under the broker's directory
+ * @param pluginDir  a directory of plugin jars, or {@code null}
  */
-public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Path storeDir, Path pluginDir,
-                                String brokerName, String clusterName, FlushMode flushMode, int commitLogSegmentSize,
-                                boolean autoCreateTopics, boolean sql92Enabled, DelayLevels delayLevels,
-                                Duration transactionCheckInterval, int transactionCheckMax, BrokerLimits brokerLimits,
-                                int nameServerMaxTopics, int nameServerMaxRegistrationBytes,
-                                RemotingLimits remotingLimits) {
+public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker, StoreConfig store, Path pluginDir) {
 
     /** RocketMQ's transactionCheckInterval and transactionCheckMax. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
     public static final int DEFAULT_CHECK_MAX = 15;
+    /** Apache's transactionTimeOut: a half message younger than this is not asked about. */
+    private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(6);
+    /** {@code ferry-server}'s commit-log files: RocketMQ's 1 GiB. */
+    private static final int DEFAULT_SEGMENT_SIZE = 1024 * 1024 * 1024;
 
     public FerryServerConfig {
-        Objects.requireNonNull(delayLevels, "delayLevels");
-        if (transactionCheckInterval == null || transactionCheckInterval.isNegative()
-                || transactionCheckInterval.isZero()) {
-            throw new IllegalArgumentException("transactionCheckInterval = " + transactionCheckInterval
-                    + ": must be a positive duration");
-        }
-        if (transactionCheckMax <= 0) {
-            throw new IllegalArgumentException("transactionCheckMax = " + transactionCheckMax + ": must be positive");
-        }
-        Objects.requireNonNull(host, "host");
-        Objects.requireNonNull(storeDir, "storeDir");
-        Objects.requireNonNull(flushMode, "flushMode");
-        if (commitLogSegmentSize < 64 * 1024) {
-            throw new IllegalArgumentException("commitLogSegmentSize = " + commitLogSegmentSize
-                    + ": must be at least 65536 bytes");
-        }
-        Objects.requireNonNull(brokerLimits, "brokerLimits");
-        if (nameServerMaxTopics <= 0) {
-            throw new IllegalArgumentException("nameServerMaxTopics = " + nameServerMaxTopics + ": must be positive");
-        }
-        if (nameServerMaxRegistrationBytes <= 0) {
-            throw new IllegalArgumentException("nameServerMaxRegistrationBytes = " + nameServerMaxRegistrationBytes
-                    + ": must be positive");
-        }
-        Objects.requireNonNull(remotingLimits, "remotingLimits");
+        Objects.requireNonNull(nameServer, "nameServer");
+        Objects.requireNonNull(broker, "broker");
+        Objects.requireNonNull(store, "store");
     }
 
     /** The defaults of {@code ferry-server}: RocketMQ's ports on 127.0.0.1, 1 GiB commit-log files. */
@@ -76,77 +46,81 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
         return builder(storeDir).build();
     }
 
+    /** @param storeDir where the broker keeps messages ({@code store/}), offsets, topics and groups ({@code config/}) */
     public static Builder builder(Path storeDir) {
         return new Builder(storeDir);
     }
 
-    public Builder toBuilder() {
-        return new Builder(storeDir).host(host).namesrvPort(namesrvPort).brokerPort(brokerPort).pluginDir(pluginDir)
-                .brokerName(brokerName).clusterName(clusterName).flushMode(flushMode)
-                .commitLogSegmentSize(commitLogSegmentSize).autoCreateTopics(autoCreateTopics)
-                .sql92Enabled(sql92Enabled).delayLevels(delayLevels)
-                .transactionChecks(transactionCheckInterval, transactionCheckMax).brokerLimits(brokerLimits)
-                .nameServerMaxTopics(nameServerMaxTopics).nameServerMaxRegistrationBytes(nameServerMaxRegistrationBytes)
-                .remotingLimits(remotingLimits);
+    /** Where the broker keeps everything. */
+    public Path storeDir() {
+        return broker.storeDir();
     }
 
-    public FerryServerConfig withPorts(int newNamesrvPort, int newBrokerPort) {
-        return toBuilder().namesrvPort(newNamesrvPort).brokerPort(newBrokerPort).build();
+    /** This config with the broker registering with the name server at {@code address}, once its port is known. */
+    FerryServerConfig registeringWith(String address) {
+        return new FerryServerConfig(nameServer, broker.withNameServers(List.of(address)), store, pluginDir);
     }
 
-    public FerryServerConfig withCommitLogSegmentSize(int bytes) {
-        return toBuilder().commitLogSegmentSize(bytes).build();
+    /**
+     * The name server's share of the inbound budget: one frame's worth of large frames (registrations), so that with
+     * the broker's the process holds little more than the configured budget, which matters when it is an application
+     * server's heap.
+     */
+    static RemotingLimits nameServerShare(RemotingLimits limits) {
+        long oneFrame = RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH;
+        return new RemotingLimits(limits.maxConnections(), oneFrame, oneFrame, limits.frameTimeout());
     }
 
-    public FerryServerConfig withPluginDir(Path dir) {
-        return toBuilder().pluginDir(dir).build();
-    }
-
-    public FerryServerConfig withDelayLevels(DelayLevels levels) {
-        return toBuilder().delayLevels(levels).build();
-    }
-
-    public FerryServerConfig withTransactionChecks(Duration interval, int maxChecks) {
-        return toBuilder().transactionChecks(interval, maxChecks).build();
-    }
-
-    /** Builds a {@link FerryServerConfig}; the defaults are {@code ferry-server}'s. */
+    /** Builds a {@link FerryServerConfig}; the defaults are {@code ferry-server}'s. Not thread-safe. */
     public static final class Builder {
-        private final Path storeDir;
-        private String host = "127.0.0.1";
-        private int namesrvPort = 9876;
-        private int brokerPort = 10911;
+        private final NameServerConfig.Builder nameServer = NameServerConfig.builder();
+        private final BrokerConfig.Builder broker;
+        private final StoreConfig.Builder store;
         private Path pluginDir;
-        private String brokerName = "broker-a";
-        private String clusterName = "DefaultCluster";
-        private FlushMode flushMode = FlushMode.ASYNC_FLUSH;
-        private int commitLogSegmentSize = 1024 * 1024 * 1024;
-        private boolean autoCreateTopics = true;
-        private boolean sql92Enabled = true;
-        private DelayLevels delayLevels = DelayLevels.DEFAULT;
+        // shared or combined by several parts, so kept here until build()
+        private BrokerLimits brokerLimits = BrokerLimits.defaults();
+        private RemotingLimits remotingLimits = RemotingLimits.defaults();
         private Duration transactionCheckInterval = DEFAULT_CHECK_INTERVAL;
         private int transactionCheckMax = DEFAULT_CHECK_MAX;
-        private BrokerLimits brokerLimits = BrokerLimits.defaults();
-        private int nameServerMaxTopics = 1_000_000;
-        private int nameServerMaxRegistrationBytes = NameServerConfig.defaultMaxRegistrationBytes();
-        private RemotingLimits remotingLimits = RemotingLimits.defaults();
 
         private Builder(Path storeDir) {
-            this.storeDir = storeDir;
+            Objects.requireNonNull(storeDir, "storeDir");
+            this.broker = BrokerConfig.builder(storeDir);
+            this.store = StoreConfig.builder(storeDir.resolve("store")).commitLogSegmentSize(DEFAULT_SEGMENT_SIZE);
         }
 
+        /** Any name-server setting. */
+        public Builder nameServer(Consumer<NameServerConfig.Builder> settings) {
+            settings.accept(nameServer);
+            return this;
+        }
+
+        /** Any broker setting. */
+        public Builder broker(Consumer<BrokerConfig.Builder> settings) {
+            settings.accept(broker);
+            return this;
+        }
+
+        /** Any store setting. */
+        public Builder store(Consumer<StoreConfig.Builder> settings) {
+            settings.accept(store);
+            return this;
+        }
+
+        /** The address both servers listen on and advertise. */
         public Builder host(String value) {
-            this.host = value;
+            nameServer.host(value);
+            broker.host(value);
             return this;
         }
 
         public Builder namesrvPort(int value) {
-            this.namesrvPort = value;
+            nameServer.port(value);
             return this;
         }
 
         public Builder brokerPort(int value) {
-            this.brokerPort = value;
+            broker.port(value);
             return this;
         }
 
@@ -156,40 +130,44 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
         }
 
         public Builder brokerName(String value) {
-            this.brokerName = value;
+            broker.brokerName(value);
             return this;
         }
 
         public Builder clusterName(String value) {
-            this.clusterName = value;
+            broker.clusterName(value);
             return this;
         }
 
         public Builder flushMode(FlushMode value) {
-            this.flushMode = value;
+            store.flushMode(value);
             return this;
         }
 
         public Builder commitLogSegmentSize(int value) {
-            this.commitLogSegmentSize = value;
+            store.commitLogSegmentSize(value);
             return this;
         }
 
         public Builder autoCreateTopics(boolean value) {
-            this.autoCreateTopics = value;
+            broker.autoCreateTopics(value);
             return this;
         }
 
         public Builder sql92Enabled(boolean value) {
-            this.sql92Enabled = value;
+            broker.sql92Enabled(value);
             return this;
         }
 
         public Builder delayLevels(DelayLevels value) {
-            this.delayLevels = value;
+            broker.delayLevels(value);
             return this;
         }
 
+        /**
+         * How often undecided transactions are checked back, and how often each before it is discarded. A half
+         * message is first asked about after Apache's 6 s, or after one interval when that is shorter.
+         */
         public Builder transactionChecks(Duration interval, int maxChecks) {
             this.transactionCheckInterval = interval;
             this.transactionCheckMax = maxChecks;
@@ -197,30 +175,45 @@ public record FerryServerConfig(String host, int namesrvPort, int brokerPort, Pa
         }
 
         public Builder brokerLimits(BrokerLimits value) {
-            this.brokerLimits = value;
+            this.brokerLimits = Objects.requireNonNull(value, "brokerLimits");
             return this;
         }
 
-        public Builder nameServerMaxTopics(int value) {
-            this.nameServerMaxTopics = value;
-            return this;
-        }
-
-        public Builder nameServerMaxRegistrationBytes(int value) {
-            this.nameServerMaxRegistrationBytes = value;
-            return this;
-        }
-
+        /** Connections and inbound memory of the broker; the name server gets a one-frame share of the memory. */
         public Builder remotingLimits(RemotingLimits value) {
-            this.remotingLimits = value;
+            this.remotingLimits = Objects.requireNonNull(value, "remotingLimits");
             return this;
         }
 
+        BrokerLimits brokerLimits() {
+            return brokerLimits;
+        }
+
+        RemotingLimits remotingLimits() {
+            return remotingLimits;
+        }
+
+        Duration transactionCheckInterval() {
+            return transactionCheckInterval;
+        }
+
+        int transactionCheckMax() {
+            return transactionCheckMax;
+        }
+
+        /** @throws IllegalArgumentException naming the first bad key and its value */
         public FerryServerConfig build() {
-            return new FerryServerConfig(host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName,
-                    flushMode, commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels,
-                    transactionCheckInterval, transactionCheckMax, brokerLimits, nameServerMaxTopics,
-                    nameServerMaxRegistrationBytes, remotingLimits);
+            broker.limits(brokerLimits).remotingLimits(remotingLimits)
+                    .transactionCheckInterval(transactionCheckInterval).transactionCheckMax(transactionCheckMax);
+            if (transactionCheckInterval != null) {
+                broker.transactionTimeout(transactionCheckInterval.compareTo(TRANSACTION_TIMEOUT) < 0
+                        ? transactionCheckInterval : TRANSACTION_TIMEOUT);
+            }
+            nameServer.remotingLimits(nameServerShare(remotingLimits));
+            NameServerConfig builtNameServer = nameServer.build();
+            BrokerConfig builtBroker = broker.nameServers(List.of(builtNameServer.host() + ":" + builtNameServer.port()))
+                    .build();
+            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir);
         }
     }
 }

@@ -20,7 +20,7 @@ import java.util.function.BiConsumer;
  * key, the value and the rule named.
  */
 public final class FerryServerProperties {
-    /** What the keys set while they are applied: the server's config and its parts. */
+    /** What the keys set while they are applied: the server's config builder and the parts it combines. */
     private static final class Target {
         final FerryServerConfig.Builder server;
         final BrokerLimits.Builder limits;
@@ -31,23 +31,23 @@ public final class FerryServerProperties {
         Duration transactionCheckInterval;
         int transactionCheckMax;
 
-        Target(FerryServerConfig base) {
-            this.server = base.toBuilder();
-            this.limits = base.brokerLimits().toBuilder();
-            RemotingLimits remoting = base.remotingLimits();
+        Target(FerryServerConfig.Builder server) {
+            this.server = server;
+            this.limits = server.brokerLimits().toBuilder();
+            RemotingLimits remoting = server.remotingLimits();
             this.maxInboundBytes = remoting.maxInboundBytes();
             this.maxInboundBytesPerConnection = remoting.maxInboundBytesPerConnection();
             this.maxConnections = remoting.maxConnections();
             this.frameTimeout = remoting.frameTimeout();
-            this.transactionCheckInterval = base.transactionCheckInterval();
-            this.transactionCheckMax = base.transactionCheckMax();
+            this.transactionCheckInterval = server.transactionCheckInterval();
+            this.transactionCheckMax = server.transactionCheckMax();
         }
 
-        FerryServerConfig build() {
-            return server.brokerLimits(limits.build())
+        void finish() {
+            server.brokerLimits(limits.build())
                     .remotingLimits(new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection,
                             frameTimeout))
-                    .transactionChecks(transactionCheckInterval, transactionCheckMax).build();
+                    .transactionChecks(transactionCheckInterval, transactionCheckMax);
         }
     }
 
@@ -91,9 +91,10 @@ public final class FerryServerProperties {
         k.put("pullQueueCapacity", (t, v) -> t.limits.pullQueueCapacity(integer("pullQueueCapacity", v)));
         k.put("clientQueueCapacity", (t, v) -> t.limits.clientQueueCapacity(integer("clientQueueCapacity", v)));
         k.put("queryQueueCapacity", (t, v) -> t.limits.queryQueueCapacity(integer("queryQueueCapacity", v)));
-        k.put("nameServerMaxTopics", (t, v) -> t.server.nameServerMaxTopics(integer("nameServerMaxTopics", v)));
-        k.put("nameServerMaxRegistrationBytes", (t, v) ->
-                t.server.nameServerMaxRegistrationBytes(integer("nameServerMaxRegistrationBytes", v)));
+        k.put("nameServerMaxTopics", (t, v) -> t.server.nameServer(n ->
+                n.maxTopics(integer("nameServerMaxTopics", v))));
+        k.put("nameServerMaxRegistrationBytes", (t, v) -> t.server.nameServer(n ->
+                n.maxRegistrationBytes(integer("nameServerMaxRegistrationBytes", v))));
         k.put("maxConnections", (t, v) -> t.maxConnections = integer("maxConnections", v));
         k.put("maxInboundBytes", (t, v) -> t.maxInboundBytes = longValue("maxInboundBytes", v));
         k.put("maxInboundBytesPerConnection", (t, v) ->
@@ -108,12 +109,14 @@ public final class FerryServerProperties {
     }
 
     /**
-     * {@code base} with the properties' values applied ({@code storeDir}, which the base carries, is not a key here).
+     * Applies the properties' values to {@code builder} ({@code storeDir}, which the builder was made with, is not a
+     * key here); a value is checked when it is set or, for the part it belongs to, when the builder builds.
      *
+     * @return {@code builder}
      * @throws IllegalArgumentException naming the key, value and rule of the first bad one, or an unknown key
      */
-    public static FerryServerConfig apply(FerryServerConfig base, Properties properties) {
-        Target target = new Target(base);
+    public static FerryServerConfig.Builder apply(FerryServerConfig.Builder builder, Properties properties) {
+        Target target = new Target(builder);
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             BiConsumer<Target, String> setter = KEYS.get(key);
             if (setter == null) {
@@ -121,7 +124,8 @@ public final class FerryServerProperties {
             }
             setter.accept(target, properties.getProperty(key).trim());
         }
-        return target.build();
+        target.finish();
+        return builder;
     }
 
     private static int integer(String key, String value) {

@@ -209,7 +209,7 @@ public final class SideBySide implements Callable<Integer> {
             Path config = dir.resolve("ferry.properties");
             Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n"
                     + "flushMode=" + (syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH") + "\n");
-            command.addAll(List.of("dev.ferry.server.FerryServerCommand", "--namesrv-port", ports[0] + "",
+            command.addAll(List.of("dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", ports[0] + "",
                     "--broker-port", ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config",
                     config.toString()));
         } else {

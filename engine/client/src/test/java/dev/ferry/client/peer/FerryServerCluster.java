@@ -20,8 +20,8 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
     public static FerryServerCluster start() {
         try {
             Path directory = Files.createTempDirectory("ferry-client-server");
-            FerryServerConfig config = FerryServerConfig.defaults(directory).withPorts(0, 0)
-                    .withCommitLogSegmentSize(16 * 1024 * 1024);
+            FerryServerConfig config = FerryServerConfig.builder(directory).namesrvPort(0).brokerPort(0)
+                    .commitLogSegmentSize(16 * 1024 * 1024).build();
             return new FerryServerCluster(new FerryServer(config, Clock.systemUTC(),
                     new DefaultThreadFactory("ferry-server-under-test", true)).start());
         } catch (IOException e) {

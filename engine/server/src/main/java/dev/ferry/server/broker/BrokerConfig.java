@@ -40,13 +40,13 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits) {
 
     public static final int DEFAULT_PORT = 10911;
+    /** What a broker or cluster name must be. */
+    public static final String NAME_RULE = "must be letters, digits, '_' or '-'";
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
 
     public BrokerConfig {
-        require(brokerName != null && NAME.matcher(brokerName).matches(), "brokerName", brokerName,
-                "must be letters, digits, '_' or '-'");
-        require(clusterName != null && NAME.matcher(clusterName).matches(), "clusterName", clusterName,
-                "must be letters, digits, '_' or '-'");
+        require(isValidName(brokerName), "brokerName", brokerName, NAME_RULE);
+        require(isValidName(clusterName), "clusterName", clusterName, NAME_RULE);
         Objects.requireNonNull(host, "host");
         require(port >= 0 && port <= 65535, "brokerPort", port, "must be within 0..65535");
         nameServers = List.copyOf(Objects.requireNonNull(nameServers, "nameServers"));
@@ -78,9 +78,22 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         require(value != null && !value.isNegative() && !value.isZero(), key, value, "must be a positive duration");
     }
 
+    /** Whether {@code name} is a valid broker or cluster name. */
+    public static boolean isValidName(String name) {
+        return name != null && NAME.matcher(name).matches();
+    }
+
     /** The address clients reach this broker at. */
     public String address(int boundPort) {
         return host + ":" + boundPort;
+    }
+
+    /** This config registering with {@code addresses} instead. */
+    public BrokerConfig withNameServers(List<String> addresses) {
+        return new BrokerConfig(brokerName, clusterName, host, port, addresses, storeDir, autoCreateTopics,
+                defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
+                maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
+                transactionTimeout, transactionCheckMax, limits, remotingLimits);
     }
 
     public static Builder builder(Path storeDir) {

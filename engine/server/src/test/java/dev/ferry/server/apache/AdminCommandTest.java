@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
-import dev.ferry.server.FerryServerCommand;
+import dev.ferry.server.cli.FerryServerCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

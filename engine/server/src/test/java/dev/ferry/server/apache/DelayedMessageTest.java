@@ -28,8 +28,7 @@ class DelayedMessageTest {
     Path dir;
 
     private FerryServerConfig config() {
-        return FerryServerConfig.defaults(dir).withPorts(0, 0).withCommitLogSegmentSize(8 * 1024 * 1024)
-                .withDelayLevels(DelayLevels.parse("1s 2s 3s"));
+        return FerryServerFixture.small(dir).delayLevels(DelayLevels.parse("1s 2s 3s")).build();
     }
 
     private static Message delayed(String key, int level) {

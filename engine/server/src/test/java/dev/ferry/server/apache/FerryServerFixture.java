@@ -11,7 +11,12 @@ final class FerryServerFixture implements AutoCloseable {
     private final FerryServer server;
 
     FerryServerFixture(Path storeDir) {
-        this(FerryServerConfig.defaults(storeDir).withPorts(0, 0).withCommitLogSegmentSize(8 * 1024 * 1024));
+        this(small(storeDir).build());
+    }
+
+    /** Free ports and 8 MiB commit-log files. */
+    static FerryServerConfig.Builder small(Path storeDir) {
+        return FerryServerConfig.builder(storeDir).namesrvPort(0).brokerPort(0).commitLogSegmentSize(8 * 1024 * 1024);
     }
 
     FerryServerFixture(FerryServerConfig config) {

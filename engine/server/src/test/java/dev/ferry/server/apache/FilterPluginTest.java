@@ -75,8 +75,7 @@ class FilterPluginTest {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
         Path jar = sampleJar();
         Files.copy(jar, plugins.resolve(jar.getFileName()));
-        FerryServerConfig config = FerryServerConfig.defaults(dir.resolve("store")).withPorts(0, 0)
-                .withCommitLogSegmentSize(8 * 1024 * 1024).withPluginDir(plugins);
+        FerryServerConfig config = FerryServerFixture.small(dir.resolve("store")).pluginDir(plugins).build();
         try (FerryServerFixture ferry = new FerryServerFixture(config);
              ApacheClients clients = new ApacheClients(ferry.nameServer())) {
             DefaultMQProducer producer = clients.producer("PG_REGEX");

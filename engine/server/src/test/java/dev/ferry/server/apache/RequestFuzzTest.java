@@ -193,7 +193,9 @@ class RequestFuzzTest {
             producer.sendOneway(new Message("TopicFuzz", "oneway".getBytes(StandardCharsets.UTF_8)));
             MessageQueue queue = sent.getMessageQueue();
             producer.viewMessage("TopicFuzz", sent.getOffsetMsgId());
-            producer.queryMessage("TopicFuzz", "key-1", 32, 0, Long.MAX_VALUE);
+            // the key is indexed by the dispatcher, just after the send is answered
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> !producer.queryMessage(
+                    "TopicFuzz", "key-1", 32, 0, Long.MAX_VALUE).getMessageList().isEmpty());
             producer.maxOffset(queue);
             producer.minOffset(queue);
             producer.searchOffset(queue, System.currentTimeMillis());

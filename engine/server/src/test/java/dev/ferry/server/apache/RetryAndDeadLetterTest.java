@@ -35,8 +35,7 @@ class RetryAndDeadLetterTest {
     }
 
     private FerryServerFixture server() {
-        return new FerryServerFixture(FerryServerConfig.defaults(dir).withPorts(0, 0)
-                .withCommitLogSegmentSize(8 * 1024 * 1024).withDelayLevels(LEVELS));
+        return new FerryServerFixture(FerryServerFixture.small(dir).delayLevels(LEVELS).build());
     }
 
     @Test

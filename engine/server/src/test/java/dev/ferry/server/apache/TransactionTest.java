@@ -31,8 +31,7 @@ class TransactionTest {
     Path dir;
 
     private FerryServerConfig config(int maxChecks) {
-        return FerryServerConfig.defaults(dir).withPorts(0, 0).withCommitLogSegmentSize(8 * 1024 * 1024)
-                .withTransactionChecks(Duration.ofSeconds(1), maxChecks);
+        return FerryServerFixture.small(dir).transactionChecks(Duration.ofSeconds(1), maxChecks).build();
     }
 
     /** The local transaction decides by the message's key; the check answers {@code check} and records the key. */

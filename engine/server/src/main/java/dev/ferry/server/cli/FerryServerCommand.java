@@ -1,5 +1,8 @@
-package dev.ferry.server;
+package dev.ferry.server.cli;
 
+import dev.ferry.server.FerryServer;
+import dev.ferry.server.FerryServerConfig;
+import dev.ferry.server.FerryServerProperties;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,9 +13,9 @@ import java.time.Clock;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * {@code java -jar ferry-server.jar}: runs a name server and a broker until SIGTERM, then
@@ -72,8 +75,9 @@ public final class FerryServerCommand implements Callable<Integer> {
             }
             stopped.countDown();
         }, "ferry-shutdown"));
-        out.printf("Ferry server ready: name server %s:%d, broker %s:%d, store %s (%d ms)%n", config.host(),
-                server.namesrvPort(), config.host(), server.brokerPort(), config.storeDir().toAbsolutePath(),
+        out.printf("Ferry server ready: name server %s:%d, broker %s:%d, store %s (%d ms)%n",
+                config.nameServer().host(), server.namesrvPort(), config.broker().host(), server.brokerPort(),
+                config.storeDir().toAbsolutePath(),
                 (System.nanoTime() - started) / 1_000_000);
         stopped.await();
         return 0;
@@ -89,10 +93,8 @@ public final class FerryServerCommand implements Callable<Integer> {
         }
         Path store = storeDir != null ? storeDir : Path.of(file.getProperty("storeDir", "ferry-store"));
         file.remove("storeDir");
-        FerryServerConfig config;
         try {
-            config = FerryServerProperties.apply(FerryServerConfig.defaults(store), file);
-            FerryServerConfig.Builder flags = config.toBuilder();
+            FerryServerConfig.Builder flags = FerryServerProperties.apply(FerryServerConfig.builder(store), file);
             if (host != null) {
                 flags.host(host);
             }

@@ -1,7 +1,8 @@
-package dev.ferry.server;
+package dev.ferry.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.io.PrintWriter;
@@ -26,10 +27,10 @@ class FerryServerCommandTest {
     @Test
     void shouldUseRocketMqDefaults() throws Exception {
         FerryServerConfig config = parse().config();
-        assertThat(config.host()).isEqualTo("127.0.0.1");
-        assertThat(config.namesrvPort()).isEqualTo(9876);
-        assertThat(config.brokerPort()).isEqualTo(10911);
-        assertThat(config.flushMode()).isEqualTo(FlushMode.ASYNC_FLUSH);
+        assertThat(config.broker().host()).isEqualTo("127.0.0.1");
+        assertThat(config.nameServer().port()).isEqualTo(9876);
+        assertThat(config.broker().port()).isEqualTo(10911);
+        assertThat(config.store().flushMode()).isEqualTo(FlushMode.ASYNC_FLUSH);
     }
 
     @Test
@@ -37,22 +38,22 @@ class FerryServerCommandTest {
         Path file = dir.resolve("ferry.properties");
         Files.writeString(file, "namesrvPort=1111\nbrokerPort=2222\nflushMode=SYNC_FLUSH\nbrokerName=broker-x\n");
         FerryServerConfig config = parse("--config", file.toString(), "--broker-port", "3333").config();
-        assertThat(config.namesrvPort()).isEqualTo(1111);
-        assertThat(config.brokerPort()).isEqualTo(3333);
-        assertThat(config.flushMode()).isEqualTo(FlushMode.SYNC_FLUSH);
-        assertThat(config.brokerName()).isEqualTo("broker-x");
+        assertThat(config.nameServer().port()).isEqualTo(1111);
+        assertThat(config.broker().port()).isEqualTo(3333);
+        assertThat(config.store().flushMode()).isEqualTo(FlushMode.SYNC_FLUSH);
+        assertThat(config.broker().brokerName()).isEqualTo("broker-x");
     }
 
     @Test
     void shouldReadDelayLevelsAndTransactionChecksFromTheConfigFile() throws Exception {
-        assertThat(parse().config().delayLevels()).isEqualTo(DelayLevels.DEFAULT);
+        assertThat(parse().config().broker().delayLevels()).isEqualTo(DelayLevels.DEFAULT);
         Path file = dir.resolve("ferry.properties");
         Files.writeString(file, "delayLevels=1s 2s 3s\ntransactionCheckInterval=1500ms\ntransactionCheckMax=3\n");
         FerryServerConfig config = parse("--config", file.toString()).config();
-        assertThat(config.delayLevels().delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2),
+        assertThat(config.broker().delayLevels().delays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2),
                 Duration.ofSeconds(3));
-        assertThat(config.transactionCheckInterval()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(config.transactionCheckMax()).isEqualTo(3);
+        assertThat(config.broker().transactionCheckInterval()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(config.broker().transactionCheckMax()).isEqualTo(3);
 
         Files.writeString(file, "delayLevels=1s 5q\n");
         StringWriter err = new StringWriter();

@@ -1,4 +1,4 @@
-package dev.ferry.server;
+package dev.ferry.server.cli;
 
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
@@ -15,10 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /**
  * {@code ferry-server admin topics|groups|lag GROUP}: prints a running broker's counters, read
