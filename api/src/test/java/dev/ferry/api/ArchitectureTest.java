@@ -1,0 +1,22 @@
+package dev.ferry.api;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The API applications compile against: the format and the JDK (docs/architecture.md, Modules). */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.api");
+
+    @Test
+    void shouldDependOnTheFormatAndTheJdkOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.api..", "dev.ferry.format..",
+                        "java..", "javax.naming..")
+                .check(CLASSES);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.ferry.client;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The client knows no store and no server (docs/architecture.md, Modules). */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.client");
+
+    @Test
+    void shouldDependOnTheApiSpiRemotingFormatAndTheJdkOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.client..", "dev.ferry.api..",
+                        "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.format..", "java..")
+                .check(CLASSES);
+    }
+}

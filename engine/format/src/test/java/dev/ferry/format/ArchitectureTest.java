@@ -1,0 +1,20 @@
+package dev.ferry.format;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The format is below everything: the JDK only (docs/architecture.md, Modules). */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.format");
+
+    @Test
+    void shouldDependOnTheJdkOnly() {
+        classes().should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.format..", "java..")
+                .check(CLASSES);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.ferry.remoting;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Remoting knows frames and Netty, no business (docs/architecture.md, Modules). */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.remoting");
+
+    @Test
+    void shouldDependOnNettyJacksonAndTheJdkOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.remoting..", "io.netty..",
+                        "com.fasterxml.jackson..", "java..", "javax.net.ssl..")
+                .check(CLASSES);
+    }
+}

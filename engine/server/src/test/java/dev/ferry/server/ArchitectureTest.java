@@ -1,0 +1,69 @@
+package dev.ferry.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The server: name server and broker apart, the command line and the embedded entry point on top
+ * (docs/architecture.md, Modules).
+ */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.server");
+
+    @Test
+    void shouldDependOnTheEngineModulesCaffeineJacksonPicocliAndTheJdkOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.server..", "dev.ferry.api..",
+                        "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.store..", "dev.ferry.format..",
+                        "com.github.benmanes.caffeine..", "com.fasterxml.jackson..", "picocli..",
+                        "io.netty.util.concurrent..", "java..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldKeepTheCommandLineToItsOwnPackage() {
+        noClasses().that().resideOutsideOfPackage("dev.ferry.server.cli..")
+                .should().dependOnClassesThat().resideInAPackage("picocli..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldKeepNettyToTheCommandLine() {
+        noClasses().that().resideOutsideOfPackage("dev.ferry.server.cli..")
+                .should().dependOnClassesThat().resideInAPackage("io.netty..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldNotLetTheServerDependOnItsCommandLine() {
+        noClasses().that().resideOutsideOfPackage("dev.ferry.server.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.ferry.server.cli..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldNotLetTheServerDependOnItsEmbeddedEntryPoint() {
+        noClasses().that().resideOutsideOfPackage("dev.ferry.server.embedded..")
+                .should().dependOnClassesThat().resideInAPackage("dev.ferry.server.embedded..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldNotLetTheNameServerDependOnTheBroker() {
+        noClasses().that().resideInAPackage("dev.ferry.server.namesrv..")
+                .should().dependOnClassesThat().resideInAPackage("dev.ferry.server.broker..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldNotLetTheBrokerDependOnTheNameServer() {
+        noClasses().that().resideInAPackage("dev.ferry.server.broker..")
+                .should().dependOnClassesThat().resideInAPackage("dev.ferry.server.namesrv..")
+                .check(CLASSES);
+    }
+}

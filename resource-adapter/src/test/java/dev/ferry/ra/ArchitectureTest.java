@@ -1,0 +1,26 @@
+package dev.ferry.ra;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The adapter uses the client and the embedded entry point of the server, nothing else of the engine
+ * (docs/architecture.md, Modules).
+ */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.ra");
+
+    @Test
+    void shouldDependOnTheClientTheEmbeddedEngineTheContractsAndJakartaOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.ra..", "dev.ferry.api..",
+                        "dev.ferry.spi..", "dev.ferry.client..", "dev.ferry.format..", "dev.ferry.server.embedded..",
+                        "jakarta.resource..", "java..", "javax.naming..", "javax.security.auth..",
+                        "javax.transaction.xa..")
+                .check(CLASSES);
+    }
+}

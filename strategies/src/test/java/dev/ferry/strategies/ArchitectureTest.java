@@ -1,0 +1,22 @@
+package dev.ferry.strategies;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Built-in plugins implement the contracts and nothing of the engine (docs/architecture.md, Modules). */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.strategies");
+
+    @Test
+    void shouldDependOnTheContractsJacksonAndTheJdkOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.strategies..", "dev.ferry.api..",
+                        "dev.ferry.spi..", "dev.ferry.format..", "com.fasterxml.jackson..", "java..")
+                .check(CLASSES);
+    }
+}
