@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param remoting the settings of the client's connections
  * @param threadFactory makes every thread of the client
  * @param clock the time rebalance, expiry and retry decisions use
+ * @param ticker the nanoseconds time budgets (send, poll, consume turns) are measured in
  * @param pluginClassLoader where allocate strategies, offset stores and filters are looked up
  * @param maxBodySize the largest body a received message may have once inflated; a compressed body that inflates
  *     to more is refused, so no broker can make the client allocate without bound
@@ -35,7 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public record ClientConfig(List<String> nameServerAddresses, String clientIp, String instanceName,
                            Duration requestTimeout, Duration routeRefreshInterval, Duration heartbeatInterval,
                            Duration offsetPersistInterval, Optional<Path> localOffsetDirectory,
-                           RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock,
+                           RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock, Ticker ticker,
                            ClassLoader pluginClassLoader, int maxBodySize) {
     /** The default {@link #maxBodySize}: far above RocketMQ's 4 MiB message limit, far below a heap. */
     public static final int DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
@@ -58,6 +60,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         Objects.requireNonNull(remoting, "remoting");
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(pluginClassLoader, "pluginClassLoader");
         ConfigCheck.require(maxBodySize > 0, "maxBodySize", maxBodySize, "must be positive");
     }
@@ -76,7 +79,8 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
     public static final class Builder {
         private final List<String> nameServers;
         private String clientIp = LocalAddress.find();
-        private String instanceName = ProcessHandle.current().pid() + "#" + System.nanoTime();
+        private String instanceName = ProcessHandle.current().pid() + "#"
+                + Integer.toUnsignedString(ThreadLocalRandom.current().nextInt());
         private Duration requestTimeout = Duration.ofSeconds(3);
         private Duration routeRefreshInterval = Duration.ofSeconds(30);
         private Duration heartbeatInterval = Duration.ofSeconds(30);
@@ -85,6 +89,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         private RemotingClientConfig remoting = RemotingClientConfig.builder().build();
         private ThreadFactory threadFactory;
         private Clock clock = Clock.systemUTC();
+        private Ticker ticker = Ticker.SYSTEM;
         private ClassLoader pluginClassLoader = ClientConfig.class.getClassLoader();
         private int maxBodySize = DEFAULT_MAX_BODY_SIZE;
 
@@ -144,6 +149,11 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             return this;
         }
 
+        public Builder ticker(Ticker value) {
+            this.ticker = value;
+            return this;
+        }
+
         public Builder pluginClassLoader(ClassLoader value) {
             this.pluginClassLoader = value;
             return this;
@@ -155,10 +165,11 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         }
 
         public ClientConfig build() {
-            ThreadFactory threads = threadFactory != null ? threadFactory : daemonThreads("ferry-client-" + instanceName);
+            ThreadFactory threads = threadFactory != null ? threadFactory
+                    : daemonThreads("ferry-client-" + instanceName);
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
                     heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory), remoting,
-                    threads, clock, pluginClassLoader, maxBodySize);
+                    threads, clock, ticker, pluginClassLoader, maxBodySize);
         }
 
         private static ThreadFactory daemonThreads(String prefix) {

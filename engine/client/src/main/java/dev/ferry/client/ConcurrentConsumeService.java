@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Concurrent consumption for a push consumer: pulled messages are cut into batches of
@@ -25,21 +24,26 @@ final class ConcurrentConsumeService implements ConsumeService {
     private static final System.Logger LOG = System.getLogger(ConcurrentConsumeService.class.getName());
     private static final Duration LOCAL_RETRY_PAUSE = Duration.ofSeconds(5);
 
-    private final FerryClient client;
     private final PushConsumerConfig config;
     private final MessageListener listener;
     private final OffsetStore offsets;
-    private final ConsumerRequests requests;
+    private final SendBack sendBack;
+    private final Later later;
     private final ExecutorService pool;
     private volatile boolean stopping;
 
-    ConcurrentConsumeService(FerryClient client, PushConsumerConfig config, MessageListener listener, OffsetStore offsets,
-                   ConsumerRequests requests, ThreadFactory threads) {
-        this.client = client;
+    /**
+     * @param sendBack hands failed messages back to their broker
+     * @param later    where a message the broker did not take back is consumed again, after a pause
+     * @param threads  makes the consume threads
+     */
+    ConcurrentConsumeService(PushConsumerConfig config, MessageListener listener, OffsetStore offsets,
+                             SendBack sendBack, Later later, ThreadFactory threads) {
         this.config = config;
         this.listener = listener;
         this.offsets = offsets;
-        this.requests = requests;
+        this.sendBack = sendBack;
+        this.later = later;
         this.pool = Executors.newFixedThreadPool(config.consumeThreads(), threads);
     }
 
@@ -84,12 +88,8 @@ final class ConcurrentConsumeService implements ConsumeService {
             offsets.update(queue.queue(), offset, true);
         }
         if (!closing && !unfinished.isEmpty()) {
-            try {
-                client.scheduler().schedule(() -> submit(queue, unfinished), LOCAL_RETRY_PAUSE.toMillis(),
-                        TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                // closing: the messages stay uncommitted and are pulled again by the next consumer
-            }
+            // when the client is closing this never runs: the messages stay uncommitted for the next consumer
+            later.after(LOCAL_RETRY_PAUSE, () -> submit(queue, unfinished));
         }
     }
 
@@ -106,7 +106,7 @@ final class ConcurrentConsumeService implements ConsumeService {
         List<ReceivedMessage> local = new ArrayList<>();
         for (ReceivedMessage message : failed) {
             try {
-                requests.sendBack(message, config.maxReconsumeTimes(), 0);
+                sendBack.sendBack(message, config.maxReconsumeTimes(), 0);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "send-back of " + message.msgId() + " failed; consuming it again here: "
                         + e.getMessage());

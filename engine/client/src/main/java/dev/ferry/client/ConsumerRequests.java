@@ -7,6 +7,7 @@ import dev.ferry.api.RetriableException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.ConsumerListBody;
 import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
 import dev.ferry.remoting.protocol.body.LockBatchResponseBody;
@@ -21,6 +22,7 @@ import dev.ferry.remoting.protocol.header.SearchOffsetRequestHeader;
 import dev.ferry.remoting.protocol.header.UpdateConsumerOffsetRequestHeader;
 import dev.ferry.spi.BrokerOffsetAccess;
 import dev.ferry.spi.BrokerOffsetException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
@@ -32,13 +34,28 @@ import java.util.stream.Collectors;
  * {@link BrokerOffsetAccess}), queue bounds, the group's member list and sending failed messages back.
  * Thread-safe; every call blocks for at most the client's request timeout.
  */
-final class ConsumerRequests implements BrokerOffsetAccess {
-    private final FerryClient client;
+final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBack {
     private final String group;
+    private final String clientId;
+    private final BrokerCalls calls;
+    private final Routes routes;
+    private final BodyCodec codec;
+    private final Duration timeout;
 
-    ConsumerRequests(FerryClient client, String group) {
-        this.client = client;
+    ConsumerRequests(String group, String clientId, BrokerCalls calls, Routes routes, BodyCodec codec,
+                     Duration timeout) {
         this.group = group;
+        this.clientId = clientId;
+        this.calls = calls;
+        this.routes = routes;
+        this.codec = codec;
+        this.timeout = timeout;
+    }
+
+    /** The requests of {@code group} over the client's connections. */
+    static ConsumerRequests of(FerryClient client, String group) {
+        return new ConsumerRequests(group, client.clientId(), client.calls(), client.routes(), client.codec(),
+                client.config().requestTimeout());
     }
 
     @Override
@@ -65,9 +82,9 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     public void commit(MessageQueue queue, long nextOffset) throws BrokerOffsetException {
         try {
             String address = address(queue.brokerName());
-            client.remoting().invokeOneway(address, RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET,
+            calls.callOneway(address, RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET,
                     new UpdateConsumerOffsetRequestHeader(group, queue.topic(), queue.queueId(), nextOffset,
-                            queue.brokerName())).oneway(true).build(), client.config().requestTimeout());
+                            queue.brokerName())).oneway(true).build(), timeout);
         } catch (RuntimeException e) {
             throw new BrokerOffsetException("could not commit offset " + nextOffset + " of group " + group
                     + " on " + queue + ": " + e.getMessage(), e);
@@ -75,7 +92,8 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     }
 
     /** The offset after the queue's last message. */
-    long nextOffset(MessageQueue queue) {
+    @Override
+    public long nextOffset(MessageQueue queue) {
         RemotingCommand response = call(queue.brokerName(), RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
                 new GetMaxOffsetRequestHeader(queue.topic(), queue.queueId(), true, queue.brokerName())).build());
         requireSuccess(response, "next offset of " + queue);
@@ -83,7 +101,8 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     }
 
     /** The offset of the first message stored at or after {@code timestampMillis}. */
-    long searchOffset(MessageQueue queue, long timestampMillis) {
+    @Override
+    public long searchOffset(MessageQueue queue, long timestampMillis) {
         RemotingCommand response = call(queue.brokerName(), RemotingCommand.request(
                 RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, new SearchOffsetRequestHeader(queue.topic(),
                         queue.queueId(), timestampMillis, null, queue.brokerName())).build());
@@ -92,7 +111,8 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     }
 
     /** The client ids of the group's live consumers, as broker {@code brokerName} knows them. */
-    List<String> consumerIds(String brokerName) {
+    @Override
+    public List<String> consumerIds(String brokerName) {
         RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.GET_CONSUMER_LIST_BY_GROUP,
                 new GetConsumerListByGroupRequestHeader(group, null)).build());
         if (response.code() == ResponseCode.SYSTEM_ERROR) {
@@ -101,7 +121,7 @@ final class ConsumerRequests implements BrokerOffsetAccess {
             return List.of();
         }
         requireSuccess(response, "consumers of group " + group);
-        return client.codec().decode(response.body(), ConsumerListBody.class).consumerIdList();
+        return codec.decode(response.body(), ConsumerListBody.class).consumerIdList();
     }
 
     /**
@@ -109,7 +129,8 @@ final class ConsumerRequests implements BrokerOffsetAccess {
      * ({@code delayLevel} 0: the broker picks the delay), or, with {@code delayLevel} -1, to move it to the
      * group's dead-letter queue.
      */
-    void sendBack(ReceivedMessage message, int maxReconsumeTimes, int delayLevel) {
+    @Override
+    public void sendBack(ReceivedMessage message, int maxReconsumeTimes, int delayLevel) {
         RemotingCommand response = call(message.brokerName(), RemotingCommand.request(
                 RequestCode.CONSUMER_SEND_MSG_BACK, new ConsumerSendMsgBackRequestHeader(message.commitLogOffset(),
                         group, delayLevel, message.msgId(), message.topic(), false, maxReconsumeTimes,
@@ -120,21 +141,21 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     /** Locks {@code queues} (all on broker {@code brokerName}) to this client; returns those now locked to it. */
     Set<MessageQueue> lock(String brokerName, Collection<MessageQueue> queues) {
         RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.LOCK_BATCH_MQ)
-                .body(client.codec().encode(lockBody(queues))).build());
+                .body(codec.encode(lockBody(queues))).build());
         requireSuccess(response, "lock of " + queues.size() + " queues on " + brokerName);
-        return client.codec().decode(response.body(), LockBatchResponseBody.class).lockOKMQSet().stream()
+        return codec.decode(response.body(), LockBatchResponseBody.class).lockOKMQSet().stream()
                 .map(q -> new MessageQueue(q.topic(), q.brokerName(), q.queueId())).collect(Collectors.toSet());
     }
 
     /** Gives up this client's locks on {@code queues} (all on broker {@code brokerName}). */
     void unlock(String brokerName, Collection<MessageQueue> queues) {
         RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ)
-                .body(client.codec().encode(lockBody(queues))).build());
+                .body(codec.encode(lockBody(queues))).build());
         requireSuccess(response, "unlock of " + queues.size() + " queues on " + brokerName);
     }
 
     private LockBatchRequestBody lockBody(Collection<MessageQueue> queues) {
-        return new LockBatchRequestBody(group, client.clientId(), queues.stream()
+        return new LockBatchRequestBody(group, clientId, queues.stream()
                 .map(q -> new MessageQueueBody(q.topic(), q.brokerName(), q.queueId())).collect(Collectors.toSet()),
                 false);
     }
@@ -142,14 +163,14 @@ final class ConsumerRequests implements BrokerOffsetAccess {
     private RemotingCommand call(String brokerName, RemotingCommand request) {
         String address = address(brokerName);
         try {
-            return client.remoting().invokeSync(address, request, client.config().requestTimeout());
+            return calls.call(address, request, timeout);
         } catch (RuntimeException e) {
             throw WireErrors.fromFailure(e, RequestCode.nameOf(request.code()) + " to " + address);
         }
     }
 
     private String address(String brokerName) {
-        return client.routes().brokerAddress(brokerName).orElseThrow(() -> new RetriableException(
+        return routes.brokerAddress(brokerName).orElseThrow(() -> new RetriableException(
                 "no known address for broker " + brokerName));
     }
 

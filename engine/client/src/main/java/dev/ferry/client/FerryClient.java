@@ -42,6 +42,7 @@ public final class FerryClient implements AutoCloseable {
     private final ClientConfig config;
     private final RemotingClient remoting;
     private final BodyCodec codec = new BodyCodec();
+    private final BrokerCalls calls;
     private final RouteCache routes;
     private final HeartbeatService heartbeats;
     private final UniqueMessageIds uniqueIds;
@@ -59,8 +60,9 @@ public final class FerryClient implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.threads = NettyThreadLocals.clearedAfterEachTask(config.threadFactory());
         this.remoting = new RemotingClient(config.remoting(), threads);
-        this.routes = new RouteCache(remoting, config.nameServerAddresses(), config.requestTimeout(), codec);
-        this.heartbeats = new HeartbeatService(config.clientId(), remoting, routes, codec, config.requestTimeout());
+        this.calls = BrokerCalls.over(remoting);
+        this.routes = new RouteCache(calls, config.nameServerAddresses(), config.requestTimeout(), codec);
+        this.heartbeats = new HeartbeatService(config.clientId(), calls, routes, codec, config.requestTimeout());
         // the month's start in the default zone, as Apache's client takes it, so admin tools read the time from an id
         this.uniqueIds = new UniqueMessageIds(LocalAddress.ipv4Bytes(config.clientIp()), ProcessHandle.current().pid(),
                 ThreadLocalRandom.current().nextInt(), config.clock(), ZoneId.systemDefault());
@@ -157,6 +159,16 @@ public final class FerryClient implements AutoCloseable {
 
     BodyCodec codec() {
         return codec;
+    }
+
+    /** The requests of this client's services, over its connections. */
+    BrokerCalls calls() {
+        return calls;
+    }
+
+    /** Runs tasks after a delay on the client's scheduler. */
+    Later later() {
+        return Later.on(scheduler);
     }
 
     RouteCache routes() {

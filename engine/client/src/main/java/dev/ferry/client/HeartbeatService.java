@@ -1,6 +1,5 @@
 package dev.ferry.client;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -28,8 +27,8 @@ final class HeartbeatService {
     private static final System.Logger LOG = System.getLogger(HeartbeatService.class.getName());
 
     private final String clientId;
-    private final RemotingClient remoting;
-    private final RouteCache routes;
+    private final BrokerCalls calls;
+    private final Routes routes;
     private final BodyCodec codec;
     private final Duration timeout;
     private final Set<String> producerGroups = ConcurrentHashMap.newKeySet();
@@ -37,9 +36,9 @@ final class HeartbeatService {
     /** Brokers that got at least one heartbeat (or are getting one now). */
     private final Set<String> greeted = ConcurrentHashMap.newKeySet();
 
-    HeartbeatService(String clientId, RemotingClient remoting, RouteCache routes, BodyCodec codec, Duration timeout) {
+    HeartbeatService(String clientId, BrokerCalls calls, Routes routes, BodyCodec codec, Duration timeout) {
         this.clientId = clientId;
-        this.remoting = remoting;
+        this.calls = calls;
         this.routes = routes;
         this.codec = codec;
         this.timeout = timeout;
@@ -102,7 +101,7 @@ final class HeartbeatService {
         byte[] body = codec.encode(new HeartbeatData(clientId, producers, consumerData, 0, false));
         for (String broker : routes.brokerAddresses()) {
             try {
-                RemotingCommand response = remoting.invokeSync(broker,
+                RemotingCommand response = calls.call(broker,
                         RemotingCommand.request(RequestCode.HEART_BEAT).body(body).build(), timeout);
                 greeted.add(broker);
                 if (response.code() != ResponseCode.SUCCESS) {
@@ -118,7 +117,7 @@ final class HeartbeatService {
     private void unregister(UnregisterClientRequestHeader header) {
         for (String broker : routes.brokerAddresses()) {
             try {
-                remoting.invokeSync(broker, RemotingCommand.request(RequestCode.UNREGISTER_CLIENT, header).build(),
+                calls.call(broker, RemotingCommand.request(RequestCode.UNREGISTER_CLIENT, header).build(),
                         timeout);
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "unregistering " + clientId + " from " + broker + " failed: " + e.getMessage());

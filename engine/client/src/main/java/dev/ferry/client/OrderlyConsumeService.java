@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Orderly consumption for a push consumer: each queue's messages reach the listener one at a time in queue
@@ -30,25 +30,34 @@ final class OrderlyConsumeService implements ConsumeService {
     /** Longest a task keeps one queue before it lets other queues have the thread. */
     private static final Duration MAX_TASK_TIME = Duration.ofSeconds(60);
 
-    private final FerryClient client;
     private final PushConsumerConfig config;
     private final MessageListener listener;
     private final OffsetStore offsets;
-    private final ConsumerRequests requests;
-    /** The broker locks of a clustering consumer; {@code null} for broadcasting, which never locks. */
-    private final QueueLocks locks;
+    private final SendBack sendBack;
+    /** Whether the queue's broker lock is held (always, for broadcasting, which never locks). */
+    private final Predicate<ProcessQueue> locked;
+    private final Later later;
+    private final Ticker ticker;
     private final ExecutorService pool;
     /** Failed attempts of the message at the head of a queue, by queue. */
     private final Map<ProcessQueue, Integer> failures = new ConcurrentHashMap<>();
 
-    OrderlyConsumeService(FerryClient client, PushConsumerConfig config, MessageListener listener,
-                          OffsetStore offsets, ConsumerRequests requests, QueueLocks locks, ThreadFactory threads) {
-        this.client = client;
+    /**
+     * @param sendBack moves a message that failed too often to the dead-letter queue
+     * @param locked   whether a queue's broker lock is held, so its messages may be consumed
+     * @param later    where a queue waits before it is tried again
+     * @param ticker   measures how long a task has kept its queue
+     * @param threads  makes the consume threads
+     */
+    OrderlyConsumeService(PushConsumerConfig config, MessageListener listener, OffsetStore offsets, SendBack sendBack,
+                          Predicate<ProcessQueue> locked, Later later, Ticker ticker, ThreadFactory threads) {
         this.config = config;
         this.listener = listener;
         this.offsets = offsets;
-        this.requests = requests;
-        this.locks = locks;
+        this.sendBack = sendBack;
+        this.locked = locked;
+        this.later = later;
+        this.ticker = ticker;
         this.pool = Executors.newFixedThreadPool(config.consumeThreads(), threads);
     }
 
@@ -69,11 +78,7 @@ final class OrderlyConsumeService implements ConsumeService {
     }
 
     private void later(ProcessQueue queue) {
-        try {
-            client.scheduler().schedule(() -> schedule(queue), SUSPEND.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // closing
-        }
+        later.after(SUSPEND, () -> schedule(queue));
     }
 
     /** What a consume task leaves its queue to. */
@@ -99,9 +104,9 @@ final class OrderlyConsumeService implements ConsumeService {
     }
 
     private Next consumeQueue(ProcessQueue queue) {
-        long deadline = System.nanoTime() + MAX_TASK_TIME.toNanos();
+        long deadline = ticker.nanos() + MAX_TASK_TIME.toNanos();
         while (!queue.isDropped()) {
-            if (needsLock() && !locks.holds(queue)) {
+            if (!locked.test(queue)) {
                 return Next.LATER;
             }
             List<ReceivedMessage> head = queue.head(1);
@@ -111,7 +116,7 @@ final class OrderlyConsumeService implements ConsumeService {
             if (!consumeOne(queue, head.get(0))) {
                 return Next.LATER;
             }
-            if (System.nanoTime() > deadline) {
+            if (ticker.nanos() - deadline > 0) {
                 return Next.AGAIN;
             }
         }
@@ -157,7 +162,7 @@ final class OrderlyConsumeService implements ConsumeService {
             return true;
         }
         try {
-            requests.sendBack(message, config.maxReconsumeTimes(), -1);
+            sendBack.sendBack(message, config.maxReconsumeTimes(), -1);
             LOG.log(Level.WARNING, "message " + message.msgId() + " failed " + attempts
                     + " times and was moved to the dead-letter queue of " + config.group());
             return true;
@@ -166,10 +171,6 @@ final class OrderlyConsumeService implements ConsumeService {
                     + e.getMessage());
             return false;
         }
-    }
-
-    private boolean needsLock() {
-        return locks != null;
     }
 
     @Override

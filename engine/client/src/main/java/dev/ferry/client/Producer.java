@@ -171,7 +171,7 @@ public final class Producer implements AutoCloseable {
     /** One attempt, then on a retriable failure the next one on another broker while time and retries remain. */
     private CompletableFuture<SendResult> attempt(PreparedSend prepared, int attempt, String avoidBroker,
                                                   Duration budget) {
-        long start = System.nanoTime();
+        long start = client.config().ticker().nanos();
         TopicRoute route;
         MessageQueue queue;
         try {
@@ -185,7 +185,7 @@ public final class Producer implements AutoCloseable {
                 return CompletableFuture.completedFuture(result);
             }
             FerryException error = WireErrors.fromFailure(failure, "send to " + queue);
-            Duration left = budget.minusNanos(System.nanoTime() - start);
+            Duration left = budget.minusNanos(client.config().ticker().nanos() - start);
             if (!error.isRetriable() || attempt >= config.retriesWhenSendFailed() || left.toMillis() <= 0) {
                 return CompletableFuture.<SendResult>failedFuture(error);
             }

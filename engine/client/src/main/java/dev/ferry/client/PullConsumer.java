@@ -56,14 +56,14 @@ public final class PullConsumer implements AutoCloseable {
         this.client = client;
         this.config = Objects.requireNonNull(config, "config");
         this.settings = ConsumerSettings.of(config);
-        this.requests = new ConsumerRequests(client, config.group());
+        this.requests = ConsumerRequests.of(client, config.group());
         this.offsets = client.plugins().offsetStore("broker", new OffsetStoreContext(config.group(),
                 client.clientId(), MessageModel.CLUSTERING, client.config().localOffsetDirectory()
                         .orElse(Path.of("ferry-offsets")), requests));
         offsets.load();
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());
-        this.pulls = new PullService(client, settings, filters, offsets, new PullService.Sink() {
+        this.pulls = PullService.of(client, settings, filters, offsets, new PullService.Sink() {
             @Override
             public boolean mayPull(ProcessQueue queue) {
                 return !queue.isPaused() && queue.messageCount() < config.pullThresholdForQueue();
@@ -74,8 +74,9 @@ public final class PullConsumer implements AutoCloseable {
                 arrived.add(new PulledBatch(queue, queue.pullPosition().epoch(), messages));
             }
         });
-        this.rebalance = new RebalanceService(client, settings, strategy, offsets, requests, QueueGate.OPEN,
-                pulls::start);
+        this.rebalance = new RebalanceService(client.clientId(), settings, strategy, offsets, requests,
+                client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
+                QueueGate.OPEN, pulls::start);
     }
 
     /** Reads {@code topic}'s messages matching a tag expression, sharing its queues with the group. */
@@ -147,11 +148,11 @@ public final class PullConsumer implements AutoCloseable {
      * Returned messages count as consumed: their offsets are committed by the next (auto-)commit.
      */
     public List<ReceivedMessage> poll(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = client.config().ticker().nanos() + timeout.toNanos();
         List<ReceivedMessage> out = new ArrayList<>();
         try {
             while (out.isEmpty()) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - client.config().ticker().nanos();
                 PulledBatch first = left <= 0 ? arrived.poll() : arrived.poll(left, TimeUnit.NANOSECONDS);
                 if (first == null) {
                     break;

@@ -14,8 +14,6 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps one long-polling PULL_MESSAGE in flight per process queue of one consumer: pulls, hands what it
@@ -35,23 +33,44 @@ final class PullService {
         void pulled(ProcessQueue queue, List<ReceivedMessage> messages);
     }
 
-    private final FerryClient client;
     private final ConsumerSettings settings;
     private final Map<String, SubscriptionFilter> filters;
     private final OffsetStore offsets;
     private final Sink sink;
+    private final BrokerCalls calls;
+    private final Routes routes;
+    private final MessageDecoder decoder;
+    private final Later later;
+    private final Runnable sendHeartbeats;
     private volatile boolean stopped;
 
     /**
-     * @param filters the subscription of each topic read, by topic (a live map: pull consumers subscribe later)
+     * @param filters        the subscription of each topic read, by topic (a live map: pull consumers subscribe
+     *                       later)
+     * @param calls          where the pulls go
+     * @param routes         the brokers' addresses
+     * @param decoder        reads the messages a pull brings
+     * @param later          where delayed pulls run
+     * @param sendHeartbeats tells the brokers this consumer's subscriptions again, when one says it lacks them
      */
-    PullService(FerryClient client, ConsumerSettings settings, Map<String, SubscriptionFilter> filters,
-                OffsetStore offsets, Sink sink) {
-        this.client = client;
+    PullService(ConsumerSettings settings, Map<String, SubscriptionFilter> filters, OffsetStore offsets, Sink sink,
+                BrokerCalls calls, Routes routes, MessageDecoder decoder, Later later, Runnable sendHeartbeats) {
         this.settings = settings;
         this.filters = filters;
         this.offsets = offsets;
         this.sink = sink;
+        this.calls = calls;
+        this.routes = routes;
+        this.decoder = decoder;
+        this.later = later;
+        this.sendHeartbeats = sendHeartbeats;
+    }
+
+    /** The pulls of a consumer of {@code client}. */
+    static PullService of(FerryClient client, ConsumerSettings settings, Map<String, SubscriptionFilter> filters,
+                          OffsetStore offsets, Sink sink) {
+        return new PullService(settings, filters, offsets, sink, client.calls(), client.routes(), client.decoder(),
+                client.later(), client.heartbeats()::sendToAllBrokers);
     }
 
     void stop() {
@@ -68,11 +87,7 @@ final class PullService {
         if (stopped || queue.isDropped()) {
             return;
         }
-        try {
-            client.scheduler().schedule(() -> pull(queue, epoch), delay.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // the client is closing
-        }
+        later.after(delay, () -> pull(queue, epoch));
     }
 
     /** One pull of the loop of {@code epoch}; a seek since then ended that loop (the seek started a new one). */
@@ -89,7 +104,7 @@ final class PullService {
         if (filter == null) {
             return;
         }
-        String address = client.routes().brokerAddress(queue.queue().brokerName()).orElse(null);
+        String address = routes.brokerAddress(queue.queue().brokerName()).orElse(null);
         if (address == null) {
             pullLater(queue, epoch, settings.pullErrorPause());
             return;
@@ -108,7 +123,7 @@ final class PullService {
                 settings.suspendTimeout().toMillis(), filter.expression(), filter.subVersion(),
                 filter.expressionType(), null, queue.queue().brokerName());
         RemotingCommand request = RemotingCommand.request(RequestCode.PULL_MESSAGE, header).build();
-        client.remoting().invokeAsync(address, request, settings.pullTimeout()).whenComplete((response, failure) -> {
+        calls.callAsync(address, request, settings.pullTimeout()).whenComplete((response, failure) -> {
             try {
                 if (failure != null) {
                     if (!stopped) {
@@ -130,7 +145,7 @@ final class PullService {
         switch (response.code()) {
             case ResponseCode.SUCCESS -> {
                 PullMessageResponseHeader header = response.header(PullMessageResponseHeader.class);
-                List<ReceivedMessage> messages = client.decoder().decodeAll(response.body(),
+                List<ReceivedMessage> messages = decoder.decodeAll(response.body(),
                         queue.queue().brokerName()).stream().filter(filter::accepts).toList();
                 if (queue.pulled(position.epoch(), messages, header.nextBeginOffset()) && !messages.isEmpty()) {
                     sink.pulled(queue, messages);
@@ -155,7 +170,7 @@ final class PullService {
             default -> {
                 if (response.code() == ResponseCode.SUBSCRIPTION_NOT_LATEST
                         || response.code() == ResponseCode.SUBSCRIPTION_NOT_EXIST) {
-                    client.scheduler().execute(client.heartbeats()::sendToAllBrokers);
+                    later.after(Duration.ZERO, sendHeartbeats);
                 }
                 LOG.log(Level.DEBUG, "pull of " + queue.queue() + " answered " + response.code() + " "
                         + response.remark());

@@ -62,18 +62,19 @@ public final class PushConsumer implements AutoCloseable {
             filters.put(settings.retryTopic(), new SubscriptionFilter(Subscription.all(settings.retryTopic()),
                     subVersion));
         }
-        this.requests = new ConsumerRequests(client, config.group());
+        this.requests = ConsumerRequests.of(client, config.group());
         this.offsets = createOffsetStore();
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());
         boolean locking = config.orderly() && config.messageModel() == MessageModel.CLUSTERING;
         this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
         this.consume = config.orderly()
-                ? new OrderlyConsumeService(client, config, listener, offsets, requests, locks,
+                ? new OrderlyConsumeService(config, listener, offsets, requests,
+                        locks != null ? locks::holds : queue -> true, client.later(), client.config().ticker(),
                         client.threads())
-                : new ConcurrentConsumeService(client, config, listener, offsets, requests,
+                : new ConcurrentConsumeService(config, listener, offsets, requests, client.later(),
                         client.threads());
-        this.pulls = new PullService(client, settings, filters, offsets, new PullService.Sink() {
+        this.pulls = PullService.of(client, settings, filters, offsets, new PullService.Sink() {
             @Override
             public boolean mayPull(ProcessQueue queue) {
                 return underThresholds(queue);
@@ -84,7 +85,8 @@ public final class PushConsumer implements AutoCloseable {
                 consume.submit(queue, messages);
             }
         });
-        this.rebalance = new RebalanceService(client, settings, strategy, offsets, requests,
+        this.rebalance = new RebalanceService(client.clientId(), settings, strategy, offsets, requests,
+                client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
                 locks != null ? locks : QueueGate.OPEN, pulls::start);
         this.member = new GroupMember(settings, filters, this::rebalanceSoon);
     }

@@ -7,10 +7,12 @@ import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.ReadOffsetType;
 import java.lang.System.Logger.Level;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +20,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -32,38 +33,69 @@ import java.util.function.Supplier;
  * updates) <em>before</em> its offset is persisted and forgotten; a new queue starts at its committed
  * offset, or where {@link ConsumeFromWhere} says when the group has none.
  *
- * <p>{@link #rebalance} runs on the client's scheduler, one call at a time (synchronized); the queue map
- * is concurrent so other threads may read it.
+ * <p>Nothing that talks to a broker, a name server, the offset store or the queue gate runs under the service's
+ * lock: the lock covers only the changes of the queue map, which any thread may read. A rebalance decides, then
+ * takes queues out under the lock, releases them outside it, starts new ones outside it (each marked as starting,
+ * so no one starts it twice) and puts each in under the lock if it is still wanted. Rebalances run on the
+ * client's scheduler, assignments on a pull consumer's caller.
  */
 final class RebalanceService {
     private static final System.Logger LOG = System.getLogger(RebalanceService.class.getName());
     private static final Duration DEFAULT_TIMESTAMP_LOOKBACK = Duration.ofMinutes(30);
     private static final Duration UNBALANCED_RETRY = Duration.ofSeconds(1);
 
-    private final FerryClient client;
+    private final String clientId;
     private final ConsumerSettings settings;
     private final AllocateStrategy strategy;
     private final OffsetStore offsets;
-    private final ConsumerRequests requests;
+    private final QueueQueries queries;
+    private final Routes routes;
+    private final Runnable sendHeartbeats;
+    private final Later later;
+    private final Clock clock;
     private final Consumer<ProcessQueue> onAdded;
     private final QueueGate gate;
     private final Map<MessageQueue, ProcessQueue> queues = new ConcurrentHashMap<>();
     private final AtomicBoolean retryScheduled = new AtomicBoolean();
+    private final Object lock = new Object();
+    /** The queues each topic should have after the latest decision. Guarded by {@link #lock}. */
+    private final Map<String, Set<MessageQueue>> wanted = new HashMap<>();
+    /** Queues being started or released outside the lock: no one else starts them meanwhile. Guarded by lock. */
+    private final Set<MessageQueue> busy = new HashSet<>();
 
-    RebalanceService(FerryClient client, ConsumerSettings settings, AllocateStrategy strategy, OffsetStore offsets,
-                     ConsumerRequests requests, QueueGate gate, Consumer<ProcessQueue> onAdded) {
-        this.client = client;
+    /**
+     * @param clientId       this client's id, as the group's member list names it
+     * @param queries        the group's members and queue offsets, from brokers
+     * @param sendHeartbeats tells every broker about this client at once
+     * @param later          where the retry of an unbalanced rebalance runs
+     * @param clock          the time {@link ConsumeFromWhere#TIMESTAMP} looks back from
+     * @param gate           what a queue needs before it is read and after it is dropped
+     * @param onAdded        called, outside the lock, with each queue started
+     */
+    RebalanceService(String clientId, ConsumerSettings settings, AllocateStrategy strategy, OffsetStore offsets,
+                     QueueQueries queries, Routes routes, Runnable sendHeartbeats, Later later, Clock clock,
+                     QueueGate gate, Consumer<ProcessQueue> onAdded) {
+        this.clientId = clientId;
         this.settings = settings;
         this.strategy = strategy;
         this.offsets = offsets;
-        this.requests = requests;
-        this.onAdded = onAdded;
+        this.queries = queries;
+        this.routes = routes;
+        this.sendHeartbeats = sendHeartbeats;
+        this.later = later;
+        this.clock = clock;
         this.gate = gate;
+        this.onAdded = onAdded;
     }
 
     /** The queues this consumer reads now. */
     Map<MessageQueue, ProcessQueue> queues() {
         return queues;
+    }
+
+    /** Whether the calling thread holds the service's lock now: what must never be true across a network call. */
+    boolean holdsLock() {
+        return Thread.holdsLock(lock);
     }
 
     /**
@@ -75,14 +107,10 @@ final class RebalanceService {
             return;
         }
         if (!rebalance(topics.get()) && retryScheduled.compareAndSet(false, true)) {
-            try {
-                client.scheduler().schedule(() -> {
-                    retryScheduled.set(false);
-                    FerryClient.runLogged(() -> rebalanceRetrying(topics, active));
-                }, UNBALANCED_RETRY.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                retryScheduled.set(false); // the client is closing
-            }
+            later.after(UNBALANCED_RETRY, () -> {
+                retryScheduled.set(false);
+                FerryClient.runLogged(() -> rebalanceRetrying(topics, active));
+            });
         }
     }
 
@@ -91,7 +119,7 @@ final class RebalanceService {
      *
      * @return whether every topic was balanced; when not, the caller retries soon
      */
-    synchronized boolean rebalance(Collection<String> topics) {
+    boolean rebalance(Collection<String> topics) {
         boolean balanced = true;
         for (String topic : topics) {
             try {
@@ -108,20 +136,20 @@ final class RebalanceService {
             }
         }
         Set<String> read = new HashSet<>(topics);
-        for (MessageQueue queue : new ArrayList<>(queues.keySet())) {
-            if (!read.contains(queue.topic())) {
-                remove(queue);
-            }
+        List<ProcessQueue> gone;
+        synchronized (lock) {
+            wanted.keySet().retainAll(read);
+            gone = takeOut(queue -> !read.contains(queue.topic()));
         }
+        release(gone);
         return balanced;
     }
 
     /** This consumer's share of the topic's queues; empty when it cannot be known now. */
     private Optional<List<MessageQueue>> allocate(String topic) {
-        Optional<TopicRoute> route = client.routes().route(topic);
+        Optional<TopicRoute> route = routes.route(topic);
         if (route.isEmpty() || route.get().readQueues().isEmpty()) {
-            client.routes().refresh(topic);
-            route = client.routes().route(topic);
+            route = routes.refresh(topic);
         }
         if (route.isEmpty() || route.get().readQueues().isEmpty()) {
             LOG.log(Level.DEBUG, "no route yet for topic " + topic);
@@ -132,16 +160,16 @@ final class RebalanceService {
             return Optional.of(all);
         }
         String broker = route.get().brokerAddresses().keySet().iterator().next();
-        List<String> ids = new ArrayList<>(requests.consumerIds(broker));
-        if (!ids.contains(client.clientId())) {
+        List<String> ids = new ArrayList<>(queries.consumerIds(broker));
+        if (!ids.contains(clientId)) {
             // The broker has not had this consumer's heartbeat yet (a broker new to this client): send it,
             // and allocate on the retry, rather than drop every queue because we are not in the list.
-            client.heartbeats().sendToAllBrokers();
+            sendHeartbeats.run();
             return Optional.empty();
         }
         ids.sort(null);
         try {
-            return Optional.of(strategy.allocate(settings.group(), client.clientId(), all, ids));
+            return Optional.of(strategy.allocate(settings.group(), clientId, all, ids));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "allocate strategy " + strategy.name() + " failed for " + topic
                     + "; keeping the current queues", e);
@@ -152,50 +180,93 @@ final class RebalanceService {
     /**
      * Makes the queues of {@code topic} read exactly {@code mine} (also how a pull consumer assigns).
      *
-     * @return whether every new queue could be started
+     * @return whether every wanted queue is read now
      */
-    synchronized boolean apply(String topic, Collection<MessageQueue> mine) {
-        Set<MessageQueue> wanted = new HashSet<>(mine);
-        for (MessageQueue queue : new ArrayList<>(queues.keySet())) {
-            if (queue.topic().equals(topic) && !wanted.contains(queue)) {
-                remove(queue);
+    boolean apply(String topic, Collection<MessageQueue> mine) {
+        Set<MessageQueue> want = Set.copyOf(mine);
+        List<ProcessQueue> gone;
+        List<MessageQueue> toStart = new ArrayList<>();
+        synchronized (lock) {
+            wanted.put(topic, want);
+            gone = takeOut(queue -> queue.topic().equals(topic) && !want.contains(queue));
+            for (MessageQueue queue : new TreeSet<>(want)) {
+                if (!queues.containsKey(queue) && busy.add(queue)) {
+                    toStart.add(queue);
+                }
             }
         }
+        release(gone);
         boolean complete = true;
-        for (MessageQueue queue : new TreeSet<>(wanted)) {
-            if (queues.containsKey(queue)) {
-                continue;
+        for (MessageQueue queue : toStart) {
+            complete &= start(queue);
+        }
+        synchronized (lock) {
+            return complete && queues.keySet().containsAll(want);
+        }
+    }
+
+    /** Takes the queues {@code which} selects out of the map and drops them, so no consume thread moves them. */
+    private List<ProcessQueue> takeOut(Predicate<MessageQueue> which) {
+        List<ProcessQueue> out = new ArrayList<>();
+        for (MessageQueue queue : new ArrayList<>(queues.keySet())) {
+            if (which.test(queue) && busy.add(queue)) {
+                ProcessQueue processQueue = queues.remove(queue);
+                processQueue.drop();
+                out.add(processQueue);
             }
+        }
+        return out;
+    }
+
+    /** Persists and lets go of dropped queues, outside the lock; a queue is free to start again after. */
+    private void release(List<ProcessQueue> gone) {
+        for (ProcessQueue processQueue : gone) {
+            MessageQueue queue = processQueue.queue();
+            try {
+                gate.release(processQueue, () -> offsets.persist(queue));
+            } finally {
+                synchronized (lock) {
+                    offsets.remove(queue);
+                    busy.remove(queue);
+                }
+                LOG.log(Level.DEBUG, clientId + " no longer reads " + queue);
+            }
+        }
+    }
+
+    /** Admits and positions one queue outside the lock, then puts it in unless it stopped being wanted meanwhile. */
+    private boolean start(MessageQueue queue) {
+        ProcessQueue started = null;
+        try {
             if (!gate.admit(queue)) {
-                complete = false;
-                continue;
+                return false;
             }
             // Read the start only now: an orderly queue's previous owner persisted its offset before unlocking.
             long start = startOffset(queue);
             if (start < 0) {
-                complete = false;
-                continue;
+                return false;
             }
             ProcessQueue processQueue = new ProcessQueue(queue, start);
-            gate.opened(processQueue);
-            offsets.update(queue, start, false);
-            queues.put(queue, processQueue);
-            LOG.log(Level.DEBUG, client.clientId() + " reads " + queue + " from offset " + start);
-            onAdded.accept(processQueue);
+            synchronized (lock) {
+                if (wanted.getOrDefault(queue.topic(), Set.of()).contains(queue)) {
+                    gate.opened(processQueue);
+                    offsets.update(queue, start, false);
+                    queues.put(queue, processQueue);
+                    started = processQueue;
+                }
+            }
+            if (started == null) {
+                gate.release(processQueue, () -> { }); // unwanted while it started: let the admission go
+                return true;
+            }
+            LOG.log(Level.DEBUG, clientId + " reads " + queue + " from offset " + start);
+            onAdded.accept(started);
+            return true;
+        } finally {
+            synchronized (lock) {
+                busy.remove(queue);
+            }
         }
-        return complete;
-    }
-
-    /** Stops reading {@code queue}: drop first, so no consume thread moves its offset, then persist and forget. */
-    private void remove(MessageQueue queue) {
-        ProcessQueue processQueue = queues.remove(queue);
-        if (processQueue == null) {
-            return;
-        }
-        processQueue.drop();
-        gate.release(processQueue, () -> offsets.persist(queue));
-        offsets.remove(queue);
-        LOG.log(Level.DEBUG, client.clientId() + " no longer reads " + queue);
     }
 
     /** Drops every queue without persisting (shutdown persists all offsets itself). */
@@ -216,9 +287,9 @@ final class RebalanceService {
         try {
             return switch (settings.consumeFromWhere()) {
                 case FIRST_OFFSET -> 0L;
-                case LAST_OFFSET -> retryTopic ? 0L : requests.nextOffset(queue);
-                case TIMESTAMP -> retryTopic ? requests.nextOffset(queue)
-                        : requests.searchOffset(queue, consumeTimestamp().toEpochMilli());
+                case LAST_OFFSET -> retryTopic ? 0L : queries.nextOffset(queue);
+                case TIMESTAMP -> retryTopic ? queries.nextOffset(queue)
+                        : queries.searchOffset(queue, consumeTimestamp().toEpochMilli());
             };
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "cannot find where to start " + queue + ": " + e.getMessage());
@@ -228,6 +299,6 @@ final class RebalanceService {
 
     private Instant consumeTimestamp() {
         return Instant.EPOCH.equals(settings.consumeTimestamp())
-                ? client.config().clock().instant().minus(DEFAULT_TIMESTAMP_LOOKBACK) : settings.consumeTimestamp();
+                ? clock.instant().minus(DEFAULT_TIMESTAMP_LOOKBACK) : settings.consumeTimestamp();
     }
 }

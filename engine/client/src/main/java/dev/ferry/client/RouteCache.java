@@ -1,7 +1,6 @@
 package dev.ferry.client;
 
 import dev.ferry.api.FerryException;
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -22,10 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Topic routes read from the name servers and kept until refreshed: every 30 s by the client's
  * scheduler, and whenever a send fails. Thread-safe: routes are immutable values in a concurrent map.
  */
-final class RouteCache {
+final class RouteCache implements Routes {
     private static final System.Logger LOG = System.getLogger(RouteCache.class.getName());
 
-    private final RemotingClient remoting;
+    private final BrokerCalls calls;
     private final List<String> nameServers;
     private final Duration timeout;
     private final BodyCodec codec;
@@ -34,15 +33,16 @@ final class RouteCache {
     /** Stand-in routes of topics that do not exist yet, derived from the auto-create topic. */
     private final Map<String, TopicRoute> pendingTopics = new ConcurrentHashMap<>();
 
-    RouteCache(RemotingClient remoting, List<String> nameServers, Duration timeout, BodyCodec codec) {
-        this.remoting = remoting;
+    RouteCache(BrokerCalls calls, List<String> nameServers, Duration timeout, BodyCodec codec) {
+        this.calls = calls;
         this.nameServers = nameServers;
         this.timeout = timeout;
         this.codec = codec;
     }
 
     /** The cached route of {@code topic}, read from a name server when absent; empty when the topic does not exist. */
-    Optional<TopicRoute> route(String topic) {
+    @Override
+    public Optional<TopicRoute> route(String topic) {
         TopicRoute cached = routes.get(topic);
         return cached != null ? Optional.of(cached) : refresh(topic);
     }
@@ -71,7 +71,8 @@ final class RouteCache {
     }
 
     /** Reads the route of {@code topic} again, replacing the cached one. */
-    Optional<TopicRoute> refresh(String topic) {
+    @Override
+    public Optional<TopicRoute> refresh(String topic) {
         Optional<TopicRoute> fresh = fetch(topic);
         fresh.ifPresent(route -> {
             routes.put(topic, route);
@@ -94,7 +95,8 @@ final class RouteCache {
     }
 
     /** The master address of {@code brokerName} in any cached route. */
-    Optional<String> brokerAddress(String brokerName) {
+    @Override
+    public Optional<String> brokerAddress(String brokerName) {
         for (TopicRoute route : routes.values()) {
             String address = route.brokerAddresses().get(brokerName);
             if (address != null) {
@@ -111,7 +113,8 @@ final class RouteCache {
     }
 
     /** The master addresses of every broker in any cached route. */
-    Set<String> brokerAddresses() {
+    @Override
+    public Set<String> brokerAddresses() {
         Set<String> addresses = new TreeSet<>();
         routes.values().forEach(route -> addresses.addAll(route.brokerAddresses().values()));
         pendingTopics.values().forEach(route -> addresses.addAll(route.brokerAddresses().values()));
@@ -126,7 +129,7 @@ final class RouteCache {
             RemotingCommand request = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
                     new GetRouteInfoRequestHeader(topic, null)).build();
             try {
-                RemotingCommand response = remoting.invokeSync(address, request, timeout);
+                RemotingCommand response = calls.call(address, request, timeout);
                 if (response.code() == ResponseCode.TOPIC_NOT_EXIST) {
                     return Optional.empty();
                 }

@@ -1,7 +1,7 @@
 package dev.ferry.client;
 
-import dev.ferry.client.peer.ClusterUnderTestExtension;
 import dev.ferry.client.peer.ClusterUnderTest;
+import dev.ferry.client.peer.ClusterUnderTestExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

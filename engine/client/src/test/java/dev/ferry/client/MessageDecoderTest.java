@@ -29,7 +29,8 @@ class MessageDecoderTest {
         byte[] topicBytes = topic.getBytes(StandardCharsets.UTF_8);
         byte[] props = MessageProperties.format(properties).getBytes(StandardCharsets.UTF_8);
         int size = 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + (bornV6 ? 20 : 8) + 8 + (storeV6 ? 20 : 8) + 4 + 8
-                + 4 + body.length + (magic == StoredMessageCodec.MAGIC_V2 ? 2 : 1) + topicBytes.length + 2 + props.length;
+                + 4 + body.length + (magic == StoredMessageCodec.MAGIC_V2 ? 2 : 1) + topicBytes.length + 2
+                + props.length;
         ByteBuffer out = ByteBuffer.allocate(size);
         out.putInt(size).putInt(magic).putInt(0).putInt(3).putInt(0).putLong(queueOffset).putLong(commitLogOffset)
                 .putInt(sysFlag).putLong(1_000L);
@@ -50,7 +51,8 @@ class MessageDecoderTest {
     void shouldDecodeBackToBackV1RecordsWithIpv4Hosts() {
         Map<String, String> props = new LinkedHashMap<>(Map.of("TAGS", "TagA", "KEYS", "K1 K2", "UNIQ_KEY", "ID1"));
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        body.writeBytes(record(StoredMessageCodec.MAGIC_V1, 0, "T", "one".getBytes(StandardCharsets.UTF_8), props, 5, 100));
+        body.writeBytes(record(StoredMessageCodec.MAGIC_V1, 0, "T", "one".getBytes(StandardCharsets.UTF_8), props, 5,
+                100));
         body.writeBytes(record(StoredMessageCodec.MAGIC_V1, 0, "T", "two".getBytes(StandardCharsets.UTF_8), Map.of(), 6,
                 300));
 

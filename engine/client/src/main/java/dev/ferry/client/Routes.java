@@ -1,0 +1,19 @@
+package dev.ferry.client;
+
+import java.util.Optional;
+import java.util.Set;
+
+/** What the client's services ask about routes: the client's {@link RouteCache}, or a test's fixed routes. */
+interface Routes {
+    /** The cached route of {@code topic}, if any. */
+    Optional<TopicRoute> route(String topic);
+
+    /** Asks the name servers for the route of {@code topic} now. */
+    Optional<TopicRoute> refresh(String topic);
+
+    /** The master address of {@code brokerName}, from any cached route. */
+    Optional<String> brokerAddress(String brokerName);
+
+    /** Every broker address of every cached route. */
+    Set<String> brokerAddresses();
+}
