@@ -114,6 +114,20 @@ final class ClientLoad {
 
     /** Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at. */
     double consumeBacklog(long count, int size) throws Exception {
+        return consumeBacklog(count, size, () -> 0L).perSecond();
+    }
+
+    /**
+     * A drain's rate and the broker's CPU time per message drained.
+     *
+     * @param perSecond         messages per second
+     * @param brokerCpuNanosPer the broker's CPU time while draining, per message
+     */
+    record Drain(double perSecond, double brokerCpuNanosPer) {
+    }
+
+    /** As {@link #consumeBacklog(long, int)}, reading the broker's CPU time ({@code brokerCpu}) around the drain. */
+    Drain consumeBacklog(long count, int size, java.util.function.LongSupplier brokerCpu) throws Exception {
         DefaultMQProducer producer = producer("backlog");
         String topic = prefix + "Backlog";
         producer.send(new Message(topic, "T", body(size)));
@@ -133,14 +147,16 @@ final class ClientLoad {
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
+        long cpuBefore = brokerCpu.getAsLong();
         long start = System.nanoTime();
         consumer.start();
         if (!done.await(10, TimeUnit.MINUTES)) {
             System.out.println("  (backlog not drained: " + received.get() + " of " + filled + ")");
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        long cpu = brokerCpu.getAsLong() - cpuBefore;
         consumer.shutdown();
-        return received.get() / seconds;
+        return new Drain(received.get() / seconds, cpu / (double) Math.max(1, received.get()));
     }
 
     /**

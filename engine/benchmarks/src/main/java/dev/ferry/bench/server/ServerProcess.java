@@ -52,6 +52,12 @@ final class ServerProcess implements AutoCloseable {
         throw new IOException("no VmRSS for process " + process.pid());
     }
 
+    /** CPU time the process has used so far (user and system), in nanoseconds. */
+    long cpuNanos() {
+        return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
+                "no CPU time for process " + process.pid())).toNanos();
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy(); // SIGTERM: lets a flight recording be written on exit

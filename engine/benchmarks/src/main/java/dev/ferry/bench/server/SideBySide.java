@@ -234,16 +234,23 @@ public final class SideBySide implements Callable<Integer> {
                 Thread.sleep(5000); // let the broker settle before reading its idle memory
                 figures.put("idle resident memory (MiB)", server.residentMib());
             }
-            figures.put("sync send 1 KiB, 16 threads (msg/s)", load.syncSend(16, 1024,
-                    Duration.ofSeconds(durationSeconds)));
+            long cpu = server.cpuNanos();
+            double sync = load.syncSend(16, 1024, Duration.ofSeconds(durationSeconds));
+            figures.put("sync send 1 KiB, 16 threads (msg/s)", sync);
+            figures.put("broker CPU per sync send (us)", perMessageMicros(server.cpuNanos() - cpu, sync));
             System.out.println("  sync done");
-            figures.put("async send 1 KiB (msg/s)", load.asyncSend(1024, 1024, Duration.ofSeconds(durationSeconds)));
+            cpu = server.cpuNanos();
+            double async = load.asyncSend(1024, 1024, Duration.ofSeconds(durationSeconds));
+            figures.put("async send 1 KiB (msg/s)", async);
+            figures.put("broker CPU per async send (us)", perMessageMicros(server.cpuNanos() - cpu, async));
             System.out.println("  async done");
             if (syncFlush) {
                 figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
                 return figures;
             }
-            figures.put("consume " + backlog + " backlog (msg/s)", load.consumeBacklog(backlog, backlogSize));
+            ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, server::cpuNanos);
+            figures.put("consume " + backlog + " backlog (msg/s)", drain.perSecond());
+            figures.put("broker CPU per drained message (us)", drain.brokerCpuNanosPer() / 1000);
             System.out.println("  backlog done");
             Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
                 Duration.ofSeconds(latencySeconds), 1024);
@@ -254,6 +261,14 @@ public final class SideBySide implements Callable<Integer> {
         }
         figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
         return figures;
+    }
+
+    /**
+     * The broker's CPU time per message of a send measurement: the time it used while the measurement ran (its
+     * setup's few messages included), over the messages the rate stands for.
+     */
+    private double perMessageMicros(long cpuNanos, double perSecond) {
+        return cpuNanos / 1000.0 / Math.max(1, perSecond * durationSeconds);
     }
 
     /** One client's sends and backlog drain on one broker: the Apache client's or Ferry's. */
