@@ -1,11 +1,14 @@
 package dev.ferry.bench.server;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -73,26 +76,62 @@ final class ClientLoad {
         }
     }
 
+    /**
+     * A send measurement's rate and the broker's CPU time per message sent.
+     *
+     * @param perSecond         messages per second
+     * @param brokerCpuNanosPer the broker's CPU time while measured, per message
+     */
+    record Sends(double perSecond, double brokerCpuNanosPer) {
+    }
+
     /** Messages per second sent synchronously by {@code threads} threads for {@code duration}. */
     double syncSend(int threads, int size, Duration duration) throws Exception {
+        return syncSend(threads, size, Duration.ZERO, duration, () -> 0L).perSecond();
+    }
+
+    /**
+     * Synchronous sends from {@code threads} threads: first for {@code warmup}, unmeasured, then for {@code duration},
+     * reading the broker's CPU time ({@code brokerCpu}) around the measured part only.
+     */
+    Sends syncSend(int threads, int size, Duration warmup, Duration duration, LongSupplier brokerCpu)
+            throws Exception {
         DefaultMQProducer producer = producer("sync");
         String topic = prefix + "Sync";
         producer.send(new Message(topic, "T", body(size))); // creates the topic
         byte[] payload = body(size);
-        double rate = SyncSendLoop.run(threads, duration,
-                () -> producer.send(new Message(topic, "T", payload)).getSendStatus() == SendStatus.SEND_OK);
+        SyncSendLoop.Send send = () -> producer.send(new Message(topic, "T", payload)).getSendStatus()
+                == SendStatus.SEND_OK;
+        if (!warmup.isZero()) {
+            SyncSendLoop.run(threads, warmup, send);
+        }
+        long cpuBefore = brokerCpu.getAsLong();
+        double rate = SyncSendLoop.run(threads, duration, send);
+        long cpu = brokerCpu.getAsLong() - cpuBefore;
         producer.shutdown();
-        return rate;
+        return new Sends(rate, cpu / Math.max(1, rate * duration.toNanos() / 1e9));
     }
 
     /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
     double asyncSend(int inFlight, int size, Duration duration) throws Exception {
+        return asyncSend(inFlight, size, Duration.ZERO, duration, () -> 0L).perSecond();
+    }
+
+    /** As {@link #syncSend(int, int, Duration, Duration, LongSupplier)}, sent asynchronously, {@code inFlight} at most
+     * unanswered. */
+    Sends asyncSend(int inFlight, int size, Duration warmup, Duration duration, LongSupplier brokerCpu)
+            throws Exception {
         DefaultMQProducer producer = producer("async");
         String topic = prefix + "Async";
         producer.send(new Message(topic, "T", body(size)));
+        if (!warmup.isZero()) {
+            sendAsync(producer, topic, size, inFlight, Long.MAX_VALUE, warmup);
+        }
+        long cpuBefore = brokerCpu.getAsLong();
         long sent = sendAsync(producer, topic, size, inFlight, Long.MAX_VALUE, duration);
+        long cpu = brokerCpu.getAsLong() - cpuBefore;
         producer.shutdown();
-        return sent / (double) duration.toSeconds();
+        return new Sends(sent / (double) duration.toSeconds(), cpu / (double) Math.max(1, sent));
     }
 
     private static long sendAsync(DefaultMQProducer producer, String topic, int size, int inFlight, long count,
@@ -114,7 +153,7 @@ final class ClientLoad {
 
     /** Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at. */
     double consumeBacklog(long count, int size) throws Exception {
-        return consumeBacklog(count, size, () -> 0L).perSecond();
+        return consumeBacklog(count, size, 0, () -> 0L).perSecond();
     }
 
     /**
@@ -126,22 +165,42 @@ final class ClientLoad {
     record Drain(double perSecond, double brokerCpuNanosPer) {
     }
 
-    /** As {@link #consumeBacklog(long, int)}, reading the broker's CPU time ({@code brokerCpu}) around the drain. */
-    Drain consumeBacklog(long count, int size, java.util.function.LongSupplier brokerCpu) throws Exception {
-        DefaultMQProducer producer = producer("backlog");
+    /**
+     * As {@link #consumeBacklog(long, int)}, reading the broker's CPU time ({@code brokerCpu}) around the drain. With
+     * {@code warmupCount > 0} a backlog of that many messages is filled and drained first, on a topic and group of its
+     * own, unmeasured.
+     */
+    Drain consumeBacklog(long count, int size, long warmupCount, LongSupplier brokerCpu) throws Exception {
+        if (warmupCount > 0) {
+            drain(fill(prefix + "BacklogWarmup", warmupCount, size), prefix + "BacklogWarmup", "backlogwarmup",
+                () -> 0L);
+        }
         String topic = prefix + "Backlog";
+        return drain(fill(topic, count, size), topic, "backlog", brokerCpu);
+    }
+
+    /** Sends {@code count} messages to {@code topic}, 2,048 in flight; returns how many were stored. */
+    private long fill(String topic, long count, int size) throws Exception {
+        DefaultMQProducer producer = producer("backlog");
         producer.send(new Message(topic, "T", body(size)));
         long filled = 1 + sendAsync(producer, topic, size, 2048, count - 1, Duration.ofHours(1));
         producer.shutdown();
+        return filled;
+    }
+
+    private Drain drain(long filled, String topic, String group, LongSupplier brokerCpu) throws Exception {
         AtomicLong received = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "backlog");
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + group);
         consumer.setNamesrvAddr(nameServer);
-        consumer.setInstanceName(prefix + "backlog" + System.nanoTime());
+        consumer.setInstanceName(prefix + group + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setConsumeMessageBatchMaxSize(32);
         consumer.subscribe(topic, "*");
+        Map<Integer, AtomicLong> perQueue = new ConcurrentSkipListMap<>();
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            perQueue.computeIfAbsent(context.getMessageQueue().getQueueId(), id -> new AtomicLong())
+                .addAndGet(messages.size());
             if (received.addAndGet(messages.size()) >= filled) {
                 done.countDown();
             }
@@ -150,7 +209,14 @@ final class ClientLoad {
         long cpuBefore = brokerCpu.getAsLong();
         long start = System.nanoTime();
         consumer.start();
-        if (!done.await(10, TimeUnit.MINUTES)) {
+        // Messages per queue once a second: a queue that stalls (waiting for the next rebalance, say) shows.
+        StringBuilder progress = new StringBuilder("  " + group + " drained per queue each second:");
+        long deadline = start + TimeUnit.MINUTES.toNanos(10);
+        while (!done.await(1, TimeUnit.SECONDS) && System.nanoTime() < deadline) {
+            progress.append(' ').append(perQueue.values());
+        }
+        System.out.println(progress);
+        if (done.getCount() > 0) {
             System.out.println("  (backlog not drained: " + received.get() + " of " + filled + ")");
         }
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -48,6 +48,13 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--duration-s", description = "Seconds of each send measurement.")
     int durationSeconds = 15;
 
+    @Option(names = "--warmup-s", description = "Seconds of the same sends, unmeasured, before each send measurement.")
+    int warmupSeconds = 10;
+
+    @Option(names = "--warmup-backlog", description = "Messages of a backlog filled and drained, unmeasured, on a "
+            + "topic of its own before the measured drain.")
+    long warmupBacklog = 200_000;
+
     @Option(names = "--backlog", description = "Messages in the backlog the consumer drains.")
     long backlog = 1_000_000;
 
@@ -88,6 +95,11 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--broker-jvm-arg", description = "An extra JVM option for the broker JVMs (repeatable), "
             + "e.g. -XX:StartFlightRecording=filename=broker.jfr to profile them.")
     List<String> brokerJvmArgs = new ArrayList<>();
+
+    @Option(names = "--load-jvm-arg", description = "An extra JVM option for the JVMs that run the client load "
+            + "(repeatable; {broker} stands for the broker's name), e.g. "
+            + "-XX:StartFlightRecording=filename=load-{broker}.jfr to profile the client.")
+    List<String> loadJvmArgs = new ArrayList<>();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new SideBySide()).execute(args));
@@ -153,12 +165,16 @@ public final class SideBySide implements Callable<Integer> {
     private Map<String, Double> inFreshJvm(String broker, String client, String name) throws Exception {
         Path results = workDir.resolve(name + ".results");
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                SideBySide.class.getName(), "--only=" + broker, "--results-file=" + results,
-                "--work-dir=" + workDir.resolve(name), "--heap=" + heap, "--segment-mib=" + segmentMib,
-                "--duration-s=" + durationSeconds, "--backlog=" + backlog, "--backlog-size=" + backlogSize,
-                "--rate=" + rate, "--latency-s=" + latencySeconds,
-                "--latency-warmup-s=" + latencyWarmupSeconds));
+        List<String> command = new ArrayList<>(List.of(java));
+        for (String arg : loadJvmArgs) {
+            command.add(arg.replace("{broker}", name));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SideBySide.class.getName(),
+                "--only=" + broker, "--results-file=" + results, "--work-dir=" + workDir.resolve(name),
+                "--heap=" + heap, "--segment-mib=" + segmentMib, "--duration-s=" + durationSeconds,
+                "--warmup-s=" + warmupSeconds, "--warmup-backlog=" + warmupBacklog,
+                "--backlog=" + backlog, "--backlog-size=" + backlogSize, "--rate=" + rate,
+                "--latency-s=" + latencySeconds, "--latency-warmup-s=" + latencyWarmupSeconds));
         if (client != null) {
             command.addAll(List.of("--clients", "--client=" + client));
         }
@@ -234,21 +250,21 @@ public final class SideBySide implements Callable<Integer> {
                 Thread.sleep(5000); // let the broker settle before reading its idle memory
                 figures.put("idle resident memory (MiB)", server.residentMib());
             }
-            long cpu = server.cpuNanos();
-            double sync = load.syncSend(16, 1024, Duration.ofSeconds(durationSeconds));
-            figures.put("sync send 1 KiB, 16 threads (msg/s)", sync);
-            figures.put("broker CPU per sync send (us)", perMessageMicros(server.cpuNanos() - cpu, sync));
+            Duration warmup = Duration.ofSeconds(warmupSeconds);
+            Duration duration = Duration.ofSeconds(durationSeconds);
+            ClientLoad.Sends sync = load.syncSend(16, 1024, warmup, duration, server::cpuNanos);
+            figures.put("sync send 1 KiB, 16 threads (msg/s)", sync.perSecond());
+            figures.put("broker CPU per sync send (us)", sync.brokerCpuNanosPer() / 1000);
             System.out.println("  sync done");
-            cpu = server.cpuNanos();
-            double async = load.asyncSend(1024, 1024, Duration.ofSeconds(durationSeconds));
-            figures.put("async send 1 KiB (msg/s)", async);
-            figures.put("broker CPU per async send (us)", perMessageMicros(server.cpuNanos() - cpu, async));
+            ClientLoad.Sends async = load.asyncSend(1024, 1024, warmup, duration, server::cpuNanos);
+            figures.put("async send 1 KiB (msg/s)", async.perSecond());
+            figures.put("broker CPU per async send (us)", async.brokerCpuNanosPer() / 1000);
             System.out.println("  async done");
             if (syncFlush) {
                 figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
                 return figures;
             }
-            ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, server::cpuNanos);
+            ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, warmupBacklog, server::cpuNanos);
             figures.put("consume " + backlog + " backlog (msg/s)", drain.perSecond());
             figures.put("broker CPU per drained message (us)", drain.brokerCpuNanosPer() / 1000);
             System.out.println("  backlog done");
@@ -261,14 +277,6 @@ public final class SideBySide implements Callable<Integer> {
         }
         figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
         return figures;
-    }
-
-    /**
-     * The broker's CPU time per message of a send measurement: the time it used while the measurement ran (its
-     * setup's few messages included), over the messages the rate stands for.
-     */
-    private double perMessageMicros(long cpuNanos, double perSecond) {
-        return cpuNanos / 1000.0 / Math.max(1, perSecond * durationSeconds);
     }
 
     /** One client's sends and backlog drain on one broker: the Apache client's or Ferry's. */
