@@ -17,8 +17,11 @@ import java.util.TreeMap;
  *
  * <p>Loading is explicit about the class loader on purpose: inside an application server the thread's
  * context class loader belongs to whichever application happens to be running, not to the component
- * that asked. Built-in and third-party plugins are found the same way. An instance is immutable and
- * safe to share between threads.
+ * that asked. Built-in and third-party plugins are found the same way. Inside an OSGi framework the
+ * registry also finds the providers that bundles register as services under the provider interface or
+ * declare in their own {@code META-INF/services} (which a class loader does not see across bundles),
+ * by the same names. An instance is immutable and safe to share between threads: it holds the
+ * providers found when it was loaded.
  *
  * @param <P> the provider interface of the kind
  */
@@ -33,9 +36,13 @@ public final class PluginRegistry<P extends PluginProvider> {
         this.providers = Collections.unmodifiableMap(providers);
     }
 
+    /** Whether the OSGi API is there to ask; only then is {@link BundlePlugins} touched. */
+    private static final boolean OSGI_API = osgiApiPresent();
+
     /**
      * Loads every provider of {@code kind} that {@code classLoader} (and its parents) registers in
-     * {@code META-INF/services}.
+     * {@code META-INF/services}, and, when the spi runs as a started OSGi bundle, the framework's
+     * providers of the kind (see the class comment). A provider class found both ways counts once.
      *
      * @param kind the kind to load
      * @param classLoader where to look; never the context class loader implicitly
@@ -53,7 +60,23 @@ public final class PluginRegistry<P extends PluginProvider> {
         } catch (ServiceConfigurationError e) {
             throw new PluginException("Could not load " + kind.label() + " plugins: " + e.getMessage(), e);
         }
+        if (OSGI_API) {
+            for (P provider : BundlePlugins.find(kind)) {
+                if (found.stream().noneMatch(p -> p.getClass() == provider.getClass())) {
+                    found.add(provider);
+                }
+            }
+        }
         return of(kind, found);
+    }
+
+    private static boolean osgiApiPresent() {
+        try {
+            Class.forName("org.osgi.framework.FrameworkUtil", false, PluginRegistry.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /**

@@ -7,16 +7,28 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The plugin contracts: the API, the format and the JDK (docs/architecture.md, Modules). */
+/**
+ * The plugin contracts: the API, the format and the JDK, and the OSGi API for the lookup in a framework
+ * (docs/architecture.md, Modules).
+ */
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.spi");
 
     @Test
     void shouldDependOnTheApiTheFormatAndTheJdkOnly() {
-        classes()
+        classes().that().doNotHaveSimpleName("BundlePlugins")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.spi..", "dev.ferry.api..",
                         "dev.ferry.format..", "java..")
+                .check(CLASSES);
+    }
+
+    /** The framework's API is optional at run time: one class uses it, and only inside a framework. */
+    @Test
+    void shouldLeaveTheOsgiApiToTheBundleLookup() {
+        classes().that().haveSimpleName("BundlePlugins")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.spi..", "org.osgi.framework..",
+                        "java..")
                 .check(CLASSES);
     }
 }
