@@ -130,7 +130,13 @@ final class PullMessageProcessor implements RequestProcessor {
                 // The heartbeat with the newer subscription is on its way: wait for it rather than
                 // bouncing the pull and stalling the consumer until its next heartbeat.
                 if (mayHold && deadline > clock.millis()) {
-                    return holdOrBusy(context, request, header, deadline);
+                    RemotingCommand busy = holdOrBusy(context, request, header, deadline);
+                    // A heartbeat taken between the look above and the hold found nothing to wake: look again.
+                    if (busy == null && groups.subscription(header.consumerGroup(), header.topic())
+                            .filter(latest -> latest.subVersion() >= header.subVersion()).isPresent()) {
+                        hold.onSubscriptionChanged(header.consumerGroup());
+                    }
+                    return busy;
                 }
                 return error(request, ResponseCode.SUBSCRIPTION_NOT_LATEST, "the consumer's subscription is not latest");
             }

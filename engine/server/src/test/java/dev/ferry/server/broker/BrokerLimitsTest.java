@@ -1,5 +1,10 @@
 package dev.ferry.server.broker;
 
+import static dev.ferry.server.broker.RawRequests.command;
+import static dev.ferry.server.broker.RawRequests.commit;
+import static dev.ferry.server.broker.RawRequests.heartbeat;
+import static dev.ferry.server.broker.RawRequests.pull;
+import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,12 +13,10 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +26,6 @@ import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.body.CheckClientRequestBody;
-import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumeType;
-import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumerData;
-import org.apache.rocketmq.remoting.protocol.heartbeat.HeartbeatData;
-import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,49 +62,6 @@ class BrokerLimitsTest {
 
     private RemotingCommand invoke(RemotingCommand request) throws Exception {
         return raw.invokeSync(broker, request, TIMEOUT_MILLIS);
-    }
-
-    private static RemotingCommand command(int code, Map<String, String> fields) {
-        RemotingCommand request = RemotingCommand.createRequestCommand(code, null);
-        fields.forEach(request::addExtField);
-        return request;
-    }
-
-    private static RemotingCommand send(String topic, String body, String properties) {
-        RemotingCommand request = command(RequestCode.SEND_MESSAGE_V2, Map.of("a", "PG_LIMITS", "b", topic, "c",
-                "TBW102", "d", "2", "e", "0", "f", "0", "g", "1", "h", "0", "i", properties));
-        request.setBody(body.getBytes(StandardCharsets.UTF_8));
-        return request;
-    }
-
-    private static RemotingCommand pull(String group, String topic, long suspendMillis) {
-        Map<String, String> fields = new HashMap<>(Map.of("consumerGroup", group, "topic", topic, "queueId", "0",
-                "queueOffset", "0", "maxMsgNums", "32", "sysFlag", "6", "commitOffset", "0"));
-        fields.putAll(Map.of("suspendTimeoutMillis", Long.toString(suspendMillis), "subVersion", "0",
-                "subscription", "*", "expressionType", "TAG"));
-        return command(RequestCode.PULL_MESSAGE, fields);
-    }
-
-    private static RemotingCommand commit(String group, String topic, int queueId, long offset) {
-        return command(RequestCode.UPDATE_CONSUMER_OFFSET, Map.of("consumerGroup", group, "topic", topic,
-                "queueId", Integer.toString(queueId), "commitOffset", Long.toString(offset)));
-    }
-
-    private static RemotingCommand heartbeat(String clientId, String group, String topic, String type,
-                                             String expression) {
-        HeartbeatData heartbeat = new HeartbeatData();
-        heartbeat.setClientID(clientId);
-        ConsumerData consumer = new ConsumerData();
-        consumer.setGroupName(group);
-        consumer.setConsumeType(ConsumeType.CONSUME_PASSIVELY);
-        consumer.setMessageModel(MessageModel.CLUSTERING);
-        SubscriptionData subscription = new SubscriptionData(topic, expression);
-        subscription.setExpressionType(type);
-        consumer.getSubscriptionDataSet().add(subscription);
-        heartbeat.getConsumerDataSet().add(consumer);
-        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.HEART_BEAT, null);
-        request.setBody(heartbeat.encode());
-        return request;
     }
 
     @Test
