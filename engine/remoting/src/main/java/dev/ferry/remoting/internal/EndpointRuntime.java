@@ -7,6 +7,7 @@ import dev.ferry.remoting.codec.CommandCodec;
 import dev.ferry.remoting.protocol.SerializeType;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EndpointRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EndpointRuntime.class.getName());
+    /** The most writes one flush waits for while more are queued. */
+    private static final int FLUSH_AFTER = 256;
 
     private final CommandCodec codec = new CommandCodec();
     private final RequestDispatcher dispatcher = new RequestDispatcher();
@@ -98,6 +101,9 @@ public final class EndpointRuntime implements AutoCloseable {
         if (tlsHandler != null) {
             pipeline.addLast("tls", tlsHandler);
         }
+        // Answers written one by one from the processors' threads go out in one write per event-loop turn instead of
+        // one system call each (up to 256 answers, or at once when nothing else is queued).
+        pipeline.addLast("flushes", new FlushConsolidationHandler(FLUSH_AFTER, true));
         pipeline.addLast("idle", new IdleStateHandler(0, 0, maxIdleTime.toMillis(), TimeUnit.MILLISECONDS));
         pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout, gate));
         pipeline.addLast("encoder", encoder);
