@@ -11,32 +11,23 @@ import dev.ferry.spi.PluginRegistry;
 
 /**
  * The plugins a client's consumers use, looked up by name through {@link java.util.ServiceLoader} with the
- * client's configured class loader (never the thread's context loader). Registries load on first use.
+ * client's configured class loader (never the thread's context loader), and inside an OSGi framework also among
+ * its bundles. Looked up again for each consumer, which is rare and cheap: a plugin that appears while the client
+ * runs (a bundle installed into the framework, say) serves the consumers created after it.
  */
 final class ClientPlugins {
     private final ClassLoader loader;
-    private volatile PluginRegistry<AllocateStrategyProvider> strategies;
-    private volatile PluginRegistry<OffsetStoreProvider> offsetStores;
 
     ClientPlugins(ClassLoader loader) {
         this.loader = loader;
     }
 
     AllocateStrategy allocateStrategy(String name, PluginConfig config) {
-        PluginRegistry<AllocateStrategyProvider> registry = strategies;
-        if (registry == null) {
-            registry = PluginRegistry.load(AllocateStrategyProvider.KIND, loader);
-            strategies = registry;
-        }
-        return AllocateStrategyResolver.over(registry).create(name, config);
+        return AllocateStrategyResolver.over(PluginRegistry.load(AllocateStrategyProvider.KIND, loader))
+                .create(name, config);
     }
 
     OffsetStore offsetStore(String name, OffsetStoreContext context) {
-        PluginRegistry<OffsetStoreProvider> registry = offsetStores;
-        if (registry == null) {
-            registry = PluginRegistry.load(OffsetStoreProvider.KIND, loader);
-            offsetStores = registry;
-        }
-        return registry.get(name).create(context, PluginConfig.empty());
+        return PluginRegistry.load(OffsetStoreProvider.KIND, loader).get(name).create(context, PluginConfig.empty());
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Hashtable;
 import java.util.List;
@@ -25,7 +26,7 @@ class BundlePluginsTest {
 
     @Test
     void providersThatBundlesDeclareAreFoundByName() throws Exception {
-        try (OsgiFramework osgi = OsgiFramework.launch(storage)) {
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
             osgi.installAll(OsgiFramework.bundleDirectory());
             assertThat(osgi.startAll()).isEmpty();
 
@@ -37,7 +38,7 @@ class BundlePluginsTest {
 
     @Test
     void aProviderRegisteredAsAServiceIsFoundByNameAndGoneOnceUnregistered() throws Exception {
-        try (OsgiFramework osgi = OsgiFramework.launch(storage)) {
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
             osgi.installAll(OsgiFramework.bundleDirectory());
             assertThat(osgi.startAll()).isEmpty();
             Class<?> providerType = osgi.bundle("dev.ferry.spi").loadClass("dev.ferry.spi.AllocateStrategyProvider");
@@ -64,7 +65,7 @@ class BundlePluginsTest {
 
     @Test
     void anUnknownNameIsRefusedListingTheNamesFoundInTheFramework() throws Exception {
-        try (OsgiFramework osgi = OsgiFramework.launch(storage)) {
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
             osgi.installAll(OsgiFramework.bundleDirectory());
             assertThat(osgi.startAll()).isEmpty();
 
@@ -72,6 +73,55 @@ class BundlePluginsTest {
             assertThatThrownBy(() -> call(registry, "get", "no-such-strategy"))
                 .cause().hasMessageContaining("no-such-strategy").hasMessageContaining("queue-id-modulo");
         }
+    }
+
+    @Test
+    void aPluginBundleInstalledWhileAClientRunsServesTheConsumersCreatedAfterIt() throws Exception {
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
+            Path sample;
+            try (var jars = Files.list(OsgiFramework.bundleDirectory())) {
+                sample = jars.filter(p -> p.getFileName().toString().startsWith("ferry-sample-custom-strategy"))
+                    .findFirst().orElseThrow();
+            }
+            for (Path jar : OsgiFramework.bundleJars(OsgiFramework.bundleDirectory())) {
+                if (!jar.equals(sample)) {
+                    osgi.install(jar);
+                }
+            }
+            assertThat(osgi.startAll()).isEmpty();
+            Bundle server = osgi.bundle("dev.ferry.server");
+            Bundle client = osgi.bundle("dev.ferry.client");
+            Object settings = callStatic(server.loadClass("dev.ferry.server.embedded.EmbeddedEngine"), "settings",
+                    storage.resolve("store"));
+            call(settings, "namesrvPort", 0);
+            call(settings, "brokerPort", 0);
+            try (AutoCloseable engine = (AutoCloseable) call(settings, "start")) {
+                Class<?> configType = client.loadClass("dev.ferry.client.ClientConfig");
+                Object config = call(callStatic(configType, "builder",
+                        (Object) new String[] {(String) call(engine, "nameServerAddress")}), "build");
+                try (AutoCloseable ferryClient = (AutoCloseable) client.loadClass("dev.ferry.client.FerryClient")
+                        .getConstructor(configType).newInstance(config)) {
+                    Object noConfig = callStatic(osgi.bundle("dev.ferry.spi").loadClass("dev.ferry.spi.PluginConfig"),
+                            "empty");
+                    assertThatThrownBy(() -> pullConsumer(client, ferryClient, "Before", noConfig))
+                        .cause().hasMessageContaining("queue-id-modulo");
+
+                    osgi.install(sample).start();
+
+                    try (AutoCloseable consumer = pullConsumer(client, ferryClient, "After", noConfig)) {
+                        assertThat(consumer).isNotNull();
+                    }
+                }
+            }
+        }
+    }
+
+    /** A pull consumer of {@code ferryClient} whose allocation strategy is the sample's {@code queue-id-modulo}. */
+    private static AutoCloseable pullConsumer(Bundle client, Object ferryClient, String group, Object noConfig)
+            throws Exception {
+        Object builder = callStatic(client.loadClass("dev.ferry.client.PullConsumerConfig"), "builder", group);
+        call(builder, "allocateStrategy", "queue-id-modulo", noConfig);
+        return (AutoCloseable) call(ferryClient, "pullConsumer", call(builder, "build"));
     }
 
     @SuppressWarnings("unchecked")

@@ -81,14 +81,17 @@ final class OsgiFramework implements AutoCloseable {
         return Path.of(dir);
     }
 
+    /** The jars of {@code dir}, in name order. */
+    static List<Path> bundleJars(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+        }
+    }
+
     /** Installs every jar of {@code dir}, in name order. */
     List<Bundle> installAll(Path dir) throws IOException, BundleException {
-        List<Path> jars;
-        try (Stream<Path> files = Files.list(dir)) {
-            jars = files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
-        }
         List<Bundle> bundles = new ArrayList<>();
-        for (Path jar : jars) {
+        for (Path jar : bundleJars(dir)) {
             bundles.add(install(jar));
         }
         return bundles;
