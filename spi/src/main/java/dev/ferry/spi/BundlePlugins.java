@@ -9,8 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleEvent;
+import org.osgi.framework.BundleListener;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.InvalidSyntaxException;
@@ -27,6 +31,9 @@ import org.osgi.framework.ServiceReference;
  */
 final class BundlePlugins {
     private static final int RESOLVED = Bundle.RESOLVED | Bundle.STARTING | Bundle.ACTIVE;
+    /** The bundle events after which a plugin's code may be gone. */
+    private static final int WITHDRAWN = BundleEvent.STOPPED | BundleEvent.UPDATED | BundleEvent.UNRESOLVED
+            | BundleEvent.UNINSTALLED;
 
     private BundlePlugins() {
     }
@@ -89,6 +96,47 @@ final class BundlePlugins {
             }
         }
         return providers;
+    }
+
+    /**
+     * Calls {@code onWithdrawn} once when the bundle that defines {@code plugin}'s class stops, is updated,
+     * unresolved or uninstalled; returns what stops watching, or {@code null} when the plugin comes from no bundle
+     * or the spi bundle has not started.
+     */
+    static Runnable watch(Object plugin, Consumer<String> onWithdrawn) {
+        Bundle origin = FrameworkUtil.getBundle(plugin.getClass());
+        Bundle own = FrameworkUtil.getBundle(BundlePlugins.class);
+        BundleContext context = own == null ? null : own.getBundleContext();
+        if (origin == null || context == null) {
+            return null;
+        }
+        long originId = origin.getBundleId();
+        String from = "bundle " + origin.getSymbolicName() + " " + origin.getVersion();
+        AtomicBoolean over = new AtomicBoolean();
+        BundleListener listener = new BundleListener() {
+            @Override
+            public void bundleChanged(BundleEvent event) {
+                if (event.getBundle().getBundleId() == originId && (event.getType() & WITHDRAWN) != 0
+                        && over.compareAndSet(false, true)) {
+                    stopListening(context, this);
+                    onWithdrawn.accept(from);
+                }
+            }
+        };
+        context.addBundleListener(listener);
+        return () -> {
+            if (over.compareAndSet(false, true)) {
+                stopListening(context, listener);
+            }
+        };
+    }
+
+    private static void stopListening(BundleContext context, BundleListener listener) {
+        try {
+            context.removeBundleListener(listener);
+        } catch (IllegalStateException e) {
+            // the spi bundle stopped: its listeners went with it
+        }
     }
 
     /** The provider class names of a {@code META-INF/services} file: one per line, {@code #} starts a comment. */

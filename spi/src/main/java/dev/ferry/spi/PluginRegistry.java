@@ -37,7 +37,7 @@ public final class PluginRegistry<P extends PluginProvider> {
     }
 
     /** Whether the OSGi API is there to ask; only then is {@link BundlePlugins} touched. */
-    private static final boolean OSGI_API = osgiApiPresent();
+    static final boolean OSGI_API = osgiApiPresent();
 
     /**
      * Loads every provider of {@code kind} that {@code classLoader} (and its parents) registers in
@@ -93,7 +93,8 @@ public final class PluginRegistry<P extends PluginProvider> {
         for (P provider : providers) {
             String name = provider.name();
             if (name == null || name.isBlank()) {
-                throw new PluginException("A " + kind.label() + " plugin has no name: " + provider.getClass().getName());
+                throw new PluginException("A " + kind.label() + " plugin has no name: "
+                        + provider.getClass().getName());
             }
             P previous = byName.putIfAbsent(key(name), provider);
             if (previous != null) {

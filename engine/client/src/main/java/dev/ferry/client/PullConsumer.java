@@ -44,6 +44,7 @@ public final class PullConsumer implements AutoCloseable {
     /** Batches of paused queues, handed out again after {@link #resume}. */
     private final List<PulledBatch> heldBack = new ArrayList<>();
     private final List<ScheduledFuture<?>> jobs = new ArrayList<>();
+    private final PluginWatches plugins;
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean assigned;
     private volatile boolean closed;
@@ -77,6 +78,9 @@ public final class PullConsumer implements AutoCloseable {
         this.rebalance = new RebalanceService(client.clientId(), settings, strategy, offsets, requests,
                 client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
                 QueueGate.OPEN, pulls::start);
+        this.plugins = new PluginWatches(config.group(), client.later(), this::close);
+        plugins.watch("allocation strategy " + config.allocateStrategy(), strategy);
+        plugins.watch("offset store broker", offsets);
     }
 
     /** Reads {@code topic}'s messages matching a tag expression, sharing its queues with the group. */
@@ -246,6 +250,7 @@ public final class PullConsumer implements AutoCloseable {
             return;
         }
         closed = true;
+        plugins.close();
         jobs.forEach(job -> job.cancel(false));
         pulls.stop();
         if (config.autoCommit()) {

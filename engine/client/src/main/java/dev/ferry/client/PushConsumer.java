@@ -46,6 +46,7 @@ public final class PushConsumer implements AutoCloseable {
     private final QueueLocks locks;
     private final List<ScheduledFuture<?>> jobs = new ArrayList<>();
     private final GroupMember member;
+    private final PluginWatches plugins;
     private volatile boolean started;
     private volatile boolean closed;
 
@@ -89,11 +90,18 @@ public final class PushConsumer implements AutoCloseable {
                 client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
                 locks != null ? locks : QueueGate.OPEN, pulls::start);
         this.member = new GroupMember(settings, filters, this::rebalanceSoon);
+        this.plugins = new PluginWatches(config.group(), client.later(), this::close);
+        plugins.watch("allocation strategy " + config.allocateStrategy(), strategy);
+        plugins.watch("offset store " + offsetStoreName(), offsets);
+    }
+
+    private String offsetStoreName() {
+        return config.offsetStore().orElse(config.messageModel() == MessageModel.BROADCASTING ? "local-file"
+                : "broker");
     }
 
     private OffsetStore createOffsetStore() {
-        String name = config.offsetStore().orElse(config.messageModel() == MessageModel.BROADCASTING
-                ? "local-file" : "broker");
+        String name = offsetStoreName();
         Path directory = client.config().localOffsetDirectory().orElse(null);
         if (directory == null) {
             if (config.messageModel() == MessageModel.BROADCASTING) {
@@ -172,6 +180,7 @@ public final class PushConsumer implements AutoCloseable {
         if (closed) {
             return;
         }
+        plugins.close();
         if (started) {
             consume.beginShutdown(); // before closed is seen: a listener that sees it fails harmlessly
         }

@@ -4,16 +4,25 @@ import static dev.ferry.osgi.Reflect.call;
 import static dev.ferry.osgi.Reflect.callStatic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Proxy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Hashtable;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.wiring.BundleWiring;
 
 /**
  * The spi's plugin registry inside a framework: it finds the providers that other bundles declare in their own
@@ -78,42 +87,102 @@ class BundlePluginsTest {
     @Test
     void aPluginBundleInstalledWhileAClientRunsServesTheConsumersCreatedAfterIt() throws Exception {
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
-            Path sample;
-            try (var jars = Files.list(OsgiFramework.bundleDirectory())) {
-                sample = jars.filter(p -> p.getFileName().toString().startsWith("ferry-sample-custom-strategy"))
-                    .findFirst().orElseThrow();
-            }
-            for (Path jar : OsgiFramework.bundleJars(OsgiFramework.bundleDirectory())) {
-                if (!jar.equals(sample)) {
-                    osgi.install(jar);
-                }
-            }
-            assertThat(osgi.startAll()).isEmpty();
-            Bundle server = osgi.bundle("dev.ferry.server");
+            Path sample = installAllButTheSample(osgi);
             Bundle client = osgi.bundle("dev.ferry.client");
-            Object settings = callStatic(server.loadClass("dev.ferry.server.embedded.EmbeddedEngine"), "settings",
-                    storage.resolve("store"));
-            call(settings, "namesrvPort", 0);
-            call(settings, "brokerPort", 0);
-            try (AutoCloseable engine = (AutoCloseable) call(settings, "start")) {
-                Class<?> configType = client.loadClass("dev.ferry.client.ClientConfig");
-                Object config = call(callStatic(configType, "builder",
-                        (Object) new String[] {(String) call(engine, "nameServerAddress")}), "build");
-                try (AutoCloseable ferryClient = (AutoCloseable) client.loadClass("dev.ferry.client.FerryClient")
-                        .getConstructor(configType).newInstance(config)) {
-                    Object noConfig = callStatic(osgi.bundle("dev.ferry.spi").loadClass("dev.ferry.spi.PluginConfig"),
-                            "empty");
-                    assertThatThrownBy(() -> pullConsumer(client, ferryClient, "Before", noConfig))
-                        .cause().hasMessageContaining("queue-id-modulo");
+            try (AutoCloseable engine = startEngine(osgi); AutoCloseable ferryClient = startClient(client, engine)) {
+                assertThatThrownBy(() -> pullConsumer(client, ferryClient, "Before", noConfig(osgi)))
+                    .cause().hasMessageContaining("queue-id-modulo");
 
-                    osgi.install(sample).start();
+                osgi.install(sample).start();
 
-                    try (AutoCloseable consumer = pullConsumer(client, ferryClient, "After", noConfig)) {
-                        assertThat(consumer).isNotNull();
-                    }
+                try (AutoCloseable consumer = pullConsumer(client, ferryClient, "After", noConfig(osgi))) {
+                    assertThat(consumer).isNotNull();
                 }
             }
         }
+    }
+
+    @Test
+    void aConsumerWhosePluginBundleGoesIsToldOnceStopsAndLeavesNoClassLoaderBehind() throws Exception {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger clientLog = Logger.getLogger("dev.ferry.client");
+        clientLog.addHandler(handler);
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
+            Path sampleJar = installAllButTheSample(osgi);
+            Bundle client = osgi.bundle("dev.ferry.client");
+            try (AutoCloseable engine = startEngine(osgi); AutoCloseable ferryClient = startClient(client, engine)) {
+                Bundle sample = osgi.install(sampleJar);
+                sample.start();
+                WeakReference<ClassLoader> sampleLoader = new WeakReference<>(
+                        sample.adapt(BundleWiring.class).getClassLoader());
+                AutoCloseable consumer = pullConsumer(client, ferryClient, "Withdrawn", noConfig(osgi));
+
+                osgi.uninstall(sample);
+
+                await().atMost(Duration.ofSeconds(30)).until(() -> !warnings.isEmpty());
+                assertThat(warnings).singleElement().asString().contains("queue-id-modulo").contains("Withdrawn")
+                    .contains("dev.ferry.samples.custom");
+                consumer = null; // what the application holds goes too; Ferry must hold nothing of it
+                sample = null;
+                await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    System.gc();
+                    return sampleLoader.get() == null;
+                });
+                assertThat(warnings).hasSize(1);
+            }
+        } finally {
+            clientLog.removeHandler(handler);
+        }
+    }
+
+    /** Installs and starts every bundle but the sample plugin's; returns the sample's jar. */
+    private static Path installAllButTheSample(OsgiFramework osgi) throws Exception {
+        Path sample = null;
+        for (Path jar : OsgiFramework.bundleJars(OsgiFramework.bundleDirectory())) {
+            if (jar.getFileName().toString().startsWith("ferry-sample-custom-strategy")) {
+                sample = jar;
+            } else {
+                osgi.install(jar);
+            }
+        }
+        assertThat(osgi.startAll()).isEmpty();
+        return Objects.requireNonNull(sample, "no sample plugin among the bundles");
+    }
+
+    private AutoCloseable startEngine(OsgiFramework osgi) throws Exception {
+        Object settings = callStatic(osgi.bundle("dev.ferry.server").loadClass(
+                "dev.ferry.server.embedded.EmbeddedEngine"), "settings", storage.resolve("store"));
+        call(settings, "namesrvPort", 0);
+        call(settings, "brokerPort", 0);
+        return (AutoCloseable) call(settings, "start");
+    }
+
+    private static AutoCloseable startClient(Bundle client, Object engine) throws Exception {
+        Class<?> configType = client.loadClass("dev.ferry.client.ClientConfig");
+        Object config = call(callStatic(configType, "builder",
+                (Object) new String[] {(String) call(engine, "nameServerAddress")}), "build");
+        return (AutoCloseable) client.loadClass("dev.ferry.client.FerryClient").getConstructor(configType)
+                .newInstance(config);
+    }
+
+    private static Object noConfig(OsgiFramework osgi) throws Exception {
+        return callStatic(osgi.bundle("dev.ferry.spi").loadClass("dev.ferry.spi.PluginConfig"), "empty");
     }
 
     /** A pull consumer of {@code ferryClient} whose allocation strategy is the sample's {@code queue-id-modulo}. */

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
@@ -19,6 +21,7 @@ import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
 import org.osgi.framework.namespace.PackageNamespace;
 import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
 
 /**
  * One OSGi framework, Apache Felix or Eclipse Equinox, launched through the standard {@code org.osgi.framework.launch}
@@ -117,6 +120,22 @@ final class OsgiFramework implements AutoCloseable {
             }
         }
         return failures;
+    }
+
+    /** Uninstalls {@code bundle} and refreshes it, so that its revision and class loader can go. */
+    void uninstall(Bundle bundle) throws BundleException, InterruptedException {
+        bundle.uninstall();
+        installed.remove(bundle);
+        refresh(bundle);
+    }
+
+    /** Refreshes {@code bundles} (an uninstalled bundle's old revision goes then) and waits until that is done. */
+    void refresh(Bundle... bundles) throws InterruptedException {
+        CountDownLatch refreshed = new CountDownLatch(1);
+        framework.adapt(FrameworkWiring.class).refreshBundles(List.of(bundles), event -> refreshed.countDown());
+        if (!refreshed.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the refresh did not finish within 30 s");
+        }
     }
 
     static boolean isFragment(Bundle bundle) {
