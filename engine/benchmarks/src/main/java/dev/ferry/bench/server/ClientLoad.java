@@ -77,12 +77,19 @@ final class ClientLoad {
     }
 
     /**
-     * A send measurement's rate and the broker's CPU time per message sent.
+     * A send measurement's rate, and the broker's and the load's (this JVM's: the client's) CPU time per message.
      *
      * @param perSecond         messages per second
      * @param brokerCpuNanosPer the broker's CPU time while measured, per message
+     * @param clientCpuNanosPer this JVM's CPU time while measured, per message
      */
-    record Sends(double perSecond, double brokerCpuNanosPer) {
+    record Sends(double perSecond, double brokerCpuNanosPer, double clientCpuNanosPer) {
+    }
+
+    /** CPU time this JVM (the load, the client in it) has used so far, in nanoseconds. */
+    static long ownCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
+                "no CPU time for this process")).toNanos();
     }
 
     /** Messages per second sent synchronously by {@code threads} threads for {@code duration}. */
@@ -106,10 +113,13 @@ final class ClientLoad {
             SyncSendLoop.run(threads, warmup, send);
         }
         long cpuBefore = brokerCpu.getAsLong();
+        long ownBefore = ownCpuNanos();
         double rate = SyncSendLoop.run(threads, duration, send);
+        long own = ownCpuNanos() - ownBefore;
         long cpu = brokerCpu.getAsLong() - cpuBefore;
         producer.shutdown();
-        return new Sends(rate, cpu / Math.max(1, rate * duration.toNanos() / 1e9));
+        double messages = Math.max(1, rate * duration.toNanos() / 1e9);
+        return new Sends(rate, cpu / messages, own / messages);
     }
 
     /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
@@ -117,8 +127,10 @@ final class ClientLoad {
         return asyncSend(inFlight, size, Duration.ZERO, duration, () -> 0L).perSecond();
     }
 
-    /** As {@link #syncSend(int, int, Duration, Duration, LongSupplier)}, sent asynchronously, {@code inFlight} at most
-     * unanswered. */
+    /**
+     * As {@link #syncSend(int, int, Duration, Duration, LongSupplier)}, sent asynchronously, {@code inFlight} at
+     * most unanswered.
+     */
     Sends asyncSend(int inFlight, int size, Duration warmup, Duration duration, LongSupplier brokerCpu)
             throws Exception {
         DefaultMQProducer producer = producer("async");
@@ -128,10 +140,13 @@ final class ClientLoad {
             sendAsync(producer, topic, size, inFlight, Long.MAX_VALUE, warmup);
         }
         long cpuBefore = brokerCpu.getAsLong();
+        long ownBefore = ownCpuNanos();
         long sent = sendAsync(producer, topic, size, inFlight, Long.MAX_VALUE, duration);
+        long own = ownCpuNanos() - ownBefore;
         long cpu = brokerCpu.getAsLong() - cpuBefore;
         producer.shutdown();
-        return new Sends(sent / (double) duration.toSeconds(), cpu / (double) Math.max(1, sent));
+        double messages = Math.max(1, sent);
+        return new Sends(sent / (double) duration.toSeconds(), cpu / messages, own / messages);
     }
 
     private static long sendAsync(DefaultMQProducer producer, String topic, int size, int inFlight, long count,
@@ -157,12 +172,13 @@ final class ClientLoad {
     }
 
     /**
-     * A drain's rate and the broker's CPU time per message drained.
+     * A drain's rate, and the broker's and the load's (the consumer's) CPU time per message drained.
      *
      * @param perSecond         messages per second
      * @param brokerCpuNanosPer the broker's CPU time while draining, per message
+     * @param clientCpuNanosPer this JVM's CPU time while draining, per message
      */
-    record Drain(double perSecond, double brokerCpuNanosPer) {
+    record Drain(double perSecond, double brokerCpuNanosPer, double clientCpuNanosPer) {
     }
 
     /**
@@ -207,6 +223,7 @@ final class ClientLoad {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         long cpuBefore = brokerCpu.getAsLong();
+        long ownBefore = ownCpuNanos();
         long start = System.nanoTime();
         consumer.start();
         // Messages per queue once a second: a queue that stalls (waiting for the next rebalance, say) shows.
@@ -220,9 +237,11 @@ final class ClientLoad {
             System.out.println("  (backlog not drained: " + received.get() + " of " + filled + ")");
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        long own = ownCpuNanos() - ownBefore;
         long cpu = brokerCpu.getAsLong() - cpuBefore;
         consumer.shutdown();
-        return new Drain(received.get() / seconds, cpu / (double) Math.max(1, received.get()));
+        double messages = Math.max(1, received.get());
+        return new Drain(received.get() / seconds, cpu / messages, own / messages);
     }
 
     /**

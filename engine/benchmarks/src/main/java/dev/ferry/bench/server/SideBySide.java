@@ -255,10 +255,12 @@ public final class SideBySide implements Callable<Integer> {
             ClientLoad.Sends sync = load.syncSend(16, 1024, warmup, duration, server::cpuNanos);
             figures.put("sync send 1 KiB, 16 threads (msg/s)", sync.perSecond());
             figures.put("broker CPU per sync send (us)", sync.brokerCpuNanosPer() / 1000);
+            figures.put("client CPU per sync send (us)", sync.clientCpuNanosPer() / 1000);
             System.out.println("  sync done");
             ClientLoad.Sends async = load.asyncSend(1024, 1024, warmup, duration, server::cpuNanos);
             figures.put("async send 1 KiB (msg/s)", async.perSecond());
             figures.put("broker CPU per async send (us)", async.brokerCpuNanosPer() / 1000);
+            figures.put("client CPU per async send (us)", async.clientCpuNanosPer() / 1000);
             System.out.println("  async done");
             if (syncFlush) {
                 figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
@@ -267,6 +269,7 @@ public final class SideBySide implements Callable<Integer> {
             ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, warmupBacklog, server::cpuNanos);
             figures.put("consume " + backlog + " backlog (msg/s)", drain.perSecond());
             figures.put("broker CPU per drained message (us)", drain.brokerCpuNanosPer() / 1000);
+            figures.put("client CPU per drained message (us)", drain.clientCpuNanosPer() / 1000);
             System.out.println("  backlog done");
             Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
                 Duration.ofSeconds(latencySeconds), 1024);
