@@ -127,7 +127,12 @@ public final class FerryClient implements AutoCloseable {
     public PushConsumer pushConsumer(PushConsumerConfig consumerConfig, MessageListener listener) {
         ensureOpen();
         PushConsumer consumer = new PushConsumer(this, consumerConfig, listener);
-        consumer.start();
+        try {
+            consumer.start();
+        } catch (RuntimeException e) {
+            consumer.close(); // lets go of what it took when built: the watches on its plugins, say
+            throw e;
+        }
         members.add(consumer);
         return consumer;
     }

@@ -105,22 +105,7 @@ class BundlePluginsTest {
     @Test
     void aConsumerWhosePluginBundleGoesIsToldOnceStopsAndLeavesNoClassLoaderBehind() throws Exception {
         List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                    warnings.add(record.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        Handler handler = warningsInto(warnings);
         Logger clientLog = Logger.getLogger("dev.ferry.client");
         clientLog.addHandler(handler);
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
@@ -149,6 +134,66 @@ class BundlePluginsTest {
         } finally {
             clientLog.removeHandler(handler);
         }
+    }
+
+    @Test
+    void aPushConsumerThatFailedToStartIsNotToldAboutItsPluginLater() throws Exception {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = warningsInto(warnings);
+        Logger clientLog = Logger.getLogger("dev.ferry.client");
+        clientLog.addHandler(handler);
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
+            Path sampleJar = installAllButTheSample(osgi);
+            Bundle client = osgi.bundle("dev.ferry.client");
+            try (AutoCloseable engine = startEngine(osgi); AutoCloseable ferryClient = startClient(client, engine)) {
+                Bundle sample = osgi.install(sampleJar);
+                sample.start();
+                Object listener = Proxy.newProxyInstance(client.loadClass("dev.ferry.client.FerryClient")
+                        .getClassLoader(), new Class<?>[] {osgi.bundle("dev.ferry.api")
+                        .loadClass("dev.ferry.api.MessageListener")}, (proxy, method, args) -> null);
+                pushConsumer(osgi, client, ferryClient, listener);
+                // a second consumer of the same group in one client does not start
+                assertThatThrownBy(() -> pushConsumer(osgi, client, ferryClient, listener))
+                    .cause().hasMessageContaining("already runs");
+
+                osgi.uninstall(sample);
+
+                osgi.awaitBundleEventsDelivered(storage);
+
+                // the running consumer's warning only: the one that never started watches nothing
+                assertThat(warnings).singleElement().asString().contains("queue-id-modulo").contains("Twice");
+            }
+        } finally {
+            clientLog.removeHandler(handler);
+        }
+    }
+
+    private static Object pushConsumer(OsgiFramework osgi, Bundle client, Object ferryClient, Object listener)
+            throws Exception {
+        Object builder = callStatic(client.loadClass("dev.ferry.client.PushConsumerConfig"), "builder", "Twice");
+        call(builder, "subscribe", "TopicTwice", "*");
+        call(builder, "allocateStrategy", "queue-id-modulo", noConfig(osgi));
+        return call(ferryClient, "pushConsumer", call(builder, "build"), listener);
+    }
+
+    /** A log handler that keeps the messages of warnings and worse. */
+    private static Handler warningsInto(List<String> warnings) {
+        return new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /** Installs and starts every bundle but the sample plugin's; returns the sample's jar. */

@@ -5,18 +5,13 @@ import static dev.ferry.osgi.Reflect.callStatic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -198,17 +193,8 @@ class FerryBundlesTest {
 
     /** A bundle whose only import no bundle exports. */
     private static Path brokenBundle(Path jar) throws IOException {
-        Manifest manifest = new Manifest();
-        Attributes main = manifest.getMainAttributes();
-        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        main.putValue("Bundle-ManifestVersion", "2");
-        main.putValue("Bundle-SymbolicName", "dev.ferry.test.broken");
-        main.putValue("Bundle-Version", "1.0.0");
-        main.putValue("Import-Package", "dev.ferry.nosuchpackage;version=\"[0.1,1)\"");
-        try (OutputStream out = Files.newOutputStream(jar)) {
-            new JarOutputStream(out, manifest).close(); // a manifest and nothing else
-        }
-        return jar;
+        return OsgiFramework.manifestOnlyJar(jar, "dev.ferry.test.broken",
+                "dev.ferry.nosuchpackage;version=\"[0.1,1)\"");
     }
 
     private static String describe(Map<Bundle, BundleException> failures) {

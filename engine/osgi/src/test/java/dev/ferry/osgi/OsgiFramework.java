@@ -1,6 +1,7 @@
 package dev.ferry.osgi;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,10 +12,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleException;
+import org.osgi.framework.BundleListener;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.launch.Framework;
@@ -120,6 +125,48 @@ final class OsgiFramework implements AutoCloseable {
             }
         }
         return failures;
+    }
+
+    /**
+     * Returns once the framework has delivered every bundle event raised so far: it raises one more (installing a
+     * marker bundle built in {@code scratch}) and waits for it, since the framework delivers them in order.
+     */
+    void awaitBundleEventsDelivered(Path scratch) throws Exception {
+        Path marker = manifestOnlyJar(scratch.resolve("marker-" + System.nanoTime() + ".jar"),
+                "dev.ferry.test.marker", null);
+        CountDownLatch seen = new CountDownLatch(1);
+        BundleListener listener = event -> {
+            if ("dev.ferry.test.marker".equals(event.getBundle().getSymbolicName())) {
+                seen.countDown();
+            }
+        };
+        framework.getBundleContext().addBundleListener(listener);
+        try {
+            Bundle bundle = framework.getBundleContext().installBundle(marker.toUri().toString());
+            if (!seen.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the marker's event was not delivered within 30 s");
+            }
+            bundle.uninstall();
+        } finally {
+            framework.getBundleContext().removeBundleListener(listener);
+        }
+    }
+
+    /** A jar holding only a bundle manifest: {@code symbolicName} 1.0.0, importing {@code imports} if not null. */
+    static Path manifestOnlyJar(Path jar, String symbolicName, String imports) throws IOException {
+        Manifest manifest = new Manifest();
+        Attributes main = manifest.getMainAttributes();
+        main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        main.putValue("Bundle-ManifestVersion", "2");
+        main.putValue("Bundle-SymbolicName", symbolicName);
+        main.putValue("Bundle-Version", "1.0.0");
+        if (imports != null) {
+            main.putValue("Import-Package", imports);
+        }
+        try (OutputStream out = Files.newOutputStream(jar)) {
+            new JarOutputStream(out, manifest).close(); // a manifest and nothing else
+        }
+        return jar;
     }
 
     /** Uninstalls {@code bundle} and refreshes it, so that its revision and class loader can go. */
