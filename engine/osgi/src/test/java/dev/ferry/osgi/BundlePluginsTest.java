@@ -18,6 +18,8 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -30,8 +32,22 @@ import org.osgi.framework.wiring.BundleWiring;
  * ServiceLoader outside a framework.
  */
 class BundlePluginsTest {
+    /** The client's warnings and worse, as logged during a test (its System.Logger writes to java.util.logging). */
+    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    private final Handler handler = warningsInto(warnings);
+
     @TempDir
     Path storage;
+
+    @BeforeEach
+    void captureClientWarnings() {
+        Logger.getLogger("dev.ferry.client").addHandler(handler);
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        Logger.getLogger("dev.ferry.client").removeHandler(handler);
+    }
 
     @Test
     void providersThatBundlesDeclareAreFoundByName() throws Exception {
@@ -93,7 +109,7 @@ class BundlePluginsTest {
                 assertThatThrownBy(() -> pullConsumer(client, ferryClient, "Before", noConfig(osgi)))
                     .cause().hasMessageContaining("queue-id-modulo");
 
-                osgi.install(sample).start();
+                osgi.installAndStart(sample);
 
                 try (AutoCloseable consumer = pullConsumer(client, ferryClient, "After", noConfig(osgi))) {
                     assertThat(consumer).isNotNull();
@@ -104,16 +120,11 @@ class BundlePluginsTest {
 
     @Test
     void aConsumerWhosePluginBundleGoesIsToldOnceStopsAndLeavesNoClassLoaderBehind() throws Exception {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = warningsInto(warnings);
-        Logger clientLog = Logger.getLogger("dev.ferry.client");
-        clientLog.addHandler(handler);
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
             Path sampleJar = installAllButTheSample(osgi);
             Bundle client = osgi.bundle("dev.ferry.client");
             try (AutoCloseable engine = startEngine(osgi); AutoCloseable ferryClient = startClient(client, engine)) {
-                Bundle sample = osgi.install(sampleJar);
-                sample.start();
+                Bundle sample = osgi.installAndStart(sampleJar);
                 WeakReference<ClassLoader> sampleLoader = new WeakReference<>(
                         sample.adapt(BundleWiring.class).getClassLoader());
                 AutoCloseable consumer = pullConsumer(client, ferryClient, "Withdrawn", noConfig(osgi));
@@ -131,23 +142,16 @@ class BundlePluginsTest {
                 });
                 assertThat(warnings).hasSize(1);
             }
-        } finally {
-            clientLog.removeHandler(handler);
         }
     }
 
     @Test
     void aPushConsumerThatFailedToStartIsNotToldAboutItsPluginLater() throws Exception {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = warningsInto(warnings);
-        Logger clientLog = Logger.getLogger("dev.ferry.client");
-        clientLog.addHandler(handler);
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
             Path sampleJar = installAllButTheSample(osgi);
             Bundle client = osgi.bundle("dev.ferry.client");
             try (AutoCloseable engine = startEngine(osgi); AutoCloseable ferryClient = startClient(client, engine)) {
-                Bundle sample = osgi.install(sampleJar);
-                sample.start();
+                Bundle sample = osgi.installAndStart(sampleJar);
                 Object listener = Proxy.newProxyInstance(client.loadClass("dev.ferry.client.FerryClient")
                         .getClassLoader(), new Class<?>[] {osgi.bundle("dev.ferry.api")
                         .loadClass("dev.ferry.api.MessageListener")}, (proxy, method, args) -> null);
@@ -163,8 +167,6 @@ class BundlePluginsTest {
                 // the running consumer's warning only: the one that never started watches nothing
                 assertThat(warnings).singleElement().asString().contains("queue-id-modulo").contains("Twice");
             }
-        } finally {
-            clientLog.removeHandler(handler);
         }
     }
 

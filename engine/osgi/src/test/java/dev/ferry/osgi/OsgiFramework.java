@@ -111,6 +111,12 @@ final class OsgiFramework implements AutoCloseable {
         return bundle;
     }
 
+    Bundle installAndStart(Path jar) throws BundleException {
+        Bundle bundle = install(jar);
+        bundle.start();
+        return bundle;
+    }
+
     /** Starts every installed bundle that is not a fragment; returns each failure, by bundle. */
     Map<Bundle, BundleException> startAll() {
         Map<Bundle, BundleException> failures = new LinkedHashMap<>();
