@@ -35,18 +35,20 @@ class BundlePluginsTest {
     /** The client's warnings and worse, as logged during a test (its System.Logger writes to java.util.logging). */
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     private final Handler handler = warningsInto(warnings);
+    /** Held for the test: java.util.logging keeps loggers weakly, and a collected one would lose the handler. */
+    private final Logger clientLog = Logger.getLogger("dev.ferry.client");
 
     @TempDir
     Path storage;
 
     @BeforeEach
     void captureClientWarnings() {
-        Logger.getLogger("dev.ferry.client").addHandler(handler);
+        clientLog.addHandler(handler);
     }
 
     @AfterEach
     void stopCapturing() {
-        Logger.getLogger("dev.ferry.client").removeHandler(handler);
+        clientLog.removeHandler(handler);
     }
 
     @Test
@@ -162,6 +164,7 @@ class BundlePluginsTest {
 
                 osgi.uninstall(sample);
 
+                await().atMost(Duration.ofSeconds(30)).until(() -> !warnings.isEmpty());
                 osgi.awaitBundleEventsDelivered(storage);
 
                 // the running consumer's warning only: the one that never started watches nothing
