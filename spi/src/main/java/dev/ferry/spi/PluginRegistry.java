@@ -52,22 +52,50 @@ public final class PluginRegistry<P extends PluginProvider> {
      * @throws PluginException if a provider cannot be instantiated or has a blank name
      */
     public static <P extends PluginProvider> PluginRegistry<P> load(PluginKind<P> kind, ClassLoader classLoader) {
-        Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(classLoader, "classLoader");
-        List<P> found = new ArrayList<>();
-        try {
-            ServiceLoader.load(kind.providerType(), classLoader).forEach(found::add);
-        } catch (ServiceConfigurationError e) {
-            throw new PluginException("Could not load " + kind.label() + " plugins: " + e.getMessage(), e);
+        return load(kind, List.of(classLoader));
+    }
+
+    /**
+     * Loads every provider of {@code kind} that any of {@code classLoaders} registers, in their order, as
+     * {@link #load(PluginKind, ClassLoader)} does for one. Loaders often overlap (an application's loader sees its
+     * server's libraries too): a provider class that several of them see counts once, while two different classes
+     * claiming one name are refused.
+     *
+     * @param kind the kind to load
+     * @param classLoaders where to look, at least one
+     * @param <P> the provider interface
+     * @return the registry
+     * @throws DuplicatePluginException if two provider classes claim one name
+     * @throws PluginException if a provider cannot be instantiated or has a blank name
+     */
+    public static <P extends PluginProvider> PluginRegistry<P> load(PluginKind<P> kind,
+                                                                     List<ClassLoader> classLoaders) {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(classLoaders, "classLoaders");
+        if (classLoaders.isEmpty()) {
+            throw new IllegalArgumentException("at least one class loader is needed to load " + kind.label()
+                    + " plugins");
         }
-        if (OSGI_API) {
-            for (P provider : BundlePlugins.find(kind)) {
-                if (found.stream().noneMatch(p -> p.getClass() == provider.getClass())) {
-                    found.add(provider);
-                }
+        List<P> found = new ArrayList<>();
+        for (ClassLoader classLoader : classLoaders) {
+            Objects.requireNonNull(classLoader, "classLoader");
+            try {
+                ServiceLoader.load(kind.providerType(), classLoader).forEach(p -> addOnce(found, p));
+            } catch (ServiceConfigurationError e) {
+                throw new PluginException("Could not load " + kind.label() + " plugins: " + e.getMessage(), e);
             }
         }
+        if (OSGI_API) {
+            BundlePlugins.find(kind).forEach(p -> addOnce(found, p));
+        }
         return of(kind, found);
+    }
+
+    private static <P> void addOnce(List<P> found, P provider) {
+        if (found.stream().noneMatch(p -> p.getClass() == provider.getClass())) {
+            found.add(provider);
+        }
     }
 
     private static boolean osgiApiPresent() {

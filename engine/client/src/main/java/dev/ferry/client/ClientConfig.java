@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param threadFactory makes every thread of the client
  * @param clock the time rebalance, expiry and retry decisions use
  * @param ticker the nanoseconds time budgets (send, poll, consume turns) are measured in
- * @param pluginClassLoader where allocate strategies, offset stores and filters are looked up
+ * @param pluginClassLoaders where allocate strategies, offset stores and filters are looked up, in this order; a
+ *     provider class that several of them see counts once
  * @param maxBodySize the largest body a received message may have once inflated; a compressed body that inflates
  *     to more is refused, so no broker can make the client allocate without bound
  */
@@ -38,7 +39,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
                            Duration requestTimeout, Duration routeRefreshInterval, Duration heartbeatInterval,
                            Duration offsetPersistInterval, Optional<Path> localOffsetDirectory,
                            RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock, Ticker ticker,
-                           ClassLoader pluginClassLoader, int maxBodySize) {
+                           List<ClassLoader> pluginClassLoaders, int maxBodySize) {
     /** The default {@link #maxBodySize}: far above RocketMQ's 4 MiB message limit, far below a heap. */
     public static final int DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
 
@@ -61,7 +62,9 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(ticker, "ticker");
-        Objects.requireNonNull(pluginClassLoader, "pluginClassLoader");
+        ConfigCheck.require(pluginClassLoaders != null && !pluginClassLoaders.isEmpty(), "pluginClassLoaders",
+                pluginClassLoaders, "at least one class loader is needed");
+        pluginClassLoaders = List.copyOf(pluginClassLoaders);
         ConfigCheck.require(maxBodySize > 0, "maxBodySize", maxBodySize, "must be positive");
     }
 
@@ -90,7 +93,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         private ThreadFactory threadFactory;
         private Clock clock = Clock.systemUTC();
         private Ticker ticker = Ticker.SYSTEM;
-        private ClassLoader pluginClassLoader = ClientConfig.class.getClassLoader();
+        private List<ClassLoader> pluginClassLoaders = List.of(ClientConfig.class.getClassLoader());
         private int maxBodySize = DEFAULT_MAX_BODY_SIZE;
 
         private Builder(String... nameServerAddresses) {
@@ -154,8 +157,15 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             return this;
         }
 
+        /** Plugins come from this loader alone (by default: the one that loaded the client). */
         public Builder pluginClassLoader(ClassLoader value) {
-            this.pluginClassLoader = value;
+            this.pluginClassLoaders = List.of(value);
+            return this;
+        }
+
+        /** Plugins come from these loaders, looked at in this order. */
+        public Builder pluginClassLoaders(List<ClassLoader> value) {
+            this.pluginClassLoaders = value;
             return this;
         }
 
@@ -169,7 +179,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
                     : daemonThreads("ferry-client-" + instanceName);
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
                     heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory), remoting,
-                    threads, clock, ticker, pluginClassLoader, maxBodySize);
+                    threads, clock, ticker, pluginClassLoaders, maxBodySize);
         }
 
         private static ThreadFactory daemonThreads(String prefix) {

@@ -67,7 +67,7 @@ public final class FerryClient implements AutoCloseable {
         this.uniqueIds = new UniqueMessageIds(LocalAddress.ipv4Bytes(config.clientIp()), ProcessHandle.current().pid(),
                 ThreadLocalRandom.current().nextInt(), config.clock(), ZoneId.systemDefault());
         this.decoder = new MessageDecoder(config.maxBodySize());
-        this.plugins = new ClientPlugins(config.pluginClassLoader());
+        this.plugins = new ClientPlugins(config.pluginClassLoaders());
         this.scheduler = new ScheduledThreadPoolExecutor(2, threads);
         scheduler.setRemoveOnCancelPolicy(true);
         remoting.registerProcessor(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, (context, request) -> {

@@ -93,7 +93,10 @@ public final class PullConsumer implements AutoCloseable {
         if (assigned) {
             throw new IllegalStateException("consumer " + config.group() + " was assigned queues; it cannot subscribe");
         }
-        filters.put(subscription.topic(), new SubscriptionFilter(subscription, client.config().clock().millis()));
+        SubscriptionFilter filter = client.plugins().subscriptionFilter(subscription, client.config().clock().millis());
+        filters.put(subscription.topic(), filter);
+        filter.localFilter().ifPresent(local -> plugins.watch("message filter " + local.expressionType()
+                + " of topic " + subscription.topic(), local));
         start();
         client.routes().route(subscription.topic());
         client.heartbeats().sendToAllBrokers();

@@ -57,7 +57,7 @@ public final class PushConsumer implements AutoCloseable {
         this.settings = ConsumerSettings.of(config);
         long subVersion = client.config().clock().millis();
         for (Subscription subscription : config.subscriptions()) {
-            filters.put(subscription.topic(), new SubscriptionFilter(subscription, subVersion));
+            filters.put(subscription.topic(), client.plugins().subscriptionFilter(subscription, subVersion));
         }
         if (config.messageModel() == MessageModel.CLUSTERING) {
             filters.put(settings.retryTopic(), new SubscriptionFilter(Subscription.all(settings.retryTopic()),
@@ -93,6 +93,8 @@ public final class PushConsumer implements AutoCloseable {
         this.plugins = new PluginWatches(config.group(), client.later(), this::close);
         plugins.watch("allocation strategy " + config.allocateStrategy(), strategy);
         plugins.watch("offset store " + offsetStoreName(), offsets);
+        filters.forEach((topic, filter) -> filter.localFilter().ifPresent(local -> plugins.watch(
+                "message filter " + local.expressionType() + " of topic " + topic, local)));
     }
 
     private String offsetStoreName() {

@@ -32,6 +32,6 @@
  * loops only move bytes; remoting callback threads complete sends and pulls; each push consumer has its own
  * consume pool. Time comes from {@link dev.ferry.client.ClientConfig#clock()} and spans are measured with
  * {@link dev.ferry.client.ClientConfig#ticker()}; nothing reads the system's clocks directly. Plugins are loaded with
- * {@link dev.ferry.client.ClientConfig#pluginClassLoader()}.
+ * {@link dev.ferry.client.ClientConfig#pluginClassLoaders()}.
  */
 package dev.ferry.client;

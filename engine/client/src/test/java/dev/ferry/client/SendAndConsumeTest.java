@@ -1,12 +1,14 @@
 package dev.ferry.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.SendResult;
 import dev.ferry.api.SendStatus;
+import dev.ferry.spi.FilterExpressionException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -181,5 +183,41 @@ class SendAndConsumeTest extends AgainstCluster {
             consumer.close();
         }
         assertThat(received).containsExactlyInAnyOrder("n6", "n8");
+    }
+
+    @Test
+    void shouldFilterWithTheClientsOwnFilterPluginOnABrokerThatLacksIt() {
+        String topic = ClientTestSupport.unique("Prefix");
+        Producer producer = producer();
+        for (String tag : List.of("order-paid", "invoice-sent", "order-shipped", "orders", "refund")) {
+            producer.send(Message.builder(topic).body(utf8(tag)).tags(tag).build());
+        }
+        producer.send(Message.builder(topic).body(utf8("untagged")).build());
+        producer.send(Message.builder(topic).body(utf8("last")).tags("order-last").build());
+
+        List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PushConsumer consumer = client.pushConsumer(PushConsumerConfig.builder(ClientTestSupport.unique("CG"))
+                .subscribe(new Subscription(topic, TagPrefixFilterProvider.TYPE, "order-"))
+                .consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).build(),
+                message -> received.add(message.tags().orElse("none")));
+        try {
+            // The last message sent matches: once it is in, every earlier one has been through the filter.
+            await().atMost(WAIT).until(() -> received.contains("order-last"));
+        } finally {
+            consumer.close();
+        }
+        assertThat(received).containsExactlyInAnyOrder("order-paid", "order-shipped", "order-last");
+    }
+
+    @Test
+    void shouldRefuseAConsumerWhoseExpressionTheClientsFilterPluginRefuses() {
+        String group = ClientTestSupport.unique("CG");
+        PushConsumerConfig config = PushConsumerConfig.builder(group)
+                .subscribe(new Subscription(ClientTestSupport.unique("Prefix"), TagPrefixFilterProvider.TYPE, "a b"))
+                .build();
+
+        assertThatThrownBy(() -> client.pushConsumer(config, message -> { }))
+                .isInstanceOf(FilterExpressionException.class)
+                .hasMessageContaining("TAG_PREFIX").hasMessageContaining("a b");
     }
 }

@@ -3,18 +3,12 @@ package dev.ferry.server;
 import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.server.broker.Broker;
 import dev.ferry.server.namesrv.NameServer;
+import dev.ferry.spi.PluginJars;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ThreadFactory;
-import java.util.stream.Stream;
 
 /**
  * A name server and a broker in one process, as {@code ferry-server} and the resource
@@ -46,23 +40,7 @@ public final class FerryServer implements AutoCloseable {
     }
 
     private static URLClassLoader pluginLoader(Path dir) {
-        if (dir == null) {
-            return null;
-        }
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("plugin directory " + dir + " does not exist or is not a directory");
-        }
-        List<URL> jars = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".jar")).sorted().toList()) {
-                jars.add(file.toUri().toURL());
-            }
-        } catch (MalformedURLException e) {
-            throw new IllegalArgumentException("bad plugin jar path in " + dir, e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list plugin directory " + dir, e);
-        }
-        return new URLClassLoader("ferry-plugins", jars.toArray(URL[]::new), FerryServer.class.getClassLoader());
+        return dir == null ? null : PluginJars.open(dir, FerryServer.class.getClassLoader());
     }
 
     /** Starts the broker (the name server is already listening). */
