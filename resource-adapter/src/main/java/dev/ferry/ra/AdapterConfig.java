@@ -17,7 +17,8 @@ import java.util.Properties;
  * @param brokerPort embedded mode: the broker's port, 0 for any free port
  * @param storeDir embedded mode: where the broker keeps messages, offsets and topics; in both modes the
  *     parent of {@code consumer-offsets}, where broadcasting consumers keep theirs
- * @param pluginDir embedded mode: a directory of plugin jars for the broker, if any
+ * @param pluginDir a directory of plugin jars, if any: allocation strategies, offset stores and filters of every
+ *     activation and connection factory, and in embedded mode the broker's filters too
  * @param commitLogSegmentSize embedded mode: bytes per commit-log file
  * @param messageDelayLevel embedded mode: the broker's delay levels (delayed sends and retries); this and the next
  *     three are the engine's defaults when {@code null}

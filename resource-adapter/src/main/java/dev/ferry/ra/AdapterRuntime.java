@@ -3,7 +3,10 @@ package dev.ferry.ra;
 import dev.ferry.client.ClientConfig;
 import dev.ferry.client.FerryClient;
 import dev.ferry.server.embedded.EmbeddedEngine;
+import dev.ferry.spi.PluginJars;
+import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,12 +33,16 @@ public final class AdapterRuntime implements AutoCloseable {
     private final String nameServerAddress;
     private final List<WorkManagerThreadFactory> factories = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> closeAtStop = new CopyOnWriteArrayList<>();
+    /** The plugin directory's jars over the adapter's classes, or {@code null} without a plugin directory. */
+    private final URLClassLoader pluginJars;
 
     AdapterRuntime(AdapterConfig config, WorkManagerThreadFactory threads, EmbeddedEngine engine) {
         this.config = Objects.requireNonNull(config, "config");
         this.threads = Objects.requireNonNull(threads, "threads");
         this.engine = engine;
         this.nameServerAddress = engine != null ? engine.nameServerAddress() : config.nameServer().orElseThrow();
+        this.pluginJars = config.pluginDir().map(dir -> PluginJars.open(dir, AdapterRuntime.class.getClassLoader()))
+                .orElse(null);
         factories.add(threads);
     }
 
@@ -54,18 +61,32 @@ public final class AdapterRuntime implements AutoCloseable {
     }
 
     /**
+     * Where plugins are looked up for one user of the adapter: first {@code application}'s loader (the plugin jars
+     * an application carries serve that application's activations only), then the adapter's plugin directory,
+     * then the adapter itself (its built-in plugins and, on Liberty, a shared library given to it).
+     */
+    public List<ClassLoader> pluginLoaders(Optional<ClassLoader> application) {
+        List<ClassLoader> loaders = new ArrayList<>(3);
+        application.ifPresent(loaders::add);
+        loaders.add(pluginJars != null ? pluginJars : AdapterRuntime.class.getClassLoader());
+        return List.copyOf(loaders);
+    }
+
+    /**
      * A new client whose threads come from the WorkManager, named {@code ferry-ra-<role>-N}.
      *
      * @param nameServer other name servers than the adapter's, if given
      * @param instanceName a stable instance name (broadcasting consumers keep local offsets by it), if given
+     * @param pluginLoaders where its consumers look plugins up ({@link #pluginLoaders})
      */
-    public FerryClient newClient(String role, Optional<String> nameServer, Optional<String> instanceName) {
+    public FerryClient newClient(String role, Optional<String> nameServer, Optional<String> instanceName,
+                                 List<ClassLoader> pluginLoaders) {
         WorkManagerThreadFactory clientThreads = threads.named("ferry-ra-" + role);
         factories.add(clientThreads);
         ClientConfig.Builder builder = ClientConfig.builder(nameServer.orElse(nameServerAddress))
                 .threadFactory(clientThreads)
                 .localOffsetDirectory(config.localOffsetDirectory())
-                .pluginClassLoader(AdapterRuntime.class.getClassLoader());
+                .pluginClassLoaders(pluginLoaders);
         instanceName.ifPresent(builder::instanceName);
         return new FerryClient(builder.build());
     }
@@ -138,6 +159,13 @@ public final class AdapterRuntime implements AutoCloseable {
         if (runningWorks() > 0) {
             factories.forEach(WorkManagerThreadFactory::interruptRunning);
             awaitWorks(WORKS_END_TIMEOUT);
+        }
+        if (pluginJars != null) {
+            try {
+                pluginJars.close();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "FERRY-RA-0014 closing the plugin directory's jars failed", e);
+            }
         }
         if (runningWorks() > 0) {
             LOG.log(Level.WARNING, "FERRY-RA-0013 {0} adapter threads still run {1} after stop: {2}",

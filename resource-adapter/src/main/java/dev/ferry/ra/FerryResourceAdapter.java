@@ -293,6 +293,11 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return current;
     }
 
+    /** The runtime, while the adapter runs. */
+    public Optional<AdapterRuntime> runningRuntime() {
+        return Optional.ofNullable(runtime);
+    }
+
     /** How many activations deliver now. */
     public int activationCount() {
         return activations.size();
@@ -361,7 +366,8 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return pluginDir;
     }
 
-    @ConfigProperty(description = "Embedded mode: a directory of plugin jars (filters, strategies) for the broker")
+    @ConfigProperty(description = "A directory of plugin jars (strategies, offset stores, filters) for every activation"
+            + " and connection factory, and for the embedded broker")
     public void setPluginDir(String pluginDir) {
         this.pluginDir = pluginDir;
     }

@@ -36,6 +36,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final List<ReceivedMessage> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger refusalsLeft = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private volatile Class<?> endpointClass;
 
     public RecordingEndpointFactory(Bean bean) {
         this.bean = bean;
@@ -44,6 +45,12 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     /** An endpoint factory whose bean accepts everything. */
     public static RecordingEndpointFactory accepting() {
         return new RecordingEndpointFactory(m -> { });
+    }
+
+    /** The bean's class is {@code type} (whose class loader stands for the bean's application). */
+    public RecordingEndpointFactory endpointClass(Class<?> type) {
+        this.endpointClass = type;
+        return this;
     }
 
     public List<Call> calls() {
@@ -110,7 +117,8 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public Class<?> getEndpointClass() {
-        return Endpoint.class;
+        Class<?> type = endpointClass;
+        return type != null ? type : Endpoint.class;
     }
 
     private final class Endpoint implements MessageEndpoint, MessageListener {

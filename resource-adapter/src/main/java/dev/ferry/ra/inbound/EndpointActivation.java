@@ -9,6 +9,7 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -36,8 +37,9 @@ final class EndpointActivation implements AutoCloseable {
         this.name = name;
     }
 
-    static EndpointActivation start(ActivationConfig config, MessageEndpointFactory endpoints, AdapterRuntime runtime)
-            throws ResourceException {
+    /** Starts consuming; the consumer looks its plugins up in {@code pluginLoaders}. */
+    static EndpointActivation start(ActivationConfig config, MessageEndpointFactory endpoints, AdapterRuntime runtime,
+                                    List<ClassLoader> pluginLoaders) throws ResourceException {
         String name = "activation[" + config.consumerGroup() + " <- " + config.topic() + " "
                 + endpointName(endpoints) + "]";
         EndpointDelivery delivery = new EndpointDelivery(endpoints, name);
@@ -46,7 +48,8 @@ final class EndpointActivation implements AutoCloseable {
                 ? Optional.of("ra-" + config.consumerGroup()) : Optional.empty();
         FerryClient client = null;
         try {
-            client = runtime.newClient("consumer-" + config.consumerGroup(), config.nameServer(), instanceName);
+            client = runtime.newClient("consumer-" + config.consumerGroup(), config.nameServer(), instanceName,
+                    pluginLoaders);
             PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
             delivery.watch(consumer::isClosing);
             LOG.log(Level.INFO, "FERRY-RA-0220 {0} started: {1} {2} {3}, up to {4} at once, name server {5}", name,

@@ -8,6 +8,7 @@ import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.format.NameRules;
 import dev.ferry.ra.Activatable;
 import dev.ferry.ra.AdapterRuntime;
+import dev.ferry.ra.FerryResourceAdapter;
 import dev.ferry.ra.PropertyProblems;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.Activation;
@@ -23,6 +24,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -69,13 +71,45 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
     private ResourceAdapter resourceAdapter;
 
     /**
-     * Checks every property.
+     * Checks every property and, once the adapter runs, that the named plugins exist (an unknown one is refused
+     * with the names that were found).
+     *
+     * <p>The container validates a bean's spec in the bean's application, whose class loader is then the thread's
+     * context loader: the plugins that application carries are looked up through it here, and through the bean's
+     * own class at activation, where a name this check let through is checked again.
      *
      * @throws InvalidPropertyException naming each bad property (message and descriptors)
      */
     @Override
     public void validate() throws InvalidPropertyException {
-        toConfig();
+        ActivationConfig config = toConfig();
+        Optional<AdapterRuntime> runtime = resourceAdapter instanceof FerryResourceAdapter adapter
+                ? adapter.runningRuntime() : Optional.empty();
+        if (runtime.isPresent()) {
+            checkPlugins(config, runtime.get(), Optional.ofNullable(Thread.currentThread().getContextClassLoader()));
+        }
+    }
+
+    private static List<ClassLoader> checkPlugins(ActivationConfig config, AdapterRuntime runtime,
+                                                  Optional<ClassLoader> application) throws InvalidPropertyException {
+        List<ClassLoader> loaders = runtime.pluginLoaders(application);
+        boolean embeddedBroker = runtime.embeddedEngine().isPresent() && config.nameServer().isEmpty();
+        PropertyProblems problems = new PropertyProblems();
+        new ActivationPlugins(loaders, embeddedBroker).check(config, problems);
+        if (!problems.isEmpty()) {
+            throw invalid(problems);
+        }
+        return loaders;
+    }
+
+    /** The loader of the bean's class: where the plugin jars its application carries are. */
+    private static Optional<ClassLoader> applicationLoader(MessageEndpointFactory endpoints) {
+        try {
+            Class<?> endpoint = endpoints.getEndpointClass();
+            return endpoint == null ? Optional.empty() : Optional.ofNullable(endpoint.getClassLoader());
+        } catch (RuntimeException | AbstractMethodError e) {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -189,7 +223,9 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
 
     @Override
     public AutoCloseable activate(MessageEndpointFactory endpoints, AdapterRuntime runtime) throws ResourceException {
-        return EndpointActivation.start(toConfig(), endpoints, runtime);
+        ActivationConfig config = toConfig();
+        List<ClassLoader> loaders = checkPlugins(config, runtime, applicationLoader(endpoints));
+        return EndpointActivation.start(config, endpoints, runtime, loaders);
     }
 
     @Override

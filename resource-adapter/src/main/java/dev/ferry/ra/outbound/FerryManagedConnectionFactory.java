@@ -84,7 +84,8 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         OutboundConfig config = validate();
         FerryClient client = null;
         try {
-            client = runtime.newClient("producer-" + config.producerGroup(), config.nameServer(), Optional.empty());
+            client = runtime.newClient("producer-" + config.producerGroup(), config.nameServer(), Optional.empty(),
+                    runtime.pluginLoaders(Optional.empty()));
             shared = new SharedProducer(client, client.producer(config.producerConfig()));
         } catch (RuntimeException e) {
             if (client != null) {
