@@ -67,7 +67,7 @@ public final class PluginRegistry<P extends PluginProvider> {
      * @param <P> the provider interface
      * @return the registry
      * @throws DuplicatePluginException if two provider classes claim one name
-     * @throws PluginException if a provider cannot be instantiated or has a blank name
+     * @throws PluginException if a provider cannot be linked or instantiated, or has a blank name
      */
     public static <P extends PluginProvider> PluginRegistry<P> load(PluginKind<P> kind,
                                                                      List<ClassLoader> classLoaders) {
@@ -84,6 +84,11 @@ public final class PluginRegistry<P extends PluginProvider> {
                 ServiceLoader.load(kind.providerType(), classLoader).forEach(p -> addOnce(found, p));
             } catch (ServiceConfigurationError e) {
                 throw new PluginException("Could not load " + kind.label() + " plugins: " + e.getMessage(), e);
+            } catch (LinkageError e) {
+                // A provider class whose own dependencies its loader cannot see (a jar given where the plugin
+                // contracts are not visible, say): a refused plugin, not a broken caller.
+                throw new PluginException("Could not load " + kind.label() + " plugins: a provider's class cannot "
+                        + "be linked from " + classLoader + ": " + e, e);
             }
         }
         if (OSGI_API) {

@@ -70,6 +70,20 @@ class PluginJarsTest {
     }
 
     @Test
+    void shouldRefuseAProviderWhoseClassCannotBeLinkedAsAPluginProblem() throws IOException {
+        // The provider's class is in the jar, but its superclass is not visible to the jar's loader.
+        jar("unlinkable.jar", ThirdProvider.class);
+        addClass(directory.resolve("unlinkable.jar"), ThirdProvider.class);
+
+        try (URLClassLoader loader = PluginJars.open(directory, ClassLoader.getPlatformClassLoader())) {
+            assertThatThrownBy(() -> PluginRegistry.load(AllocateStrategyProvider.KIND, List.of(loader)))
+                    .isInstanceOf(PluginException.class)
+                    .hasMessageContaining("Could not load allocate strategy plugins")
+                    .hasMessageContaining(PluginRegistryTest.FirstProvider.class.getName().replace('.', '/'));
+        }
+    }
+
+    @Test
     void shouldRefuseAMissingDirectoryNamingIt() {
         Path missing = directory.resolve("missing");
 
@@ -94,6 +108,30 @@ class PluginJarsTest {
             jar.write((provider.getName() + "\n").getBytes(StandardCharsets.UTF_8));
             jar.closeEntry();
         }
+    }
+
+    /** Rewrites {@code jar} with the class file of {@code type} added. */
+    private static void addClass(Path jar, Class<?> type) throws IOException {
+        String entry = type.getName().replace('.', '/') + ".class";
+        byte[] bytes;
+        try (var in = type.getClassLoader().getResourceAsStream(entry)) {
+            bytes = in.readAllBytes();
+        }
+        Path copy = jar.resolveSibling(jar.getFileName() + ".tmp");
+        try (var zip = new java.util.zip.ZipFile(jar.toFile());
+             JarOutputStream out = new JarOutputStream(Files.newOutputStream(copy))) {
+            for (var e : java.util.Collections.list(zip.entries())) {
+                out.putNextEntry(new JarEntry(e.getName()));
+                try (var in = zip.getInputStream(e)) {
+                    in.transferTo(out);
+                }
+                out.closeEntry();
+            }
+            out.putNextEntry(new JarEntry(entry));
+            out.write(bytes);
+            out.closeEntry();
+        }
+        Files.move(copy, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** Declared only by the jars the tests make. */
