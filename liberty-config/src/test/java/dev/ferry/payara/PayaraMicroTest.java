@@ -7,10 +7,15 @@ import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.liberty.apps.FactoryResource;
+import dev.ferry.liberty.apps.ModuloMdb;
+import dev.ferry.liberty.apps.RegexMdb;
+import dev.ferry.liberty.apps.UnknownPluginMdb;
 import dev.ferry.liberty.support.Directories;
 import dev.ferry.liberty.support.Engine;
+import dev.ferry.liberty.support.FilterRoundTrip;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
+import dev.ferry.liberty.support.StrategyRoundTrip;
 import dev.ferry.liberty.support.TestApps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,13 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same ferry-ra.rar and order-app.war on Payara Micro 6, configured by the boot command files in
- * {@code src/main/payara} (with the test's own ports): a message goes round, and an application's own
- * {@code @ConnectionFactoryDefinition} works as it does on Liberty.
+ * {@code src/main/payara} (with the test's own ports and a plugin directory): a message goes round, an
+ * application's own {@code @ConnectionFactoryDefinition} works as it does on Liberty, and beans use the strategy
+ * and the filter of the sample plugin jar in the adapter's plugin directory.
  */
 class PayaraMicroTest {
     private static final int HTTP_PORT = 19380;
     private static final Path TARGET = Path.of("target").toAbsolutePath();
     private static final Path RUN_DIR = TARGET.resolve("payara-run");
+    private static final String NAME_SERVER = "127.0.0.1:20076";
     private static Process payara;
 
     @BeforeAll
@@ -50,11 +57,18 @@ class PayaraMicroTest {
         // An application defining its own factory with @ConnectionFactoryDefinition, as on Liberty.
         TestApps.probeApp("factory-app", FactoryResource.class).as(ZipExporter.class)
                 .exportTo(RUN_DIR.resolve("factory-app.war").toFile(), true);
+        // Beans naming the strategy and the filter of the sample plugin jar, in the adapter's plugin directory.
+        TestApps.probeApp("plugin-app", ModuloMdb.class, RegexMdb.class)
+                .as(ZipExporter.class).exportTo(RUN_DIR.resolve("plugin-app.war").toFile(), true);
+        // Payara refuses a whole application when one of its beans cannot be activated: this one alone.
+        TestApps.probeApp("unknown-plugin-app", UnknownPluginMdb.class)
+                .as(ZipExporter.class).exportTo(RUN_DIR.resolve("unknown-plugin-app.war").toFile(), true);
         Files.copy(Path.of("src/main/payara/preboot.txt"), RUN_DIR.resolve("preboot.txt"));
-        // The documented post-boot commands, on ports of the test's own.
+        // The documented post-boot commands, on ports of the test's own, with a plugin directory.
         String postboot = Files.readString(Path.of("src/main/payara/postboot.txt"), StandardCharsets.UTF_8)
-                .replace("NamesrvPort=9876", "NamesrvPort=20076").replace("BrokerPort=10911", "BrokerPort=20111");
-        assertThat(postboot).contains("NamesrvPort=20076", "BrokerPort=20111");
+                .replace("NamesrvPort=9876", "NamesrvPort=20076").replace("BrokerPort=10911", "BrokerPort=20111")
+                .replace("StoreDir=ferry-data", "StoreDir=ferry-data:PluginDir=" + TARGET.resolve("payara/plugins"));
+        assertThat(postboot).contains("NamesrvPort=20076", "BrokerPort=20111", "PluginDir=");
         Files.writeString(RUN_DIR.resolve("postboot.txt"), postboot, StandardCharsets.UTF_8);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -64,7 +78,8 @@ class PayaraMicroTest {
                 "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),
                 "--rootdir", RUN_DIR.resolve("root").toString(),
                 "--prebootcommandfile", "preboot.txt", "--postbootcommandfile", "postboot.txt",
-                "--deploy", "order-app.war", "--deploy", "factory-app.war"));
+                "--deploy", "order-app.war", "--deploy", "factory-app.war", "--deploy", "plugin-app.war",
+                "--deploy", "unknown-plugin-app.war"));
         Files.createDirectories(RUN_DIR.resolve("tmp"));
         payara = new ProcessBuilder(command).directory(RUN_DIR.toFile()).redirectErrorStream(true)
                 .redirectOutput(RUN_DIR.resolve("payara.log").toFile()).start();
@@ -114,5 +129,30 @@ class PayaraMicroTest {
         assertThat(Files.readString(RUN_DIR.resolve("payara.log")))
                 .contains("FERRY-RA-0001 started in embedded mode: name server 127.0.0.1:20076, broker port 20111")
                 .contains("FERRY-RA-0302 connection factory producer order-app started");
+    }
+
+    @Test
+    void shouldGiveTheBeanItsQueuesAsThePluginDirectorysStrategyAssignsThem(@TempDir Path offsets) {
+        StrategyRoundTrip.assertModulo(StrategyRoundTrip.run(new Http(HTTP_PORT), "plugin-app", NAME_SERVER,
+                offsets));
+    }
+
+    @Test
+    void shouldDeliverOnlyWhatThePluginDirectorysFilterSelects(@TempDir Path offsets) {
+        assertThat(FilterRoundTrip.run(new Http(HTTP_PORT), "plugin-app", NAME_SERVER, offsets))
+                .isEqualTo(FilterRoundTrip.SELECTED);
+    }
+
+    @Test
+    void shouldRefuseAnUnknownStrategyNamingThePropertyAndThePluginsFound() throws IOException {
+        await().atMost(Duration.ofSeconds(60)).until(() -> log().contains("no-such-strategy"));
+        String refusal = log().lines().filter(line -> line.contains("allocateStrategy = 'no-such-strategy'"))
+                .findFirst().orElseThrow();
+        assertThat(refusal).contains("FERRY-RA-0201", "no allocate strategy plugin of that name; found: ",
+                "averagely", "queue-id-modulo");
+    }
+
+    private static String log() throws IOException {
+        return Files.readString(RUN_DIR.resolve("payara.log"), StandardCharsets.ISO_8859_1);
     }
 }

@@ -1,7 +1,11 @@
 package dev.ferry.liberty.remote;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.ferry.client.peer.ApachePeer;
 import dev.ferry.client.peer.FerryServerCluster;
+import dev.ferry.liberty.apps.RegexMdb;
+import dev.ferry.liberty.support.FilterRoundTrip;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
 import dev.ferry.liberty.support.TestApps;
@@ -18,6 +22,7 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The adapter in remote mode: order-app's round trip through a ferry-server and through an Apache RocketMQ
@@ -28,6 +33,9 @@ class RemoteModeTest {
     private static final String CONTAINER = "liberty-remote";
     private static final Http HTTP = new Http(19280);
     private static final Path OVERRIDES = Path.of("target/liberty/wlp/usr/servers/ferry-remote/configDropins/overrides");
+
+    @TempDir
+    Path offsets;
 
     @ArquillianResource
     private ContainerController controller;
@@ -47,21 +55,37 @@ class RemoteModeTest {
         return TestApps.orderApp("order-app-apache");
     }
 
+    @Deployment(name = "plugin-app-apache", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive pluginAppAgainstApache() {
+        return TestApps.probeApp("plugin-app-apache", RegexMdb.class);
+    }
+
     @Test
     void shouldDeliverThroughAFerryServer() throws IOException {
         try (FerryServerCluster cluster = FerryServerCluster.start()) {
-            roundTrip(cluster.nameServerAddress(), "order-app-ferry");
+            roundTrip(cluster.nameServerAddress(), "order-app-ferry", () -> { });
         }
     }
 
     @Test
     void shouldDeliverThroughApacheRocketMq() throws Exception {
         try (ApachePeer peer = ApachePeer.start()) {
-            roundTrip(peer.nameServerAddress(), "order-app-apache");
+            roundTrip(peer.nameServerAddress(), "order-app-apache", () -> {
+                // The server gives the adapter the sample plugin jar as a shared library; its filter runs in
+                // the bean's consumer, so an Apache broker, which has no such filter, serves the bean as well.
+                deployer.deploy("plugin-app-apache");
+                try {
+                    assertThat(FilterRoundTrip.run(HTTP, "plugin-app-apache", peer.nameServerAddress(), offsets))
+                            .isEqualTo(FilterRoundTrip.SELECTED);
+                } finally {
+                    deployer.undeploy("plugin-app-apache");
+                }
+            });
         }
     }
 
-    private void roundTrip(String nameServer, String app) throws IOException {
+    private void roundTrip(String nameServer, String app, Runnable alsoWhileRunning) throws IOException {
         Files.createDirectories(OVERRIDES);
         Files.writeString(OVERRIDES.resolve("cluster.xml"), "<server>\n  <variable name=\"ferry.nameServer\" value=\""
                 + nameServer + "\"/>\n</server>\n", StandardCharsets.UTF_8);
@@ -70,6 +94,7 @@ class RemoteModeTest {
             deployer.deploy(app);
             try {
                 OrderRoundTrip.verify(HTTP, app);
+                alsoWhileRunning.run();
             } finally {
                 deployer.undeploy(app);
             }

@@ -16,7 +16,10 @@ public final class Http {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    // HTTP/1.1: the JDK client's default asks to upgrade to HTTP/2, and the server's upgraded connection keeps a
+    // reference to the web application that answered, which would keep an undeployed application loaded.
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(TIMEOUT).build();
     private final String base;
 
     /** Requests to {@code http://127.0.0.1:port}. */
@@ -42,9 +45,12 @@ public final class Http {
 
     /** Posts {@code body} as text and returns whatever the server answers, error statuses included. */
     public Answer postAnswer(String path, String body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+        return answer(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
                 .header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build());
+    }
+
+    private Answer answer(HttpRequest request) {
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
@@ -55,6 +61,11 @@ public final class Http {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    /** Gets {@code path} and returns whatever the server answers, error statuses included. */
+    public Answer getAnswer(String path) {
+        return answer(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).GET().build());
     }
 
     public JsonNode getJson(String path) {

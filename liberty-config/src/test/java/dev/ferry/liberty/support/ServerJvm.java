@@ -1,0 +1,64 @@
+package dev.ferry.liberty.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The JVM of a running test server, asked through the JDK's {@code jcmd}: to collect its garbage and to say which
+ * class loaders hold a class, which shows whether an undeployed application's classes are gone.
+ */
+public final class ServerJvm {
+    private final long pid;
+
+    private ServerJvm(long pid) {
+        this.pid = pid;
+    }
+
+    /** The running Liberty server named {@code serverName}. */
+    public static ServerJvm liberty(String serverName) {
+        List<ProcessHandle> servers = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                .filter(line -> line.contains("ws-server.jar") && line.matches(".*\\s" + serverName + "(\\s.*)?$"))
+                .isPresent()).toList();
+        if (servers.size() != 1) {
+            throw new IllegalStateException("expected one running Liberty server " + serverName + ", found "
+                    + servers.size());
+        }
+        return new ServerJvm(servers.get(0).pid());
+    }
+
+    /** A full collection, which also unloads the classes of class loaders nobody holds. */
+    public void collectGarbage() {
+        jcmd("GC.run");
+    }
+
+    /** How many of the JVM's class loaders have loaded a class named {@code className}. */
+    public int loadersOf(String className) {
+        String listing = jcmd("VM.classloaders", "show-classes=true", "fold=false");
+        return (int) listing.lines().filter(line -> line.matches(".*[\\s:]" + className.replace(".", "\\.")
+                + "\\s*$")).count();
+    }
+
+    private String jcmd(String... command) {
+        Process process;
+        String jcmd = ProcessHandle.current().info().command().map(java -> java.replaceFirst("java$", "jcmd"))
+                .orElse("jcmd");
+        List<String> line = new java.util.ArrayList<>(List.of(jcmd, Long.toString(pid)));
+        line.addAll(List.of(command));
+        try {
+            process = new ProcessBuilder(line).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", line) + " failed: " + output);
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
