@@ -6,6 +6,7 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.OffsetStoreContext;
+import dev.ferry.spi.PluginConfig;
 import dev.ferry.spi.ReadOffsetType;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +80,13 @@ public final class PullConsumer implements AutoCloseable {
                 client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
                 QueueGate.OPEN, pulls::start);
         this.plugins = new PluginWatches(config.group(), client.later(), this::close);
-        plugins.watch("allocation strategy " + config.allocateStrategy(), strategy);
+        config.fallbackAllocateStrategy().ifPresent(name -> client.plugins().allocateStrategy(name,
+                PluginConfig.empty())); // refused now if it is not there at all
+        plugins.watchStrategy(config.allocateStrategy(), strategy, config.fallbackAllocateStrategy(),
+                name -> client.plugins().allocateStrategy(name, PluginConfig.empty()), replacement -> {
+                    rebalance.useStrategy(replacement);
+                    rebalanceSoon();
+                });
         plugins.watch("offset store broker", offsets);
     }
 

@@ -3,6 +3,7 @@ package dev.ferry.client;
 import dev.ferry.spi.PluginConfig;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Settings of one {@link PullConsumer} (RocketMQ's "lite pull" consumer): the application polls; the
@@ -13,6 +14,8 @@ import java.time.Instant;
  * @param consumeTimestamp the start for {@link ConsumeFromWhere#TIMESTAMP}
  * @param allocateStrategy allocate strategy plugin used for {@link PullConsumer#subscribe} (clustering)
  * @param allocateStrategyConfig its settings
+ * @param fallbackAllocateStrategy the strategy to go on with when the configured one's plugin goes away (its OSGi
+ *     bundle stops or is uninstalled); empty: the consumer stops then
  * @param autoCommit whether polled messages' offsets are committed every {@code autoCommitInterval}
  * @param autoCommitInterval how often offsets are committed automatically
  * @param pullBatchSize messages asked for per pull
@@ -23,7 +26,8 @@ import java.time.Instant;
  * @param pullErrorPause how long a queue waits after a failed pull
  */
 public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
-                                 String allocateStrategy, PluginConfig allocateStrategyConfig, boolean autoCommit,
+                                 String allocateStrategy, PluginConfig allocateStrategyConfig,
+                                 Optional<String> fallbackAllocateStrategy, boolean autoCommit,
                                  Duration autoCommitInterval, int pullBatchSize, int pullThresholdForQueue,
                                  Duration rebalanceInterval, Duration suspendTimeout, Duration pullTimeout,
                                  Duration pullErrorPause) {
@@ -34,6 +38,8 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
         ConfigCheck.require(consumeTimestamp != null, "consumeTimestamp", consumeTimestamp, "must be set");
         ConfigCheck.notBlank("allocateStrategy", allocateStrategy);
         ConfigCheck.require(allocateStrategyConfig != null, "allocateStrategyConfig", null, "must be set");
+        ConfigCheck.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
+                .orElse(true), "fallbackAllocateStrategy", fallbackAllocateStrategy, "must be a name or empty");
         ConfigCheck.positive("autoCommitInterval", autoCommitInterval);
         ConfigCheck.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
                 "must be between 1 and 1024");
@@ -56,6 +62,7 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
         private Instant consumeTimestamp = Instant.EPOCH;
         private String allocateStrategy = "averagely";
         private PluginConfig allocateStrategyConfig = PluginConfig.empty();
+        private String fallbackAllocateStrategy;
         private boolean autoCommit = true;
         private Duration autoCommitInterval = Duration.ofSeconds(5);
         private int pullBatchSize = 10;
@@ -83,6 +90,12 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
         public Builder allocateStrategy(String name, PluginConfig config) {
             this.allocateStrategy = name;
             this.allocateStrategyConfig = config;
+            return this;
+        }
+
+        /** The strategy to go on with when the configured one's plugin goes away; none (the default): stop. */
+        public Builder fallbackAllocateStrategy(String name) {
+            this.fallbackAllocateStrategy = name;
             return this;
         }
 
@@ -128,7 +141,7 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
 
         public PullConsumerConfig build() {
             return new PullConsumerConfig(group, consumeFromWhere, consumeTimestamp, allocateStrategy,
-                    allocateStrategyConfig, autoCommit, autoCommitInterval, pullBatchSize, pullThresholdForQueue,
+                    allocateStrategyConfig, Optional.ofNullable(fallbackAllocateStrategy), autoCommit, autoCommitInterval, pullBatchSize, pullThresholdForQueue,
                     rebalanceInterval, suspendTimeout, pullTimeout, pullErrorPause);
         }
     }

@@ -7,6 +7,7 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.OffsetStoreContext;
+import dev.ferry.spi.PluginConfig;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,7 +92,13 @@ public final class PushConsumer implements AutoCloseable {
                 locks != null ? locks : QueueGate.OPEN, pulls::start);
         this.member = new GroupMember(settings, filters, this::rebalanceSoon);
         this.plugins = new PluginWatches(config.group(), client.later(), this::close);
-        plugins.watch("allocation strategy " + config.allocateStrategy(), strategy);
+        config.fallbackAllocateStrategy().ifPresent(name -> client.plugins().allocateStrategy(name,
+                PluginConfig.empty())); // refused now if it is not there at all
+        plugins.watchStrategy(config.allocateStrategy(), strategy, config.fallbackAllocateStrategy(),
+                name -> client.plugins().allocateStrategy(name, PluginConfig.empty()), replacement -> {
+                    rebalance.useStrategy(replacement);
+                    rebalanceSoon();
+                });
         plugins.watch("offset store " + offsetStoreName(), offsets);
         filters.forEach((topic, filter) -> filter.localFilter().ifPresent(local -> plugins.watch(
                 "message filter " + local.expressionType() + " of topic " + topic, local)));

@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param consumeTimestamp the start for {@link ConsumeFromWhere#TIMESTAMP}
  * @param allocateStrategy the name of the allocate strategy plugin
  * @param allocateStrategyConfig its settings
+ * @param fallbackAllocateStrategy the strategy to go on with when the configured one's plugin goes away (its OSGi
+ *     bundle stops or is uninstalled); empty: the consumer stops then
  * @param offsetStore the name of the offset store plugin; empty picks {@code broker} for clustering and
  *     {@code local-file} for broadcasting
  * @param orderly whether each queue's messages reach the listener one at a time in queue order (clustering
@@ -40,7 +42,8 @@ import java.util.Optional;
 public record PushConsumerConfig(String group, List<Subscription> subscriptions, MessageModel messageModel,
                                  ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
                                  String allocateStrategy, PluginConfig allocateStrategyConfig,
-                                 Optional<String> offsetStore, boolean orderly, int consumeThreads,
+                                 Optional<String> fallbackAllocateStrategy, Optional<String> offsetStore,
+                                 boolean orderly, int consumeThreads,
                                  int consumeBatchSize,
                                  int pullBatchSize, int pullThresholdForQueue, long pullThresholdSizeForQueue,
                                  int consumeConcurrentlyMaxSpan, int maxReconsumeTimes, Duration rebalanceInterval,
@@ -59,6 +62,8 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         Objects.requireNonNull(consumeTimestamp, "consumeTimestamp");
         ConfigCheck.notBlank("allocateStrategy", allocateStrategy);
         Objects.requireNonNull(allocateStrategyConfig, "allocateStrategyConfig");
+        ConfigCheck.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
+                .orElse(true), "fallbackAllocateStrategy", fallbackAllocateStrategy, "must be a name or empty");
         Objects.requireNonNull(offsetStore, "offsetStore");
         ConfigCheck.positive("consumeThreads", consumeThreads);
         ConfigCheck.require(consumeBatchSize >= 1 && consumeBatchSize <= 1024, "consumeBatchSize", consumeBatchSize,
@@ -90,6 +95,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         private Instant consumeTimestamp;
         private String allocateStrategy = "averagely";
         private PluginConfig allocateStrategyConfig = PluginConfig.empty();
+        private String fallbackAllocateStrategy;
         private String offsetStore;
         private boolean orderly;
         private int consumeThreads = 20;
@@ -139,6 +145,12 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         public Builder allocateStrategy(String name, PluginConfig config) {
             this.allocateStrategy = name;
             this.allocateStrategyConfig = config;
+            return this;
+        }
+
+        /** The strategy to go on with when the configured one's plugin goes away; none (the default): stop. */
+        public Builder fallbackAllocateStrategy(String name) {
+            this.fallbackAllocateStrategy = name;
             return this;
         }
 
@@ -216,7 +228,8 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         public PushConsumerConfig build() {
             Instant timestamp = consumeTimestamp != null ? consumeTimestamp : Instant.EPOCH;
             return new PushConsumerConfig(group, subscriptions, messageModel, consumeFromWhere, timestamp,
-                    allocateStrategy, allocateStrategyConfig, Optional.ofNullable(offsetStore), orderly, consumeThreads,
+                    allocateStrategy, allocateStrategyConfig, Optional.ofNullable(fallbackAllocateStrategy),
+                    Optional.ofNullable(offsetStore), orderly, consumeThreads,
                     consumeBatchSize, pullBatchSize, pullThresholdForQueue, pullThresholdSizeForQueue,
                     consumeConcurrentlyMaxSpan, maxReconsumeTimes, rebalanceInterval, suspendTimeout, pullTimeout,
                     flowControlPause, pullErrorPause);

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -46,7 +47,8 @@ final class RebalanceService {
 
     private final String clientId;
     private final ConsumerSettings settings;
-    private final AllocateStrategy strategy;
+    /** Replaced only when the configured strategy's plugin goes away and the consumer has a fallback. */
+    private volatile AllocateStrategy strategy;
     private final OffsetStore offsets;
     private final QueueQueries queries;
     private final Routes routes;
@@ -89,6 +91,11 @@ final class RebalanceService {
     }
 
     /** The queues this consumer reads now. */
+    /** Divides queues with {@code replacement} from the next rebalance on. */
+    void useStrategy(AllocateStrategy replacement) {
+        this.strategy = Objects.requireNonNull(replacement, "replacement");
+    }
+
     Map<MessageQueue, ProcessQueue> queues() {
         return queues;
     }

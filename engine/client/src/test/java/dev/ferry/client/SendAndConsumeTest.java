@@ -9,6 +9,7 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.SendResult;
 import dev.ferry.api.SendStatus;
 import dev.ferry.spi.FilterExpressionException;
+import dev.ferry.spi.UnknownPluginException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -219,5 +220,20 @@ class SendAndConsumeTest extends AgainstCluster {
         assertThatThrownBy(() -> client.pushConsumer(config, message -> { }))
                 .isInstanceOf(FilterExpressionException.class)
                 .hasMessageContaining("TAG_PREFIX").hasMessageContaining("a b");
+    }
+
+    @Test
+    void shouldRefuseAConsumerWhoseFallbackStrategyIsNowhere() {
+        PushConsumerConfig push = PushConsumerConfig.builder(ClientTestSupport.unique("CG"))
+                .subscribe(ClientTestSupport.unique("Fallback"), "*").fallbackAllocateStrategy("no-such-strategy")
+                .build();
+        PullConsumerConfig pull = PullConsumerConfig.builder(ClientTestSupport.unique("CG"))
+                .fallbackAllocateStrategy("no-such-strategy").build();
+
+        assertThatThrownBy(() -> client.pushConsumer(push, message -> { }))
+                .isInstanceOf(UnknownPluginException.class).hasMessageContaining("no-such-strategy")
+                .hasMessageContaining("averagely");
+        assertThatThrownBy(() -> client.pullConsumer(pull))
+                .isInstanceOf(UnknownPluginException.class).hasMessageContaining("no-such-strategy");
     }
 }

@@ -148,6 +148,75 @@ class BundlePluginsTest {
     }
 
     @Test
+    void aConsumerWithAFallbackGoesOnWithItWhenItsStrategysBundleGoesAndHoldsNoClassLoaderOfIt() throws Exception {
+        try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
+            Path sampleJar = installAllButTheSample(osgi);
+            Bundle client = osgi.bundle("dev.ferry.client");
+            try (AutoCloseable engine = startEngine(osgi); AutoCloseable ferryClient = startClient(client, engine)) {
+                Bundle sample = osgi.installAndStart(sampleJar);
+                WeakReference<ClassLoader> sampleLoader = new WeakReference<>(
+                        sample.adapt(BundleWiring.class).getClassLoader());
+                Object builder = callStatic(client.loadClass("dev.ferry.client.PullConsumerConfig"), "builder",
+                        "FallingBack");
+                call(builder, "allocateStrategy", "queue-id-modulo", noConfig(osgi));
+                call(builder, "fallbackAllocateStrategy", "averagely");
+                call(builder, "consumeFromWhere", firstOffset(client));
+                AutoCloseable consumer = (AutoCloseable) call(ferryClient, "pullConsumer", call(builder, "build"));
+                send(osgi, ferryClient, "before");
+                call(consumer, "subscribe", "FallbackTopic", "*");
+                assertThat(pollUntilBody(consumer, "before")).isTrue();
+
+                osgi.uninstall(sample);
+
+                await().atMost(Duration.ofSeconds(30)).until(() -> !warnings.isEmpty());
+                assertThat(warnings).singleElement().asString().contains("queue-id-modulo").contains("FallingBack")
+                    .contains("dev.ferry.samples.custom").contains("goes on with allocation strategy averagely");
+                sample = null;
+                // The consumer is still held and running, yet nothing of the gone strategy is.
+                await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    System.gc();
+                    return sampleLoader.get() == null;
+                });
+                send(osgi, ferryClient, "after");
+                assertThat(pollUntilBody(consumer, "after")).isTrue();
+                assertThat(warnings).hasSize(1);
+                consumer.close();
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object firstOffset(Bundle client) throws Exception {
+        return Enum.valueOf((Class) client.loadClass("dev.ferry.client.ConsumeFromWhere"), "FIRST_OFFSET");
+    }
+
+    /** Sends a message with {@code body} to FallbackTopic through a producer of {@code ferryClient}. */
+    private static void send(OsgiFramework osgi, Object ferryClient, String body) throws Exception {
+        Bundle client = osgi.bundle("dev.ferry.client");
+        Object producerConfig = call(callStatic(client.loadClass("dev.ferry.client.ProducerConfig"), "builder",
+                "PG_" + body), "build");
+        Object producer = call(ferryClient, "producer", producerConfig);
+        Object message = callStatic(osgi.bundle("dev.ferry.api").loadClass("dev.ferry.api.Message"), "builder",
+                "FallbackTopic");
+        call(message, "body", (Object) body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        call(producer, "send", call(message, "build"));
+    }
+
+    /** Polls until a message with {@code body} comes (true) or 30 s pass (false). */
+    private static boolean pollUntilBody(Object consumer, String body) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Object message : (List<?>) call(consumer, "poll", Duration.ofMillis(500))) {
+                if (new String((byte[]) call(message, "body"), java.nio.charset.StandardCharsets.UTF_8)
+                        .equals(body)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
     void aPushConsumerThatFailedToStartIsNotToldAboutItsPluginLater() throws Exception {
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
             Path sampleJar = installAllButTheSample(osgi);
