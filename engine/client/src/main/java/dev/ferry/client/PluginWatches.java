@@ -40,7 +40,7 @@ final class PluginWatches implements AutoCloseable {
     /**
      * Watches the consumer's allocation strategy; when its plugin goes away, the consumer goes on with
      * {@code fallback} if there is one (created then by {@code create} and handed to {@code use}), and stops
-     * otherwise, or when the fallback cannot be had either.
+     * otherwise, or when the fallback cannot be had either. A fallback that is not there now is refused now.
      */
     void watchStrategy(String name, AllocateStrategy strategy, Optional<String> fallback,
                        Function<String, AllocateStrategy> create, Consumer<AllocateStrategy> use) {
@@ -50,6 +50,7 @@ final class PluginWatches implements AutoCloseable {
             return;
         }
         String next = fallback.get();
+        create.apply(next);
         watches.add(PluginWatch.of(strategy, from -> {
             LOG.log(Level.WARNING, "the " + what + " of consumer group " + group + " went away with its " + from
                     + ": the consumer goes on with allocation strategy " + next);

@@ -80,8 +80,6 @@ public final class PullConsumer implements AutoCloseable {
                 client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
                 QueueGate.OPEN, pulls::start);
         this.plugins = new PluginWatches(config.group(), client.later(), this::close);
-        config.fallbackAllocateStrategy().ifPresent(name -> client.plugins().allocateStrategy(name,
-                PluginConfig.empty())); // refused now if it is not there at all
         plugins.watchStrategy(config.allocateStrategy(), strategy, config.fallbackAllocateStrategy(),
                 name -> client.plugins().allocateStrategy(name, PluginConfig.empty()), replacement -> {
                     rebalance.useStrategy(replacement);

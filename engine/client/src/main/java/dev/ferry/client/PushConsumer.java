@@ -92,8 +92,6 @@ public final class PushConsumer implements AutoCloseable {
                 locks != null ? locks : QueueGate.OPEN, pulls::start);
         this.member = new GroupMember(settings, filters, this::rebalanceSoon);
         this.plugins = new PluginWatches(config.group(), client.later(), this::close);
-        config.fallbackAllocateStrategy().ifPresent(name -> client.plugins().allocateStrategy(name,
-                PluginConfig.empty())); // refused now if it is not there at all
         plugins.watchStrategy(config.allocateStrategy(), strategy, config.fallbackAllocateStrategy(),
                 name -> client.plugins().allocateStrategy(name, PluginConfig.empty()), replacement -> {
                     rebalance.useStrategy(replacement);
