@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.format.DaemonThreads;
 import dev.ferry.remoting.RemotingClientConfig;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -10,7 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Settings of one {@link FerryClient}, shared by all its producers and consumers. Validated once when built.
@@ -176,19 +176,11 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
 
         public ClientConfig build() {
             ThreadFactory threads = threadFactory != null ? threadFactory
-                    : daemonThreads("ferry-client-" + instanceName);
+                    : new DaemonThreads("ferry-client-" + instanceName);
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
                     heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory), remoting,
                     threads, clock, ticker, pluginClassLoaders, maxBodySize);
         }
 
-        private static ThreadFactory daemonThreads(String prefix) {
-            AtomicInteger counter = new AtomicInteger();
-            return runnable -> {
-                Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            };
-        }
     }
 }

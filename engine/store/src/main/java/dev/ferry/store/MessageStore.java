@@ -1,6 +1,7 @@
 package dev.ferry.store;
 
 import dev.ferry.format.AtomicFile;
+import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.DurableDirectories;
 import dev.ferry.format.StoredMessageView;
 import java.io.IOException;
@@ -359,7 +360,7 @@ public final class MessageStore implements AutoCloseable {
     public static final class Builder {
         private final StoreConfig config;
         private Clock clock = Clock.systemUTC();
-        private ThreadFactory threadFactory = new NamedDaemonThreadFactory("ferry-store");
+        private ThreadFactory threadFactory = new DaemonThreads("ferry-store");
         private DiskSpace diskSpace;
         private MessageArrivalListener arrivalListener = MessageArrivalListener.NONE;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.StoredMessageView;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -122,7 +123,7 @@ class PendingWritesTest {
         CommitLog log = commitLog();
         GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
         DutyLoop loop = new DutyLoop("test-group-commit", groupCommit, Duration.ofMillis(10),
-            new NamedDaemonThreadFactory("pending-writes-test"));
+            new DaemonThreads("pending-writes-test"));
         groupCommit.attach(loop);
         AppendResult durable = append(log, "durable");
         loop.start();
@@ -152,7 +153,7 @@ class PendingWritesTest {
     private static GroupCommitService idleGroupCommit(CommitLog log) {
         GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
         groupCommit.attach(new DutyLoop("test-idle-group-commit", groupCommit, Duration.ofMillis(10),
-            new NamedDaemonThreadFactory("pending-writes-test")));
+            new DaemonThreads("pending-writes-test")));
         return groupCommit;
     }
 

@@ -1,5 +1,6 @@
 package dev.ferry.server.embedded;
 
+import dev.ferry.format.DaemonThreads;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
@@ -16,7 +17,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -213,12 +213,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         }
 
         private static ThreadFactory daemonThreads() {
-            AtomicInteger count = new AtomicInteger();
-            return task -> {
-                Thread thread = new Thread(task, "ferry-embedded-" + count.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            };
+            return new DaemonThreads("ferry-embedded");
         }
 
         /** The server's config, or {@code null} with the reasons in {@code problems}. */

@@ -1,14 +1,17 @@
-package dev.ferry.store;
+package dev.ferry.format;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The default thread source outside a container: daemon threads named {@code <prefix>-<n>}. */
-final class NamedDaemonThreadFactory implements ThreadFactory {
+/**
+ * The thread source of a part run outside a container that gives it one: daemon threads named
+ * {@code <prefix>-<n>}, so that none keeps its JVM (or an OSGi framework's) alive. Thread-safe.
+ */
+public final class DaemonThreads implements ThreadFactory {
     private final String prefix;
     private final AtomicInteger count = new AtomicInteger();
 
-    NamedDaemonThreadFactory(String prefix) {
+    public DaemonThreads(String prefix) {
         this.prefix = prefix;
     }
 
