@@ -18,6 +18,7 @@ import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.BundleListener;
 import org.osgi.framework.Constants;
@@ -204,6 +205,11 @@ final class OsgiFramework implements AutoCloseable {
         return framework.adapt(BundleRevision.class).getDeclaredCapabilities(PackageNamespace.PACKAGE_NAMESPACE)
                 .stream().map(c -> (String) c.getAttributes().get(PackageNamespace.PACKAGE_NAMESPACE))
                 .collect(Collectors.toSet());
+    }
+
+    /** The system bundle's context: what a launcher sees of the framework. */
+    BundleContext context() {
+        return framework.getBundleContext();
     }
 
     Bundle bundle(String symbolicName) {

@@ -18,6 +18,11 @@ final class Reflect {
         return invoke(target.getClass(), target, method, args);
     }
 
+    /** Calls {@code method} of {@code target} as {@code type} (an interface) declares it. */
+    static Object callAs(Class<?> type, Object target, String method, Object... args) {
+        return invoke(type, target, method, args);
+    }
+
     static Object callStatic(Class<?> type, String method, Object... args) {
         return invoke(type, null, method, args);
     }
