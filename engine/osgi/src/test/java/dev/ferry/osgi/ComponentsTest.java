@@ -77,18 +77,13 @@ class ComponentsTest {
     void theServerRunsFromItsConfigurationServesClientsInAndOutsideAndStopsWhenTheConfigurationGoes()
             throws Exception {
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
-            osgi.installAll(OsgiFramework.bundleDirectory());
-            assertThat(osgi.startAll()).isEmpty();
-            Bundle cmBundle = osgi.bundle("org.apache.felix.configadmin");
-            Class<?> cmType = cmBundle.loadClass("org.osgi.service.cm.ConfigurationAdmin");
-            Class<?> configType = cmBundle.loadClass("org.osgi.service.cm.Configuration");
-            Object cm = await().atMost(WAIT).until(() -> service(osgi, cmType.getName()), s -> s != null);
+            ConfigAdmin configs = ConfigAdmin.startEverything(osgi);
             Class<?> runningType = osgi.bundle("dev.ferry.components").loadClass("dev.ferry.components.RunningServer");
 
             int namesrvPort = freePort();
             int brokerPort = freePort();
-            Object serverConfig = callAs(cmType, cm, "getConfiguration", "dev.ferry.server", "?");
-            callAs(configType, serverConfig, "update", serverSettings(namesrvPort, brokerPort));
+            Object serverConfig = configs.configuration("dev.ferry.server");
+            configs.update(serverConfig, serverSettings(namesrvPort, brokerPort));
             Object running = await().atMost(WAIT).until(() -> service(osgi, runningType.getName()), s -> s != null);
             String nameServer = (String) callAs(runningType, running, "nameServerAddress");
             assertThat(nameServer).isEqualTo("127.0.0.1:" + namesrvPort);
@@ -97,15 +92,14 @@ class ComponentsTest {
             // A listener service, and a consumer component configured through Configuration Admin to feed it.
             List<String> received = new CopyOnWriteArrayList<>();
             ServiceRegistration<?> listener = registerListener(osgi, received);
-            Object consumerConfig = callAs(cmType, cm, "getFactoryConfiguration", "dev.ferry.consumer", "orders",
-                    "?");
+            Object consumerConfig = configs.factoryConfiguration("dev.ferry.consumer", "orders");
             Dictionary<String, Object> consumer = new Hashtable<>();
             consumer.put("nameServer", nameServer);
             consumer.put("consumerGroup", "CG_COMPONENT");
             consumer.put("topic", "ComponentOrders");
             consumer.put("consumeFromWhere", "CONSUME_FROM_FIRST_OFFSET");
             consumer.put("listener.target", "(ferry.listener=orders)");
-            callAs(configType, consumerConfig, "update", consumer);
+            configs.update(consumerConfig, consumer);
             await().atMost(WAIT).until(() -> lines.stream().anyMatch(l -> l.contains("CG_COMPONENT started")));
 
             // An unmodified Apache client outside the framework sends; the consumer inside receives.
@@ -123,7 +117,7 @@ class ComponentsTest {
 
             // Reconfigured: the server restarts on the new broker port.
             int movedBrokerPort = freePort();
-            callAs(configType, serverConfig, "update", serverSettings(namesrvPort, movedBrokerPort));
+            configs.update(serverConfig, serverSettings(namesrvPort, movedBrokerPort));
             await().atMost(WAIT).until(() -> {
                 Object now = service(osgi, runningType.getName());
                 return now != null && callAs(runningType, now, "brokerPort").equals(movedBrokerPort);
@@ -132,8 +126,8 @@ class ComponentsTest {
             assertThat(listening(movedBrokerPort)).isTrue();
 
             // Deleted: the consumer and the server stop; nothing listens any more.
-            callAs(configType, consumerConfig, "delete");
-            callAs(configType, serverConfig, "delete");
+            configs.delete(consumerConfig);
+            configs.delete(serverConfig);
             await().atMost(WAIT).until(() -> service(osgi, runningType.getName()) == null);
             await().atMost(WAIT).until(() -> !listening(namesrvPort) && !listening(movedBrokerPort));
             assertThat(lines).filteredOn(l -> l.contains("stopped cleanly")).hasSize(2);
@@ -144,17 +138,12 @@ class ComponentsTest {
     @Test
     void aBadServerConfigurationStartsNothingAndSaysWhichKeyIsWrong() throws Exception {
         try (OsgiFramework osgi = OsgiFramework.launch(storage.resolve("framework"))) {
-            osgi.installAll(OsgiFramework.bundleDirectory());
-            assertThat(osgi.startAll()).isEmpty();
-            Bundle cmBundle = osgi.bundle("org.apache.felix.configadmin");
-            Class<?> cmType = cmBundle.loadClass("org.osgi.service.cm.ConfigurationAdmin");
-            Class<?> configType = cmBundle.loadClass("org.osgi.service.cm.Configuration");
-            Object cm = await().atMost(WAIT).until(() -> service(osgi, cmType.getName()), s -> s != null);
+            ConfigAdmin configs = ConfigAdmin.startEverything(osgi);
             int namesrvPort = freePort();
             Dictionary<String, Object> settings = serverSettings(namesrvPort, freePort());
             settings.put("maxTopcs", "10");
 
-            callAs(configType, callAs(cmType, cm, "getConfiguration", "dev.ferry.server", "?"), "update", settings);
+            configs.update(configs.configuration("dev.ferry.server"), settings);
 
             Class<?> runningType = osgi.bundle("dev.ferry.components").loadClass("dev.ferry.components.RunningServer");
             Class<?> runtimeType = osgi.bundle("org.apache.felix.scr").loadClass(
@@ -164,6 +153,36 @@ class ComponentsTest {
             assertThat(failure(runtimeType, scr, osgi)).contains("unknown key 'maxTopcs'");
             assertThat(service(osgi, runningType.getName())).isNull();
             assertThat(listening(namesrvPort)).isFalse();
+        }
+    }
+
+    /** Configuration Admin inside the framework, called through its API as the configadmin bundle loads it. */
+    private record ConfigAdmin(Class<?> adminType, Class<?> configurationType, Object admin) {
+
+        /** Installs and starts every bundle, then waits for Configuration Admin. */
+        static ConfigAdmin startEverything(OsgiFramework osgi) throws Exception {
+            osgi.installAll(OsgiFramework.bundleDirectory());
+            assertThat(osgi.startAll()).isEmpty();
+            Bundle bundle = osgi.bundle("org.apache.felix.configadmin");
+            Class<?> adminType = bundle.loadClass("org.osgi.service.cm.ConfigurationAdmin");
+            Object admin = await().atMost(WAIT).until(() -> service(osgi, adminType.getName()), s -> s != null);
+            return new ConfigAdmin(adminType, bundle.loadClass("org.osgi.service.cm.Configuration"), admin);
+        }
+
+        Object configuration(String pid) {
+            return callAs(adminType, admin, "getConfiguration", pid, "?");
+        }
+
+        Object factoryConfiguration(String factoryPid, String name) {
+            return callAs(adminType, admin, "getFactoryConfiguration", factoryPid, name, "?");
+        }
+
+        void update(Object configuration, Dictionary<String, Object> properties) {
+            callAs(configurationType, configuration, "update", properties);
+        }
+
+        void delete(Object configuration) {
+            callAs(configurationType, configuration, "delete");
         }
     }
 
