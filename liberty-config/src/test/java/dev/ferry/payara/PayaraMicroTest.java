@@ -7,15 +7,11 @@ import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.liberty.apps.FactoryResource;
-import dev.ferry.liberty.apps.ModuloMdb;
-import dev.ferry.liberty.apps.RegexMdb;
 import dev.ferry.liberty.apps.UnknownPluginMdb;
 import dev.ferry.liberty.support.Directories;
 import dev.ferry.liberty.support.Engine;
-import dev.ferry.liberty.support.FilterRoundTrip;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
-import dev.ferry.liberty.support.StrategyRoundTrip;
 import dev.ferry.liberty.support.TestApps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same ferry-ra.rar and order-app.war on Payara Micro 6, configured by the boot command files in
  * {@code src/main/payara} (with the test's own ports and a plugin directory): a message goes round, an
- * application's own {@code @ConnectionFactoryDefinition} works as it does on Liberty, and beans use the strategy
- * and the filter of the sample plugin jar in the adapter's plugin directory.
+ * application's own {@code @ConnectionFactoryDefinition} works as it does on Liberty, and a bean naming a strategy
+ * that is nowhere is refused with the names the plugin directory offers.
  */
 class PayaraMicroTest {
     private static final int HTTP_PORT = 19380;
@@ -57,10 +53,9 @@ class PayaraMicroTest {
         // An application defining its own factory with @ConnectionFactoryDefinition, as on Liberty.
         TestApps.probeApp("factory-app", FactoryResource.class).as(ZipExporter.class)
                 .exportTo(RUN_DIR.resolve("factory-app.war").toFile(), true);
-        // Beans naming the strategy and the filter of the sample plugin jar, in the adapter's plugin directory.
-        TestApps.probeApp("plugin-app", ModuloMdb.class, RegexMdb.class)
-                .as(ZipExporter.class).exportTo(RUN_DIR.resolve("plugin-app.war").toFile(), true);
-        // Payara refuses a whole application when one of its beans cannot be activated: this one alone.
+        // A bean naming a strategy that neither the adapter nor its plugin directory has (the beans that use the
+        // plugin directory's strategy and filter run under Arquillian: PayaraPluginDirTest). Payara refuses a whole
+        // application when one of its beans cannot be activated: this one is alone in its own.
         TestApps.probeApp("unknown-plugin-app", UnknownPluginMdb.class)
                 .as(ZipExporter.class).exportTo(RUN_DIR.resolve("unknown-plugin-app.war").toFile(), true);
         Files.copy(Path.of("src/main/payara/preboot.txt"), RUN_DIR.resolve("preboot.txt"));
@@ -78,8 +73,7 @@ class PayaraMicroTest {
                 "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),
                 "--rootdir", RUN_DIR.resolve("root").toString(),
                 "--prebootcommandfile", "preboot.txt", "--postbootcommandfile", "postboot.txt",
-                "--deploy", "order-app.war", "--deploy", "factory-app.war", "--deploy", "plugin-app.war",
-                "--deploy", "unknown-plugin-app.war"));
+                "--deploy", "order-app.war", "--deploy", "factory-app.war", "--deploy", "unknown-plugin-app.war"));
         Files.createDirectories(RUN_DIR.resolve("tmp"));
         payara = new ProcessBuilder(command).directory(RUN_DIR.toFile()).redirectErrorStream(true)
                 .redirectOutput(RUN_DIR.resolve("payara.log").toFile()).start();
@@ -129,18 +123,6 @@ class PayaraMicroTest {
         assertThat(Files.readString(RUN_DIR.resolve("payara.log")))
                 .contains("FERRY-RA-0001 started in embedded mode: name server 127.0.0.1:20076, broker port 20111")
                 .contains("FERRY-RA-0302 connection factory producer order-app started");
-    }
-
-    @Test
-    void shouldGiveTheBeanItsQueuesAsThePluginDirectorysStrategyAssignsThem(@TempDir Path offsets) {
-        StrategyRoundTrip.assertModulo(StrategyRoundTrip.run(new Http(HTTP_PORT), "plugin-app", NAME_SERVER,
-                offsets));
-    }
-
-    @Test
-    void shouldDeliverOnlyWhatThePluginDirectorysFilterSelects(@TempDir Path offsets) {
-        assertThat(FilterRoundTrip.run(new Http(HTTP_PORT), "plugin-app", NAME_SERVER, offsets))
-                .isEqualTo(FilterRoundTrip.SELECTED);
     }
 
     @Test

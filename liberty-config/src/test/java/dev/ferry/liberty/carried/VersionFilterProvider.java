@@ -6,6 +6,8 @@ import dev.ferry.spi.MessageFilterProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
+import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -25,11 +27,17 @@ public final class VersionFilterProvider implements MessageFilterProvider {
 
     /** The version of the jar this class came from. */
     public static String version() {
-        try (InputStream in = VersionFilterProvider.class.getClassLoader().getResourceAsStream(VERSION_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(VERSION_RESOURCE + " is missing from the plugin jar");
+        URL resource = VersionFilterProvider.class.getClassLoader().getResource(VERSION_RESOURCE);
+        if (resource == null) {
+            throw new IllegalStateException(VERSION_RESOURCE + " is missing from the plugin jar");
+        }
+        try {
+            URLConnection connection = resource.openConnection();
+            // A redeployed application's jar may lie where the old one lay: never read it from a cached copy.
+            connection.setUseCaches(false);
+            try (InputStream in = connection.getInputStream()) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -10,7 +10,6 @@ import dev.ferry.liberty.carried.CarriedMdb;
 import dev.ferry.liberty.carried.PluginVersionResource;
 import dev.ferry.liberty.carried.VersionFilterProvider;
 import dev.ferry.liberty.support.Engine;
-import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.ServerJvm;
 import dev.ferry.liberty.support.TestApps;
 import dev.ferry.spi.MessageFilterProvider;
@@ -88,7 +87,11 @@ class CarriedPluginTest {
         JavaArchive plugin = ShrinkWrap.create(JavaArchive.class, "carried-plugin.jar")
                 .addClass(VersionFilterProvider.class)
                 .addAsServiceProvider(MessageFilterProvider.class, VersionFilterProvider.class)
-                .addAsResource(new StringAsset(version), VersionFilterProvider.VERSION_RESOURCE);
+                .addAsResource(new StringAsset(version), VersionFilterProvider.VERSION_RESOURCE)
+                // A changed jar as a rebuild makes it: of another size too. The server may take a nested jar whose
+                // size and (two-second) time are those of the old one for the old one, and keep the old extract.
+                .addAsResource(new StringAsset(changes(Integer.parseInt(version.substring(1)))),
+                        "dev/ferry/liberty/carried/changes.txt");
         WebArchive app = TestApps.probeApp("carried-app", CarriedMdb.class, PluginVersionResource.class)
                 .addAsLibrary(plugin);
         // One file name for every version: a WAR's module name (and so its beans' activation spec ids) is it.
@@ -103,10 +106,20 @@ class CarriedPluginTest {
                   </application>
                 </server>
                 """.formatted(archive.toAbsolutePath()), StandardCharsets.UTF_8);
-        await().atMost(WAIT).until(() -> {
-            Http.Answer answer = HTTP.getAnswer("/carried-app/plugin-version");
-            return answer.status() == 200 && answer.body().trim().equals(version);
-        });
+        await().atMost(WAIT).untilAsserted(() -> assertThat(HTTP.getAnswer("/carried-app/plugin-version"))
+                .as("the running application's plugin version").satisfies(answer -> {
+                    assertThat(answer.status()).isEqualTo(200);
+                    assertThat(answer.body().trim()).isEqualTo(version);
+                }));
+    }
+
+    /** Text that compresses badly, longer for each version. */
+    private static String changes(int version) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 16 * version; i++) {
+            text.append(java.util.UUID.randomUUID()).append('\n');
+        }
+        return text.toString();
     }
 
     /** Sends to one queue, in order; the last message must match the running plugin. */
