@@ -98,7 +98,17 @@ public class FerryResourceAdapter implements ResourceAdapter {
                 config.threadPlacement(), "ferry-ra-engine",
                 context.isContextSupported(HintsContext.class), FerryResourceAdapter.class.getClassLoader());
         EmbeddedEngine engine = config.mode() == AdapterConfig.Mode.EMBEDDED ? startEngine(config, threads) : null;
-        this.runtime = new AdapterRuntime(config, threads, engine);
+        try {
+            this.runtime = new AdapterRuntime(config, threads, engine);
+        } catch (RuntimeException e) {
+            // the plugin directory went away since validate(), say: nothing the adapter started may outlive start()
+            if (engine != null) {
+                engine.close();
+            }
+            String message = "FERRY-RA-0006 cannot start the adapter: " + rootMessage(e);
+            LOG.log(Level.ERROR, message, e);
+            throw new ResourceAdapterInternalException(message, e);
+        }
         if (engine != null) {
             LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode: name server {0}, broker port {1}, store {2}",
                     runtime.nameServerAddress(), String.valueOf(engine.brokerPort()),
