@@ -204,32 +204,41 @@ class PluginLookupTest {
     }
 
     /** Every queue to every client, counting the rebalances that asked it. */
-    public static class DirCountingProvider implements AllocateStrategyProvider {
-        static final AtomicInteger ALLOCATIONS = new AtomicInteger();
+    abstract static class CountingProvider implements AllocateStrategyProvider {
+        private final String name;
+        private final AtomicInteger allocations;
+
+        CountingProvider(String name, AtomicInteger allocations) {
+            this.name = name;
+            this.allocations = allocations;
+        }
 
         @Override
         public String name() {
-            return "dir-counting";
+            return name;
         }
 
         @Override
         public AllocateStrategy create(PluginConfig config, AllocateStrategyResolver strategies) {
-            return new CountingStrategy(name(), ALLOCATIONS);
+            return new CountingStrategy(name, allocations);
         }
     }
 
-    /** The same, declared only by the "application". */
-    public static class AppCountingProvider implements AllocateStrategyProvider {
+    /** Declared only by the plugin directory's jar. */
+    public static class DirCountingProvider extends CountingProvider {
         static final AtomicInteger ALLOCATIONS = new AtomicInteger();
 
-        @Override
-        public String name() {
-            return "app-counting";
+        public DirCountingProvider() {
+            super("dir-counting", ALLOCATIONS);
         }
+    }
 
-        @Override
-        public AllocateStrategy create(PluginConfig config, AllocateStrategyResolver strategies) {
-            return new CountingStrategy(name(), ALLOCATIONS);
+    /** Declared only by the "application". */
+    public static class AppCountingProvider extends CountingProvider {
+        static final AtomicInteger ALLOCATIONS = new AtomicInteger();
+
+        public AppCountingProvider() {
+            super("app-counting", ALLOCATIONS);
         }
     }
 

@@ -138,10 +138,7 @@ class BundlePluginsTest {
                     .contains("dev.ferry.samples.custom");
                 consumer = null; // what the application holds goes too; Ferry must hold nothing of it
                 sample = null;
-                await().atMost(Duration.ofSeconds(30)).until(() -> {
-                    System.gc();
-                    return sampleLoader.get() == null;
-                });
+                awaitCollected(sampleLoader);
                 assertThat(warnings).hasSize(1);
             }
         }
@@ -173,10 +170,7 @@ class BundlePluginsTest {
                     .contains("dev.ferry.samples.custom").contains("goes on with allocation strategy averagely");
                 sample = null;
                 // The consumer is still held and running, yet nothing of the gone strategy is.
-                await().atMost(Duration.ofSeconds(30)).until(() -> {
-                    System.gc();
-                    return sampleLoader.get() == null;
-                });
+                awaitCollected(sampleLoader);
                 send(osgi, ferryClient, "after");
                 assertThat(pollUntilBody(consumer, "after")).isTrue();
                 assertThat(warnings).hasSize(1);
@@ -188,6 +182,14 @@ class BundlePluginsTest {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object firstOffset(Bundle client) throws Exception {
         return Enum.valueOf((Class) client.loadClass("dev.ferry.client.ConsumeFromWhere"), "FIRST_OFFSET");
+    }
+
+    /** Waits until nothing holds what {@code reference} refers to, collecting garbage meanwhile. */
+    private static void awaitCollected(WeakReference<?> reference) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            System.gc();
+            return reference.get() == null;
+        });
     }
 
     /** Sends a message with {@code body} to FallbackTopic through a producer of {@code ferryClient}. */
