@@ -2,12 +2,11 @@ package dev.ferry.liberty.embedded;
 
 import static dev.ferry.liberty.embedded.EmbeddedServer.HTTP;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.api.Message;
 import dev.ferry.liberty.carried.CarriedEarMdb;
 import dev.ferry.liberty.carried.VersionFilterProvider;
+import dev.ferry.liberty.support.DeliveredInOrder;
 import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.TestApps;
 import dev.ferry.spi.MessageFilterProvider;
@@ -54,21 +53,8 @@ class CarriedInEarTest {
                         .body(tag.getBytes(StandardCharsets.UTF_8)).build(), "one-queue").msgId());
             }
         }
-        String last = sent.get(sent.size() - 1);
-        List<String> bodies = new ArrayList<>();
         // Orderly, one queue: once the last (selected) message is in, every earlier one was decided.
-        await().atMost(WAIT).until(() -> {
-            bodies.clear();
-            boolean lastIn = false;
-            for (JsonNode delivery : HTTP.getJson("/carried-web/probe/deliveries?bean=CarriedEarMdb")) {
-                String msgId = delivery.get("msgId").asText();
-                if (sent.contains(msgId)) {
-                    bodies.add(delivery.get("body").asText());
-                    lastIn |= msgId.equals(last);
-                }
-            }
-            return lastIn;
-        });
-        assertThat(bodies).containsExactly("v7-a", "v7-b");
+        assertThat(DeliveredInOrder.of(HTTP, "/carried-web/probe/deliveries?bean=CarriedEarMdb", sent, "body", WAIT))
+                .containsExactly("v7-a", "v7-b");
     }
 }

@@ -4,11 +4,11 @@ import static dev.ferry.liberty.embedded.EmbeddedServer.HTTP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.api.Message;
 import dev.ferry.liberty.carried.CarriedMdb;
 import dev.ferry.liberty.carried.PluginVersionResource;
 import dev.ferry.liberty.carried.VersionFilterProvider;
+import dev.ferry.liberty.support.DeliveredInOrder;
 import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.ServerJvm;
 import dev.ferry.liberty.support.TestApps;
@@ -134,20 +134,6 @@ class CarriedPluginTest {
 
     /** What the bean received of {@code sent}, once the last of them is in (the bean is orderly). */
     private static List<String> receivedOf(List<String> sent) {
-        String last = sent.get(sent.size() - 1);
-        List<String> bodies = new ArrayList<>();
-        await().atMost(WAIT).until(() -> {
-            bodies.clear();
-            boolean lastIn = false;
-            for (JsonNode delivery : HTTP.getJson("/carried-app/probe/deliveries?bean=" + BEAN)) {
-                String msgId = delivery.get("msgId").asText();
-                if (sent.contains(msgId)) {
-                    bodies.add(delivery.get("body").asText());
-                    lastIn |= msgId.equals(last);
-                }
-            }
-            return lastIn;
-        });
-        return bodies;
+        return DeliveredInOrder.of(HTTP, "/carried-app/probe/deliveries?bean=" + BEAN, sent, "body", WAIT);
     }
 }

@@ -1,8 +1,5 @@
 package dev.ferry.liberty.support;
 
-import static org.awaitility.Awaitility.await;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.api.Message;
 import dev.ferry.liberty.apps.RegexMdb;
 import java.nio.charset.StandardCharsets;
@@ -41,20 +38,6 @@ public final class FilterRoundTrip {
                 sent.add(engine.producer().send(message.build(), "one-queue").msgId());
             }
         }
-        String last = sent.get(sent.size() - 1);
-        List<String> tags = new ArrayList<>();
-        await().atMost(WAIT).until(() -> {
-            tags.clear();
-            boolean lastIn = false;
-            for (JsonNode delivery : http.getJson("/" + app + "/probe/deliveries?bean=RegexMdb")) {
-                String msgId = delivery.get("msgId").asText();
-                if (sent.contains(msgId)) {
-                    tags.add(delivery.get("tags").asText());
-                    lastIn |= msgId.equals(last);
-                }
-            }
-            return lastIn;
-        });
-        return tags;
+        return DeliveredInOrder.of(http, "/" + app + "/probe/deliveries?bean=RegexMdb", sent, "tags", WAIT);
     }
 }
