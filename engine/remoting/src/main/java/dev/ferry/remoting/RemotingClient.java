@@ -91,7 +91,7 @@ public final class RemotingClient implements AutoCloseable {
             throw new RemotingTimeoutException("connecting to " + address + " used up the " + timeout.toMillis()
                     + " ms timeout");
         }
-        return runtime.invoker().invokeSync(channel, request, left);
+        return runtime.invoker().invokeSync(channel, signed(request), left);
     }
 
     /** Sends a request; the future completes on a callback thread with the response or a {@link RemotingException}. */
@@ -102,12 +102,16 @@ public final class RemotingClient implements AutoCloseable {
         } catch (RemotingException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return runtime.invoker().invokeAsync(channel, request, timeout);
+        return runtime.invoker().invokeAsync(channel, signed(request), timeout);
     }
 
     /** Sends a request that expects no response. */
     public void invokeOneway(String address, RemotingCommand request, Duration timeout) {
-        runtime.invoker().invokeOneway(connect(address, timeout), request, timeout);
+        runtime.invoker().invokeOneway(connect(address, timeout), signed(request), timeout);
+    }
+
+    private RemotingCommand signed(RemotingCommand request) {
+        return config.credentials().isEmpty() ? request : RequestSignature.sign(request, config.credentials().get());
     }
 
     /** The connection to {@code address}, opened if needed. */

@@ -3,6 +3,7 @@ package dev.ferry.remoting;
 import dev.ferry.remoting.protocol.SerializeType;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Settings of a {@link RemotingClient}, validated once at construction.
@@ -18,10 +19,12 @@ import java.util.Objects;
  * @param scanInterval    how often expired requests are failed
  * @param serializeType   header serialization of the requests this client sends
  * @param tls             TLS settings
+ * @param credentials     when present, every request is signed with them (RocketMQ's ACL); responses are not
  */
 public record RemotingClientConfig(int ioThreads, int callbackThreads, Duration connectTimeout, int maxFrameLength,
                                    Duration maxIdleTime, int asyncPermits, int onewayPermits, Duration scanInterval,
-                                   SerializeType serializeType, TlsConfig tls) {
+                                   SerializeType serializeType, TlsConfig tls,
+                                   Optional<Credentials> credentials) {
 
     public RemotingClientConfig {
         Validation.require(ioThreads > 0, "ioThreads", ioThreads, "must be positive");
@@ -34,10 +37,19 @@ public record RemotingClientConfig(int ioThreads, int callbackThreads, Duration 
         Validation.positive("scanInterval", scanInterval);
         Objects.requireNonNull(serializeType, "serializeType");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(credentials, "credentials");
     }
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder that starts from this config's values. */
+    public Builder toBuilder() {
+        return new Builder().ioThreads(ioThreads).callbackThreads(callbackThreads).connectTimeout(connectTimeout)
+                .maxFrameLength(maxFrameLength).maxIdleTime(maxIdleTime).asyncPermits(asyncPermits)
+                .onewayPermits(onewayPermits).scanInterval(scanInterval).serializeType(serializeType).tls(tls)
+                .credentials(credentials.orElse(null));
     }
 
     /** Builds a {@link RemotingClientConfig}; defaults follow RocketMQ's client. */
@@ -52,6 +64,7 @@ public record RemotingClientConfig(int ioThreads, int callbackThreads, Duration 
         private Duration scanInterval = Duration.ofSeconds(1);
         private SerializeType serializeType = SerializeType.JSON;
         private TlsConfig tls = TlsConfig.DISABLED;
+        private Optional<Credentials> credentials = Optional.empty();
 
         public Builder ioThreads(int value) {
             this.ioThreads = value;
@@ -98,6 +111,12 @@ public record RemotingClientConfig(int ioThreads, int callbackThreads, Duration 
             return this;
         }
 
+        /** Signs every request with {@code value} ({@code null}: unsigned). */
+        public Builder credentials(Credentials value) {
+            this.credentials = Optional.ofNullable(value);
+            return this;
+        }
+
         public Builder tls(TlsConfig value) {
             this.tls = value;
             return this;
@@ -105,7 +124,7 @@ public record RemotingClientConfig(int ioThreads, int callbackThreads, Duration 
 
         public RemotingClientConfig build() {
             return new RemotingClientConfig(ioThreads, callbackThreads, connectTimeout, maxFrameLength, maxIdleTime,
-                    asyncPermits, onewayPermits, scanInterval, serializeType, tls);
+                    asyncPermits, onewayPermits, scanInterval, serializeType, tls, credentials);
         }
     }
 }

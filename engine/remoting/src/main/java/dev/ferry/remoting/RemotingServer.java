@@ -70,6 +70,16 @@ public final class RemotingServer implements AutoCloseable {
         runtime.dispatcher().register(code, processor, executor);
     }
 
+    /** Checks every request before its processor: who sends it, and whether they may. */
+    public void guard(RequestGuard guard) {
+        runtime.dispatcher().guard(guard);
+    }
+
+    /** Requests the guard refused since start. */
+    public long refusedRequests() {
+        return runtime.dispatcher().refused();
+    }
+
     public void addConnectionListener(ConnectionListener listener) {
         runtime.addListener(Objects.requireNonNull(listener, "listener"));
     }

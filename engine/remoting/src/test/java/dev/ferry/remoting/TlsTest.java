@@ -2,46 +2,46 @@ package dev.ferry.remoting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.ferry.remoting.codec.CommandCodec;
 import dev.ferry.remoting.protocol.ResponseCode;
-import java.io.IOException;
+import dev.ferry.remoting.testing.TestCertificates;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** TLS with a self-signed certificate made by the JDK's keytool for 127.0.0.1. */
+/** TLS from PEM files: a self-signed server certificate for 127.0.0.1 and a client certificate for mutual TLS. */
 class TlsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final int ECHO = 9001;
-    private static final String PASSWORD = "changeit";
 
     @TempDir
     static Path dir;
-    private static Path serverKeys;
-    private static Path clientTrust;
+    private static TestCertificates server;
+    private static TestCertificates client;
     private static ExecutorService pool;
+    private final AtomicInteger processed = new AtomicInteger();
 
     @BeforeAll
-    static void makeCertificate() throws Exception {
+    static void makeCertificates() throws Exception {
         pool = Executors.newFixedThreadPool(2);
-        serverKeys = dir.resolve("server.p12");
-        clientTrust = dir.resolve("trust.p12");
-        Path cert = dir.resolve("server.cer");
-        keytool("-genkeypair", "-alias", "ferry", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=ferry-test", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-storetype", "PKCS12", "-keystore", serverKeys.toString(), "-storepass", PASSWORD);
-        keytool("-exportcert", "-alias", "ferry", "-keystore", serverKeys.toString(), "-storepass", PASSWORD,
-                "-file", cert.toString());
-        keytool("-importcert", "-noprompt", "-alias", "ferry", "-file", cert.toString(), "-storetype", "PKCS12",
-                "-keystore", clientTrust.toString(), "-storepass", PASSWORD);
+        server = TestCertificates.create(dir, "ferry-server");
+        client = TestCertificates.create(dir, "ferry-client");
     }
 
     @AfterAll
@@ -49,22 +49,26 @@ class TlsTest {
         pool.shutdownNow();
     }
 
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        List<String> command = new java.util.ArrayList<>(List.of(keytool.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
+    @BeforeEach
+    void resetCount() {
+        processed.set(0);
     }
 
-    private static RemotingServer server(TlsConfig.Mode mode) {
-        RemotingServer server = new RemotingServer(RemotingServerConfig.builder()
-                .tls(TlsConfig.server(mode, serverKeys, PASSWORD)).build());
-        server.registerProcessor(ECHO, (ctx, request) -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
-                .body(request.body()).build(), pool);
-        return server.start();
+    private RemotingServer server(TlsConfig tls) {
+        RemotingServer remoting = new RemotingServer(RemotingServerConfig.builder().tls(tls).build());
+        remoting.registerProcessor(ECHO, (ctx, request) -> {
+            processed.incrementAndGet();
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(request.body()).build();
+        }, pool);
+        return remoting.start();
+    }
+
+    private RemotingServer server(TlsConfig.Mode mode) {
+        return server(TlsConfig.server(mode, server.certificate(), server.privateKey()));
+    }
+
+    private static RemotingClient tlsClient(TlsConfig tls) {
+        return new RemotingClient(RemotingClientConfig.builder().tls(tls).build());
     }
 
     private static RemotingCommand echo() {
@@ -72,43 +76,101 @@ class TlsTest {
     }
 
     @Test
-    void shouldServeTlsClientsThatTrustTheCertificate() {
-        try (RemotingServer server = server(TlsConfig.Mode.ENFORCING);
-             RemotingClient client = new RemotingClient(RemotingClientConfig.builder()
-                     .tls(TlsConfig.client(clientTrust, PASSWORD)).build())) {
-            RemotingCommand response = client.invokeSync("127.0.0.1:" + server.port(), echo(), TIMEOUT);
+    void servesTlsClientsThatTrustTheCertificate() {
+        try (RemotingServer remoting = server(TlsConfig.Mode.ENFORCING);
+             RemotingClient tls = tlsClient(TlsConfig.client(server.certificate()))) {
+            RemotingCommand response = tls.invokeSync("127.0.0.1:" + remoting.port(), echo(), TIMEOUT);
             assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("secret");
         }
     }
 
     @Test
-    void shouldRefusePlainClientsWhenEnforcing() {
-        try (RemotingServer server = server(TlsConfig.Mode.ENFORCING);
-             RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build())) {
-            assertThatThrownBy(() -> client.invokeSync("127.0.0.1:" + server.port(), echo(), Duration.ofSeconds(3)))
-                    .isInstanceOf(RemotingException.class);
-        }
-    }
-
-    @Test
-    void shouldRefuseTlsClientsThatDoNotTrustTheCertificate() {
-        try (RemotingServer server = server(TlsConfig.Mode.ENFORCING);
-             RemotingClient client = new RemotingClient(RemotingClientConfig.builder()
-                     .tls(TlsConfig.client(null, null)).build())) {
-            assertThatThrownBy(() -> client.invokeSync("127.0.0.1:" + server.port(), echo(), Duration.ofSeconds(3)))
-                    .isInstanceOf(RemotingException.class);
-        }
-    }
-
-    @Test
-    void shouldServeBothKindsOfClientWhenPermissive() {
-        try (RemotingServer server = server(TlsConfig.Mode.PERMISSIVE);
-             RemotingClient tls = new RemotingClient(RemotingClientConfig.builder()
-                     .tls(TlsConfig.client(clientTrust, PASSWORD)).build());
+    void refusesPlainClientsWhenEnforcing() {
+        try (RemotingServer remoting = server(TlsConfig.Mode.ENFORCING);
              RemotingClient plain = new RemotingClient(RemotingClientConfig.builder().build())) {
-            String address = "127.0.0.1:" + server.port();
+            assertThatThrownBy(() -> plain.invokeSync("127.0.0.1:" + remoting.port(), echo(), Duration.ofSeconds(3)))
+                    .isInstanceOf(RemotingException.class);
+            assertThat(processed).hasValue(0);
+        }
+    }
+
+    @Test
+    void processesNoRequestOfAPlainConnectionWhenEnforcing() throws Exception {
+        try (RemotingServer remoting = server(TlsConfig.Mode.ENFORCING);
+             Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", remoting.port()), 3000);
+            socket.setSoTimeout(5000);
+            ByteBuf frames = Unpooled.buffer();
+            CommandCodec codec = new CommandCodec();
+            for (int i = 0; i < 3; i++) {
+                codec.encode(echo().withOpaque(i), frames);
+            }
+            byte[] bytes = new byte[frames.readableBytes()];
+            frames.readBytes(bytes);
+            OutputStream out = socket.getOutputStream();
+            out.write(bytes);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            // the server closes the connection without an answer: end of stream (or a reset)
+            int read;
+            try {
+                read = in.read();
+            } catch (java.net.SocketException reset) {
+                read = -1;
+            }
+            assertThat(read).isEqualTo(-1);
+            assertThat(processed).hasValue(0);
+            await().atMost(TIMEOUT).until(() -> remoting.malformedFrames() >= 1);
+        }
+    }
+
+    @Test
+    void refusesTlsClientsThatDoNotTrustTheCertificate() {
+        try (RemotingServer remoting = server(TlsConfig.Mode.ENFORCING);
+             RemotingClient tls = tlsClient(TlsConfig.client(null))) {
+            assertThatThrownBy(() -> tls.invokeSync("127.0.0.1:" + remoting.port(), echo(), Duration.ofSeconds(3)))
+                    .isInstanceOf(RemotingException.class);
+            assertThat(processed).hasValue(0);
+        }
+    }
+
+    @Test
+    void servesBothKindsOfClientWhenPermissive() {
+        try (RemotingServer remoting = server(TlsConfig.Mode.PERMISSIVE);
+             RemotingClient tls = tlsClient(TlsConfig.client(server.certificate()));
+             RemotingClient plain = new RemotingClient(RemotingClientConfig.builder().build())) {
+            String address = "127.0.0.1:" + remoting.port();
             assertThat(tls.invokeSync(address, echo(), TIMEOUT).code()).isZero();
             assertThat(plain.invokeSync(address, echo(), TIMEOUT).code()).isZero();
         }
+    }
+
+    @Test
+    void mutualTlsServesOnlyClientsPresentingATrustedCertificate() {
+        TlsConfig mutual = TlsConfig.server(TlsConfig.Mode.ENFORCING, server.certificate(), server.privateKey())
+                .requiringClientCertificates(client.certificate());
+        try (RemotingServer remoting = server(mutual);
+             RemotingClient anonymous = tlsClient(TlsConfig.client(server.certificate()));
+             RemotingClient wrongCertificate = tlsClient(TlsConfig.client(server.certificate())
+                     .presenting(server.certificate(), server.privateKey()));
+             RemotingClient presenting = tlsClient(TlsConfig.client(server.certificate())
+                     .presenting(client.certificate(), client.privateKey()))) {
+            String address = "127.0.0.1:" + remoting.port();
+            assertThatThrownBy(() -> anonymous.invokeSync(address, echo(), Duration.ofSeconds(3)))
+                    .isInstanceOf(RemotingException.class);
+            assertThatThrownBy(() -> wrongCertificate.invokeSync(address, echo(), Duration.ofSeconds(3)))
+                    .isInstanceOf(RemotingException.class);
+            assertThat(processed).hasValue(0);
+            assertThat(presenting.invokeSync(address, echo(), TIMEOUT).code()).isZero();
+        }
+    }
+
+    @Test
+    void refusesHalfAPairAndUnreadableFiles() {
+        assertThatThrownBy(() -> new TlsConfig(TlsConfig.Mode.ENFORCING, server.certificate(), null, null, false,
+                true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tlsKeyPath");
+        assertThatThrownBy(() -> server(TlsConfig.server(TlsConfig.Mode.ENFORCING, dir.resolve("missing.pem"),
+                server.privateKey()))).isInstanceOf(RemotingException.class).hasMessageContaining("missing.pem");
+        assertThatThrownBy(() -> TlsConfig.Mode.parse("strict")).hasMessageContaining("tlsMode = strict");
     }
 }

@@ -13,6 +13,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
 
 /**
  * The last handler of every connection: responses complete pending requests, requests go to
@@ -91,8 +92,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
     }
 
     private static boolean isBadInput(Throwable reason) {
+        // a plain connection to a TLS-only port, a failed handshake: the peer's doing, one line each
         return reason instanceof CommandFormatException || reason instanceof TooLongFrameException
-                || reason instanceof CorruptedFrameException;
+                || reason instanceof CorruptedFrameException || reason instanceof SSLException;
     }
 
     private NettyRemoteChannel remote(ChannelHandlerContext ctx) {

@@ -4,6 +4,7 @@ import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.RequestGuard;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -41,11 +42,23 @@ public final class RequestDispatcher {
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicLong badRequests = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private volatile RequestGuard guard = RequestGuard.OPEN;
     private final AtomicLong lastFailureLoggedNanos = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
 
     public void register(int code, RequestProcessor processor, Executor executor) {
         registrations.put(code, new Registration(Objects.requireNonNull(processor, "processor"),
                 Objects.requireNonNull(executor, "executor")));
+    }
+
+    /** Checks every request before its processor sees it. */
+    public void guard(RequestGuard value) {
+        this.guard = Objects.requireNonNull(value, "guard");
+    }
+
+    /** Requests the guard refused since start. */
+    public long refused() {
+        return refused.get();
     }
 
     /** Processor invocations under way (for graceful shutdown). */
@@ -69,8 +82,11 @@ public final class RequestDispatcher {
 
     /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
-        Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         Context context = new Context(channel, request, reservation);
+        if (!passes(context)) {
+            return;
+        }
+        Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         running.incrementAndGet();
         try {
             registration.executor.execute(() -> run(registration.processor, context));
@@ -79,6 +95,25 @@ public final class RequestDispatcher {
             context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY)
                     .remark(ResponseCode.OVERLOAD_REMARK).build());
         }
+    }
+
+    /** Whether the guard lets the request through; if not, it has been answered. */
+    private boolean passes(Context context) {
+        RemotingCommand refusal;
+        try {
+            refusal = guard.check(context.channel, context.request);
+        } catch (RuntimeException e) {
+            failures.incrementAndGet();
+            logFailure(context, e);
+            refusal = RemotingCommand.responseTo(context.request, ResponseCode.SYSTEM_ERROR)
+                    .remark("the request could not be checked: " + e.getClass().getSimpleName()).build();
+        }
+        if (refusal == null) {
+            return true;
+        }
+        refused.incrementAndGet();
+        context.respond(refusal);
+        return false;
     }
 
     /**

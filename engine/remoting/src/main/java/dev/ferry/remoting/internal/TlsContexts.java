@@ -2,56 +2,55 @@ package dev.ferry.remoting.internal;
 
 import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.TlsConfig;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import java.io.File;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.SSLException;
 
-/** Builds Netty TLS contexts from {@link TlsConfig} key stores. */
+/** Builds Netty TLS contexts from the PEM files a {@link TlsConfig} names. */
 public final class TlsContexts {
     private TlsContexts() {
     }
 
     public static SslContext forServer(TlsConfig tls) {
         try {
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(load(tls.keyStore(), tls.keyStorePassword()), password(tls.keyStorePassword()));
-            return SslContextBuilder.forServer(kmf).build();
-        } catch (GeneralSecurityException | IOException e) {
-            throw new RemotingException("cannot set up TLS from key store " + tls.keyStore() + ": " + e.getMessage(), e);
+            SslContextBuilder builder = SslContextBuilder.forServer(file(tls.certificateChain()),
+                    file(tls.privateKey()));
+            if (tls.needClientAuth()) {
+                builder.trustManager(file(tls.trustCertificates())).clientAuth(ClientAuth.REQUIRE);
+            }
+            return builder.build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new RemotingException("cannot set up TLS from certificate " + tls.certificateChain() + " and key "
+                    + tls.privateKey() + ": " + e.getMessage(), e);
         }
     }
 
     public static SslContext forClient(TlsConfig tls) {
         try {
-            SslContextBuilder builder = SslContextBuilder.forClient().endpointIdentificationAlgorithm("HTTPS");
-            if (tls.trustStore() != null) {
-                TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                tmf.init(load(tls.trustStore(), tls.trustStorePassword()));
-                builder.trustManager(tmf);
+            SslContextBuilder builder = SslContextBuilder.forClient();
+            if (tls.verifyHostname()) {
+                builder.endpointIdentificationAlgorithm("HTTPS");
+            }
+            if (tls.trustCertificates() != null) {
+                builder.trustManager(file(tls.trustCertificates()));
+            }
+            if (tls.certificateChain() != null) {
+                builder.keyManager(file(tls.certificateChain()), file(tls.privateKey()));
             }
             return builder.build();
-        } catch (GeneralSecurityException | IOException e) {
-            throw new RemotingException("cannot set up TLS from trust store " + tls.trustStore() + ": "
-                    + e.getMessage(), e);
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new RemotingException("cannot set up TLS from trusted certificates " + tls.trustCertificates()
+                    + ": " + e.getMessage(), e);
         }
     }
 
-    private static KeyStore load(Path path, String password) throws IOException, GeneralSecurityException {
-        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-        try (InputStream in = Files.newInputStream(path)) {
-            store.load(in, password(password));
+    private static File file(Path path) {
+        if (!path.toFile().canRead()) {
+            throw new IllegalArgumentException("cannot read " + path);
         }
-        return store;
-    }
-
-    private static char[] password(String password) {
-        return password == null ? new char[0] : password.toCharArray();
+        return path.toFile();
     }
 }

@@ -65,6 +65,18 @@ public final class RequestCode {
     public static final int GET_TOPIC_CONFIG = 351;
     public static final int LITE_PULL_MESSAGE = 361;
     public static final int QUERY_ASSIGNMENT = 400;
+    /** ACL 2.0 administration: users. */
+    public static final int AUTH_CREATE_USER = 3001;
+    public static final int AUTH_UPDATE_USER = 3002;
+    public static final int AUTH_DELETE_USER = 3003;
+    public static final int AUTH_GET_USER = 3004;
+    public static final int AUTH_LIST_USER = 3005;
+    /** ACL 2.0 administration: policies. */
+    public static final int AUTH_CREATE_ACL = 3006;
+    public static final int AUTH_UPDATE_ACL = 3007;
+    public static final int AUTH_DELETE_ACL = 3008;
+    public static final int AUTH_GET_ACL = 3009;
+    public static final int AUTH_LIST_ACL = 3010;
     /**
      * Ferry's own: the broker's counters for operators (messages in and out per topic, lag per
      * group and queue, DLQ sizes) as a JSON {@code BrokerStatsBody}. Apache's codes stop below
@@ -129,6 +141,16 @@ public final class RequestCode {
             Map.entry(GET_TOPIC_CONFIG, "GET_TOPIC_CONFIG"),
             Map.entry(LITE_PULL_MESSAGE, "LITE_PULL_MESSAGE"),
             Map.entry(QUERY_ASSIGNMENT, "QUERY_ASSIGNMENT"),
+            Map.entry(AUTH_CREATE_USER, "AUTH_CREATE_USER"),
+            Map.entry(AUTH_UPDATE_USER, "AUTH_UPDATE_USER"),
+            Map.entry(AUTH_DELETE_USER, "AUTH_DELETE_USER"),
+            Map.entry(AUTH_GET_USER, "AUTH_GET_USER"),
+            Map.entry(AUTH_LIST_USER, "AUTH_LIST_USER"),
+            Map.entry(AUTH_CREATE_ACL, "AUTH_CREATE_ACL"),
+            Map.entry(AUTH_UPDATE_ACL, "AUTH_UPDATE_ACL"),
+            Map.entry(AUTH_DELETE_ACL, "AUTH_DELETE_ACL"),
+            Map.entry(AUTH_GET_ACL, "AUTH_GET_ACL"),
+            Map.entry(AUTH_LIST_ACL, "AUTH_LIST_ACL"),
             Map.entry(FERRY_GET_BROKER_STATS, "FERRY_GET_BROKER_STATS"));
 
     private RequestCode() {
