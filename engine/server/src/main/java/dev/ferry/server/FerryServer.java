@@ -1,6 +1,11 @@
 package dev.ferry.server;
 
 import dev.ferry.remoting.NettyThreadLocals;
+import dev.ferry.remoting.Credentials;
+import dev.ferry.server.auth.AuthMetadata;
+import dev.ferry.server.auth.AuthUser;
+import dev.ferry.server.auth.UserStatus;
+import dev.ferry.server.auth.UserType;
 import dev.ferry.server.broker.Broker;
 import dev.ferry.server.namesrv.NameServer;
 import dev.ferry.spi.PluginJars;
@@ -19,12 +24,20 @@ public final class FerryServer implements AutoCloseable {
     private final FerryServerConfig config;
     private final NameServer nameServer;
     private final Broker broker;
+    private static final System.Logger LOG = System.getLogger(FerryServer.class.getName());
+
     private final URLClassLoader pluginLoader;
+    private final AuthMetadata authMetadata;
 
     public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threads) {
         ThreadFactory threadFactory = NettyThreadLocals.clearedAfterEachTask(threads);
         this.pluginLoader = pluginLoader(config.pluginDir());
         this.nameServer = new NameServer(config.nameServer(), clock, threadFactory);
+        this.authMetadata = authMetadata(config);
+        if (config.auth().authenticationEnabled()) {
+            nameServer.controlAccess(authMetadata, config.broker().clusterName(), true,
+                    config.auth().authorizationEnabled());
+        }
         this.nameServer.start();
         // the name server's port is known now, also when 0 asked for any free one
         this.config = config.registeringWith(config.nameServer().host() + ":" + nameServer.port());
@@ -32,11 +45,33 @@ public final class FerryServer implements AutoCloseable {
         try {
             created = new Broker(this.config.broker(), this.config.store(), clock, threadFactory,
                     pluginLoader != null ? pluginLoader : FerryServer.class.getClassLoader());
+            created.controlAccess(authMetadata, config.auth());
         } catch (RuntimeException e) {
             nameServer.close();
             throw e;
         }
         this.broker = created;
+    }
+
+    /** The users and policies, in the store directory; the configured first users created when absent. */
+    private static AuthMetadata authMetadata(FerryServerConfig config) {
+        AuthMetadata metadata = new AuthMetadata(config.storeDir().resolve("config").resolve("auth"));
+        config.auth().initUser().ifPresent(user -> metadata.createIfAbsent(superUser(user)));
+        config.auth().innerCredentials().ifPresent(user -> metadata.createIfAbsent(superUser(user)));
+        if (config.auth().authorizationEnabled() && !config.auth().authenticationEnabled()) {
+            LOG.log(System.Logger.Level.WARNING, "authorization is on without authentication: requests are judged "
+                    + "by the user they name, which nobody checks");
+        }
+        return metadata;
+    }
+
+    private static AuthUser superUser(Credentials credentials) {
+        return new AuthUser(credentials.accessKey(), credentials.secretKey(), UserType.SUPER, UserStatus.ENABLE);
+    }
+
+    /** Users and policies of both servers. */
+    public AuthMetadata authMetadata() {
+        return authMetadata;
     }
 
     private static URLClassLoader pluginLoader(Path dir) {

@@ -2,6 +2,8 @@ package dev.ferry.server;
 
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.TlsConfig;
+import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.DelayLevels;
@@ -24,8 +26,10 @@ import java.util.function.Consumer;
  * @param broker     its settings; it registers with this process's name server
  * @param store      the broker's message store, in {@code store/} under the broker's directory
  * @param pluginDir  a directory of plugin jars, or {@code null}
+ * @param auth       authentication and authorization of both servers
  */
-public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker, StoreConfig store, Path pluginDir) {
+public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker, StoreConfig store, Path pluginDir,
+                                AuthConfig auth) {
 
     /** RocketMQ's transactionCheckInterval and transactionCheckMax. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
@@ -39,6 +43,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         Objects.requireNonNull(nameServer, "nameServer");
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(auth, "auth");
     }
 
     /** The defaults of {@code ferry-server}: RocketMQ's ports on 127.0.0.1, 1 GiB commit-log files. */
@@ -58,7 +63,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
 
     /** This config with the broker registering with the name server at {@code address}, once its port is known. */
     FerryServerConfig registeringWith(String address) {
-        return new FerryServerConfig(nameServer, broker.withNameServers(List.of(address)), store, pluginDir);
+        return new FerryServerConfig(nameServer, broker.withNameServers(List.of(address)), store, pluginDir, auth);
     }
 
     /**
@@ -77,6 +82,8 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         private final BrokerConfig.Builder broker;
         private final StoreConfig.Builder store;
         private Path pluginDir;
+        private AuthConfig auth = AuthConfig.DISABLED;
+        private TlsConfig tls = TlsConfig.DISABLED;
         // shared or combined by several parts, so kept here until build()
         private BrokerLimits brokerLimits = BrokerLimits.defaults();
         private RemotingLimits remotingLimits = RemotingLimits.defaults();
@@ -121,6 +128,22 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
 
         public Builder brokerPort(int value) {
             broker.port(value);
+            return this;
+        }
+
+        /** Authentication and authorization of both servers. */
+        public Builder auth(AuthConfig value) {
+            this.auth = Objects.requireNonNull(value, "auth");
+            return this;
+        }
+
+        /**
+         * TLS of both servers' ports (a server config: mode, certificate, key, client certificates); the broker's
+         * connection to the name server then uses TLS too, trusting {@code tlsTrustCertPath}, else the server's own
+         * certificate, and presenting that certificate when clients must present one.
+         */
+        public Builder tls(TlsConfig value) {
+            this.tls = Objects.requireNonNull(value, "tls");
             return this;
         }
 
@@ -209,11 +232,22 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
                 broker.transactionTimeout(transactionCheckInterval.compareTo(TRANSACTION_TIMEOUT) < 0
                         ? transactionCheckInterval : TRANSACTION_TIMEOUT);
             }
-            nameServer.remotingLimits(nameServerShare(remotingLimits));
+            nameServer.remotingLimits(nameServerShare(remotingLimits)).tls(tls);
+            broker.tls(tls).nameServerTls(nameServerClientTls(tls)).nameServerCredentials(auth.brokerCredentials());
             NameServerConfig builtNameServer = nameServer.build();
             BrokerConfig builtBroker = broker.nameServers(List.of(builtNameServer.host() + ":" + builtNameServer.port()))
                     .build();
-            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir);
+            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir, auth);
+        }
+
+        private static TlsConfig nameServerClientTls(TlsConfig server) {
+            if (!server.enabled()) {
+                return TlsConfig.DISABLED;
+            }
+            TlsConfig client = TlsConfig.client(server.trustCertificates() != null ? server.trustCertificates()
+                    : server.certificateChain());
+            return server.needClientAuth() ? client.presenting(server.certificateChain(), server.privateKey())
+                    : client;
         }
     }
 }

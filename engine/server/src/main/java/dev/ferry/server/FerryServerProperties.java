@@ -1,6 +1,9 @@
 package dev.ferry.server;
 
+import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.remoting.TlsConfig;
+import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
@@ -9,6 +12,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,6 +34,15 @@ public final class FerryServerProperties {
         Duration frameTimeout;
         Duration transactionCheckInterval;
         int transactionCheckMax;
+        boolean authentication;
+        boolean authorization;
+        Optional<Credentials> initUser = Optional.empty();
+        Optional<Credentials> innerCredentials = Optional.empty();
+        TlsConfig.Mode tlsMode = TlsConfig.Mode.DISABLED;
+        Path tlsCert;
+        Path tlsKey;
+        Path tlsTrust;
+        boolean tlsNeedClientAuth;
 
         Target(FerryServerConfig.Builder server) {
             this.server = server;
@@ -47,7 +60,17 @@ public final class FerryServerProperties {
             server.brokerLimits(limits.build())
                     .remotingLimits(new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection,
                             frameTimeout))
-                    .transactionChecks(transactionCheckInterval, transactionCheckMax);
+                    .transactionChecks(transactionCheckInterval, transactionCheckMax)
+                    .auth(new AuthConfig(authentication, authorization, initUser, innerCredentials));
+            if (tlsMode != TlsConfig.Mode.DISABLED || tlsCert != null || tlsNeedClientAuth) {
+                TlsConfig tls = TlsConfig.server(tlsMode, tlsCert, tlsKey);
+                if (tlsNeedClientAuth) {
+                    tls = tls.requiringClientCertificates(tlsTrust);
+                } else if (tlsTrust != null) {
+                    tls = new TlsConfig(tls.mode(), tlsCert, tlsKey, tlsTrust, false, true);
+                }
+                server.tls(tls);
+            }
         }
     }
 
@@ -100,6 +123,17 @@ public final class FerryServerProperties {
         k.put("maxInboundBytesPerConnection", (t, v) ->
                 t.maxInboundBytesPerConnection = longValue("maxInboundBytesPerConnection", v));
         k.put("frameTimeout", (t, v) -> t.frameTimeout = DelayLevels.parseDuration(v, "frameTimeout"));
+        k.put("authenticationEnabled", (t, v) -> t.authentication = bool("authenticationEnabled", v));
+        k.put("authorizationEnabled", (t, v) -> t.authorization = bool("authorizationEnabled", v));
+        k.put("initAuthenticationUser", (t, v) ->
+                t.initUser = Optional.of(AuthConfig.parseUser("initAuthenticationUser", v)));
+        k.put("innerClientAuthenticationCredentials", (t, v) -> t.innerCredentials = Optional.of(
+                AuthConfig.parseCredentials("innerClientAuthenticationCredentials", v)));
+        k.put("tlsMode", (t, v) -> t.tlsMode = TlsConfig.Mode.parse(v));
+        k.put("tlsCertPath", (t, v) -> t.tlsCert = Path.of(v));
+        k.put("tlsKeyPath", (t, v) -> t.tlsKey = Path.of(v));
+        k.put("tlsTrustCertPath", (t, v) -> t.tlsTrust = Path.of(v));
+        k.put("tlsNeedClientAuth", (t, v) -> t.tlsNeedClientAuth = bool("tlsNeedClientAuth", v));
         return Collections.unmodifiableMap(k);
     }
 

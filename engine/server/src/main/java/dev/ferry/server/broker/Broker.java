@@ -4,6 +4,11 @@ import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.server.auth.AccessGuard;
+import dev.ferry.server.auth.AuthAdminProcessor;
+import dev.ferry.server.auth.AuthConfig;
+import dev.ferry.server.auth.AuthMetadata;
+import dev.ferry.server.auth.RequestResources;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.RemotingServer;
@@ -112,8 +117,9 @@ public final class Broker implements AutoCloseable {
                 .open();
         topics.restoreFromStore(store.queueCounts());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .limits(config.remotingLimits()).build(), threadFactory);
-        this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().build(), threadFactory);
+                .limits(config.remotingLimits()).tls(config.tls()).build(), threadFactory);
+        this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().tls(config.nameServerTls())
+                .credentials(config.nameServerCredentials().orElse(null)).build(), threadFactory);
         this.registration = new BrokerRegistration(config, topics, nameServerClient, json);
 
         this.filters = new SubscriptionFilters(PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader),
@@ -189,6 +195,26 @@ public final class Broker implements AutoCloseable {
     }
 
     /** Starts serving and registers with the name servers. */
+    /**
+     * Puts users and policies in charge (before {@link #start()}): the ACL admin requests manage {@code metadata},
+     * and, as {@code auth} switches them on, every request is authenticated and authorized against it.
+     */
+    public void controlAccess(AuthMetadata metadata, AuthConfig auth) {
+        AuthAdminProcessor admin = new AuthAdminProcessor(metadata, json, auth.authenticationEnabled());
+        for (int code : AuthAdminProcessor.CODES) {
+            remoting.registerProcessor(code, admin, queryExecutor);
+        }
+        if (auth.anyEnabled()) {
+            remoting.guard(new AccessGuard(metadata, new RequestResources(json, config.clusterName()),
+                    auth.authenticationEnabled(), auth.authorizationEnabled()));
+        }
+    }
+
+    /** Requests refused by authentication or authorization since start. */
+    public long refusedRequests() {
+        return remoting.refusedRequests();
+    }
+
     public Broker start() {
         remoting.start();
         send.storeHost(new InetSocketAddress(config.host(), remoting.port()));

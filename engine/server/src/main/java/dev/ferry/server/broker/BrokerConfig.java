@@ -1,10 +1,13 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.remoting.TlsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Settings of a {@link Broker}, validated once; messages name the bad key and value.
@@ -31,13 +34,17 @@ import java.util.Objects;
  * @param transactionCheckMax  how often one transaction is asked about before it is discarded
  * @param limits               what clients may make the broker keep, queue and hold
  * @param remotingLimits       connections and the memory their requests may hold
+ * @param tls                  TLS of the broker's port
+ * @param nameServerTls        TLS of its connections to name servers
+ * @param nameServerCredentials what it signs its requests to name servers with (authentication on), or empty
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
                            Duration registerInterval, Duration offsetPersistInterval, Duration channelExpiry,
                            int maxPullMessages, boolean sql92Enabled, DelayLevels delayLevels,
                            int maxReconsumeTimes, Duration transactionCheckInterval, Duration transactionTimeout,
-                           int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits) {
+                           int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
+                           TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -66,6 +73,9 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         require(transactionCheckMax > 0, "transactionCheckMax", transactionCheckMax, "must be positive");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(remotingLimits, "remotingLimits");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(nameServerTls, "nameServerTls");
+        Objects.requireNonNull(nameServerCredentials, "nameServerCredentials");
     }
 
     private static void require(boolean ok, String key, Object value, String rule) {
@@ -93,7 +103,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         return new BrokerConfig(brokerName, clusterName, host, port, addresses, storeDir, autoCreateTopics,
                 defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
-                transactionTimeout, transactionCheckMax, limits, remotingLimits);
+                transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
+                nameServerCredentials);
     }
 
     public static Builder builder(Path storeDir) {
@@ -123,9 +134,27 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private int transactionCheckMax = 15;
         private BrokerLimits limits = BrokerLimits.defaults();
         private RemotingLimits remotingLimits = RemotingLimits.defaults();
+        private TlsConfig tls = TlsConfig.DISABLED;
+        private TlsConfig nameServerTls = TlsConfig.DISABLED;
+        private Optional<Credentials> nameServerCredentials = Optional.empty();
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
+        }
+
+        public Builder tls(TlsConfig value) {
+            this.tls = value;
+            return this;
+        }
+
+        public Builder nameServerTls(TlsConfig value) {
+            this.nameServerTls = value;
+            return this;
+        }
+
+        public Builder nameServerCredentials(Optional<Credentials> value) {
+            this.nameServerCredentials = value;
+            return this;
         }
 
         public Builder brokerName(String value) {
@@ -232,7 +261,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return new BrokerConfig(brokerName, clusterName, host, port, nameServers, storeDir, autoCreateTopics,
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
-                    transactionTimeout, transactionCheckMax, limits, remotingLimits);
+                    transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
+                    nameServerCredentials);
         }
     }
 }

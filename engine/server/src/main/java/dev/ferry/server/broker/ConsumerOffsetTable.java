@@ -4,6 +4,7 @@ import dev.ferry.format.NameRules;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

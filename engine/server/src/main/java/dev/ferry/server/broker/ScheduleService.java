@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
+import dev.ferry.server.files.JsonFile;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;

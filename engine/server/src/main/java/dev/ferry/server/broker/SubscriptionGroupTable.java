@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import dev.ferry.format.NameRules;
 import dev.ferry.remoting.protocol.body.DataVersion;
+import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Collection;

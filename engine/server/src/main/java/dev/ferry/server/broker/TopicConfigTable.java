@@ -6,6 +6,7 @@ import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
+import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;

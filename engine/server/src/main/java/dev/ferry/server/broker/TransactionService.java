@@ -10,6 +10,7 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
+import dev.ferry.server.files.JsonFile;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
 import dev.ferry.store.GetMessageResult;

@@ -42,11 +42,30 @@ public final class FerryServerCommand implements Callable<Integer> {
     @Option(names = "--plugin-dir", description = "Directory of plugin jars (filters, strategies).")
     Path pluginDir;
 
+    @Option(names = "--tls-mode", description = "disabled (default), permissive (TLS and plain) or enforcing "
+            + "(TLS only), for both ports.")
+    String tlsMode;
+
+    @Option(names = "--tls-cert-path", description = "PEM certificate (chain) the servers present.")
+    String tlsCertPath;
+
+    @Option(names = "--tls-key-path", description = "Its private key: unencrypted PKCS#8 PEM.")
+    String tlsKeyPath;
+
+    @Option(names = "--tls-trust-cert-path", description = "PEM certificates client certificates must chain to.")
+    String tlsTrustCertPath;
+
+    @Option(names = "--tls-need-client-auth", description = "Require a client certificate (mutual TLS).")
+    Boolean tlsNeedClientAuth;
+
     @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
             + "host, namesrvPort, brokerPort, storeDir, pluginDir, brokerName, clusterName, flushMode "
             + "(ASYNC_FLUSH|SYNC_FLUSH), commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels "
             + "(\"1s 5s 10s ...\"), transactionCheckInterval (30s), transactionCheckMax (15), and the limits "
-            + "(maxTopics, sendQueueCapacity, maxConnections, ...: see docs/operations.md).")
+            + "(maxTopics, sendQueueCapacity, maxConnections, ...: see docs/operations.md), "
+            + "authenticationEnabled, authorizationEnabled, initAuthenticationUser, "
+            + "innerClientAuthenticationCredentials, tlsMode, tlsCertPath, tlsKeyPath, tlsTrustCertPath, "
+            + "tlsNeedClientAuth (see docs/security.md).")
     Path configFile;
 
     @CommandLine.Spec
@@ -83,6 +102,12 @@ public final class FerryServerCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static void putIfGiven(Properties properties, String key, String value) {
+        if (value != null) {
+            properties.setProperty(key, value);
+        }
+    }
+
     /** Defaults, then the config file, then flags. */
     FerryServerConfig config() throws IOException {
         Properties file = new Properties();
@@ -91,6 +116,11 @@ public final class FerryServerCommand implements Callable<Integer> {
                 file.load(in);
             }
         }
+        putIfGiven(file, "tlsMode", tlsMode);
+        putIfGiven(file, "tlsCertPath", tlsCertPath);
+        putIfGiven(file, "tlsKeyPath", tlsKeyPath);
+        putIfGiven(file, "tlsTrustCertPath", tlsTrustCertPath);
+        putIfGiven(file, "tlsNeedClientAuth", tlsNeedClientAuth == null ? null : tlsNeedClientAuth.toString());
         Path store = storeDir != null ? storeDir : Path.of(file.getProperty("storeDir", "ferry-store"));
         file.remove("storeDir");
         try {

@@ -1,4 +1,4 @@
-package dev.ferry.server.broker;
+package dev.ferry.server.files;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -24,7 +24,7 @@ import java.util.Optional;
  *
  * @param <T> the type stored
  */
-final class JsonFile<T> {
+public final class JsonFile<T> {
     private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNameLength(1 << 20)
@@ -39,7 +39,7 @@ final class JsonFile<T> {
     private final AtomicFile file;
     private final Class<T> type;
 
-    JsonFile(Path path, Class<T> type) {
+    public JsonFile(Path path, Class<T> type) {
         this.file = new AtomicFile(path);
         this.type = type;
     }
@@ -49,11 +49,11 @@ final class JsonFile<T> {
      *
      * @throws AtomicFile.UnreadableFileException when something is there but neither copy parses
      */
-    Optional<T> read() {
+    public Optional<T> read() {
         return file.read(bytes -> MAPPER.readValue(bytes, type));
     }
 
-    void write(T value) {
+    public void write(T value) {
         try {
             file.write(MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(value));
         } catch (IOException e) {

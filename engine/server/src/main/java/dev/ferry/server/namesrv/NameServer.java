@@ -3,6 +3,9 @@ package dev.ferry.server.namesrv;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.server.auth.AccessGuard;
+import dev.ferry.server.auth.AuthMetadata;
+import dev.ferry.server.auth.RequestResources;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import java.time.Clock;
@@ -35,7 +38,7 @@ public final class NameServer implements AutoCloseable {
         this.config = config;
         this.routes = new RouteTable(clock, config.maxTopics(), config.maxBrokers());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .ioThreads(1).limits(config.remotingLimits()).build(), threadFactory);
+                .ioThreads(1).limits(config.remotingLimits()).tls(config.tls()).build(), threadFactory);
         // Apart, as in Apache: a broker registering many topics does not hold route queries up.
         this.registrations = boundedPool(config.registerQueueCapacity(), threadFactory);
         this.routeQueries = boundedPool(config.routeQueueCapacity(), threadFactory);
@@ -56,6 +59,21 @@ public final class NameServer implements AutoCloseable {
     private static ExecutorService boundedPool(int capacity, ThreadFactory threadFactory) {
         return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(capacity),
                 threadFactory);
+    }
+
+    /**
+     * Authenticates (and, as {@code authorization} says, authorizes) every request against {@code metadata}: a broker
+     * registers with its own credentials. Call before {@link #start()}.
+     */
+    public void controlAccess(AuthMetadata metadata, String clusterName, boolean authentication,
+                              boolean authorization) {
+        remoting.guard(new AccessGuard(metadata, new RequestResources(new BodyCodec(), clusterName), authentication,
+                authorization));
+    }
+
+    /** Requests refused by authentication or authorization since start. */
+    public long refusedRequests() {
+        return remoting.refusedRequests();
     }
 
     /** Requests refused as malformed or invalid, and processor failures, since start. */

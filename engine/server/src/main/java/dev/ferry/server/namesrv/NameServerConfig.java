@@ -1,6 +1,7 @@
 package dev.ferry.server.namesrv;
 
 import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.remoting.TlsConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,10 +18,11 @@ import java.util.Objects;
  * @param registerQueueCapacity  registrations waiting to be processed (Apache's defaultThreadPoolQueueCapacity)
  * @param routeQueueCapacity     route queries waiting (Apache's clientRequestThreadPoolQueueCapacity)
  * @param remotingLimits         connections and the memory their requests may hold
+ * @param tls                    TLS of its port
  */
 public record NameServerConfig(String host, int port, Duration brokerExpiry, Duration scanInterval, int maxTopics,
                                int maxBrokers, int maxRegistrationBytes, int registerQueueCapacity,
-                               int routeQueueCapacity, RemotingLimits remotingLimits) {
+                               int routeQueueCapacity, RemotingLimits remotingLimits, TlsConfig tls) {
 
     public static final int DEFAULT_PORT = 9876;
 
@@ -37,6 +39,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         require(registerQueueCapacity > 0, "registerQueueCapacity", registerQueueCapacity, "must be positive");
         require(routeQueueCapacity > 0, "routeQueueCapacity", routeQueueCapacity, "must be positive");
         Objects.requireNonNull(remotingLimits, "remotingLimits");
+        Objects.requireNonNull(tls, "tls");
     }
 
     private static void require(boolean ok, String key, Object value, String rule) {
@@ -66,7 +69,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         return new Builder().host(host).port(port).brokerExpiry(brokerExpiry).scanInterval(scanInterval)
                 .maxTopics(maxTopics).maxBrokers(maxBrokers).maxRegistrationBytes(maxRegistrationBytes)
                 .registerQueueCapacity(registerQueueCapacity).routeQueueCapacity(routeQueueCapacity)
-                .remotingLimits(remotingLimits);
+                .remotingLimits(remotingLimits).tls(tls);
     }
 
     /**
@@ -89,6 +92,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         private int registerQueueCapacity = 10_000;
         private int routeQueueCapacity = 50_000;
         private RemotingLimits remotingLimits = RemotingLimits.defaults();
+        private TlsConfig tls = TlsConfig.DISABLED;
 
         public Builder host(String value) {
             this.host = value;
@@ -135,6 +139,11 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
             return this;
         }
 
+        public Builder tls(TlsConfig value) {
+            this.tls = value;
+            return this;
+        }
+
         public Builder remotingLimits(RemotingLimits value) {
             this.remotingLimits = value;
             return this;
@@ -142,7 +151,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
 
         public NameServerConfig build() {
             return new NameServerConfig(host, port, brokerExpiry, scanInterval, maxTopics, maxBrokers,
-                    maxRegistrationBytes, registerQueueCapacity, routeQueueCapacity, remotingLimits);
+                    maxRegistrationBytes, registerQueueCapacity, routeQueueCapacity, remotingLimits, tls);
         }
     }
 }

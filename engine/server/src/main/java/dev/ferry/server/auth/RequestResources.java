@@ -1,0 +1,168 @@
+package dev.ferry.server.auth;
+
+import static dev.ferry.server.auth.Action.CREATE;
+import static dev.ferry.server.auth.Action.DELETE;
+import static dev.ferry.server.auth.Action.GET;
+import static dev.ferry.server.auth.Action.PUB;
+import static dev.ferry.server.auth.Action.SUB;
+import static dev.ferry.server.auth.Action.UPDATE;
+
+import dev.ferry.format.SystemTopics;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.ConsumerData;
+import dev.ferry.remoting.protocol.body.HeartbeatData;
+import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
+import dev.ferry.remoting.protocol.body.MessageQueueBody;
+import dev.ferry.remoting.protocol.body.SubscriptionData;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What each request code needs, as Apache RocketMQ 5.3 decides it: sends need Pub on their topic (a send to a retry
+ * topic, Sub on its group), pulls Sub on topic and group, heartbeats Sub on every group and subscribed topic, offset
+ * reads Sub or Get and offset writes Sub or Update, queries Get, broker registrations Update on their cluster. A
+ * retry topic {@code %RETRY%group} stands for its group. Codes without a rule here (cluster information, client
+ * config checks) need only an authenticated user. Ferry also checks lite pulls as pulls, which Apache leaves open.
+ */
+public final class RequestResources {
+    private final BodyCodec json;
+    private final String clusterName;
+
+    /** @param clusterName the cluster the broker belongs to: what its cluster-wide requests act on */
+    public RequestResources(BodyCodec json, String clusterName) {
+        this.json = json;
+        this.clusterName = clusterName;
+    }
+
+    /**
+     * What {@code request} needs; every item must be allowed.
+     *
+     * @throws IllegalArgumentException when a field naming a resource is missing or a body cannot be read
+     */
+    public List<RequiredAccess> of(RemotingCommand request) {
+        return switch (request.code()) {
+            case RequestCode.SEND_MESSAGE -> send(field(request, "topic"));
+            case RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE ->
+                    send(firstOf(request, "b", "topic"));
+            case RequestCode.CONSUMER_SEND_MSG_BACK -> List.of(RequiredAccess.group(field(request, "group"), SUB));
+            case RequestCode.PULL_MESSAGE, RequestCode.LITE_PULL_MESSAGE ->
+                    topicAndGroup(request, "consumerGroup", SUB);
+            case RequestCode.QUERY_CONSUMER_OFFSET -> topicAndGroup(request, "consumerGroup", SUB, GET);
+            case RequestCode.UPDATE_CONSUMER_OFFSET -> topicAndGroup(request, "consumerGroup", SUB, UPDATE);
+            case RequestCode.QUERY_MESSAGE -> List.of(topicOrGroup(field(request, "topic"), SUB, GET));
+            case RequestCode.VIEW_MESSAGE_BY_ID -> optionalTopic(request, GET);
+            case RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
+                    RequestCode.GET_EARLIEST_MSG_STORETIME -> List.of(topicOrGroup(field(request, "topic"), GET));
+            case RequestCode.END_TRANSACTION -> optionalTopic(request, PUB);
+            case RequestCode.HEART_BEAT -> heartbeat(request);
+            case RequestCode.UNREGISTER_CLIENT -> optionalGroup(request, "consumerGroup", SUB);
+            case RequestCode.GET_CONSUMER_LIST_BY_GROUP ->
+                    List.of(RequiredAccess.group(field(request, "consumerGroup"), SUB, GET));
+            case RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ -> locks(request);
+            case RequestCode.GET_ROUTEINFO_BY_TOPIC -> route(field(request, "topic"));
+            case RequestCode.REGISTER_BROKER, RequestCode.UNREGISTER_BROKER ->
+                    List.of(RequiredAccess.cluster(field(request, "clusterName"), UPDATE));
+            case RequestCode.UPDATE_AND_CREATE_TOPIC -> List.of(RequiredAccess.topic(field(request, "topic"), CREATE));
+            case RequestCode.DELETE_TOPIC_IN_BROKER -> List.of(RequiredAccess.topic(field(request, "topic"), DELETE));
+            case RequestCode.FERRY_GET_BROKER_STATS -> List.of(RequiredAccess.cluster(clusterName, GET));
+            default -> List.of();
+        };
+    }
+
+    private static List<RequiredAccess> send(String topic) {
+        if (SystemTopics.isRetryTopic(topic)) {
+            return List.of(RequiredAccess.group(SystemTopics.groupOf(topic), SUB));
+        }
+        return List.of(RequiredAccess.topic(topic, PUB));
+    }
+
+    private static List<RequiredAccess> route(String topic) {
+        if (topic.equals(SystemTopics.AUTO_CREATE_TOPIC)) {
+            return List.of(); // every producer asks for it before its topic exists
+        }
+        if (SystemTopics.isRetryTopic(topic)) {
+            return List.of(RequiredAccess.group(SystemTopics.groupOf(topic), SUB, GET));
+        }
+        return List.of(RequiredAccess.topic(topic, PUB, SUB, GET));
+    }
+
+    private static RequiredAccess topicOrGroup(String topic, Action... actions) {
+        return SystemTopics.isRetryTopic(topic)
+                ? RequiredAccess.group(SystemTopics.groupOf(topic), actions)
+                : RequiredAccess.topic(topic, actions);
+    }
+
+    private static List<RequiredAccess> topicAndGroup(RemotingCommand request, String groupField, Action... actions) {
+        String topic = field(request, "topic");
+        String group = field(request, groupField);
+        List<RequiredAccess> needed = new ArrayList<>(2);
+        if (!SystemTopics.isRetryTopic(topic)) {
+            needed.add(RequiredAccess.topic(topic, actions));
+        }
+        needed.add(RequiredAccess.group(group, actions));
+        return needed;
+    }
+
+    private static List<RequiredAccess> optionalTopic(RemotingCommand request, Action action) {
+        String topic = request.extField("topic");
+        return topic == null || topic.isBlank() ? List.of() : List.of(topicOrGroup(topic, action));
+    }
+
+    private static List<RequiredAccess> optionalGroup(RemotingCommand request, String field, Action action) {
+        String group = request.extField(field);
+        return group == null || group.isBlank() ? List.of() : List.of(RequiredAccess.group(group, action));
+    }
+
+    private List<RequiredAccess> heartbeat(RemotingCommand request) {
+        if (request.bodyLength() == 0) {
+            return List.of();
+        }
+        HeartbeatData heartbeat = json.decode(request.body(), HeartbeatData.class);
+        List<RequiredAccess> needed = new ArrayList<>();
+        if (heartbeat.consumerDataSet() != null) {
+            for (ConsumerData consumer : heartbeat.consumerDataSet()) {
+                needed.add(RequiredAccess.group(required("groupName", consumer.groupName()), SUB));
+                for (SubscriptionData subscription : consumer.subscriptionDataSet()) {
+                    String topic = required("topic", subscription.topic());
+                    if (!SystemTopics.isRetryTopic(topic)) {
+                        needed.add(RequiredAccess.topic(topic, SUB));
+                    }
+                }
+            }
+        }
+        return needed;
+    }
+
+    private List<RequiredAccess> locks(RemotingCommand request) {
+        LockBatchRequestBody body = json.decode(request.body(), LockBatchRequestBody.class);
+        List<RequiredAccess> needed = new ArrayList<>();
+        needed.add(RequiredAccess.group(required("consumerGroup", body.consumerGroup()), SUB));
+        if (body.mqSet() != null) {
+            for (MessageQueueBody queue : body.mqSet()) {
+                String topic = required("topic", queue.topic());
+                if (!SystemTopics.isRetryTopic(topic)) {
+                    needed.add(RequiredAccess.topic(topic, SUB));
+                }
+            }
+        }
+        return needed;
+    }
+
+    private static String field(RemotingCommand request, String name) {
+        return required(name, request.extField(name));
+    }
+
+    private static String firstOf(RemotingCommand request, String shortName, String longName) {
+        String value = request.extField(shortName);
+        return value != null ? value : field(request, longName);
+    }
+
+    private static String required(String name, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("the request names no " + name);
+        }
+        return value;
+    }
+}
