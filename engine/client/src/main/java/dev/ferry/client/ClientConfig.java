@@ -1,7 +1,9 @@
 package dev.ferry.client;
 
 import dev.ferry.format.DaemonThreads;
+import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.TlsConfig;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,6 +92,8 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         private Duration offsetPersistInterval = Duration.ofSeconds(5);
         private Path localOffsetDirectory;
         private RemotingClientConfig remoting = RemotingClientConfig.builder().build();
+        private Credentials credentials;
+        private TlsConfig tls;
         private ThreadFactory threadFactory;
         private Clock clock = Clock.systemUTC();
         private Ticker ticker = Ticker.SYSTEM;
@@ -142,6 +146,28 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             return this;
         }
 
+        /**
+         * Signs every request as RocketMQ's ACL wants it: {@code accessKey} is the user, {@code secretKey} its
+         * password (which never leaves this process).
+         */
+        public Builder credentials(String accessKey, String secretKey) {
+            this.credentials = new Credentials(accessKey, secretKey);
+            return this;
+        }
+
+        /**
+         * Speaks TLS to name servers and brokers, trusting the PEM certificates in {@code trustCertificates} (or,
+         * when {@code null}, the JDK's authorities); see {@link TlsConfig} for a client certificate.
+         */
+        public Builder useTls(Path trustCertificates) {
+            return tls(TlsConfig.client(trustCertificates));
+        }
+
+        public Builder tls(TlsConfig value) {
+            this.tls = value;
+            return this;
+        }
+
         public Builder threadFactory(ThreadFactory value) {
             this.threadFactory = value;
             return this;
@@ -177,9 +203,20 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         public ClientConfig build() {
             ThreadFactory threads = threadFactory != null ? threadFactory
                     : new DaemonThreads("ferry-client-" + instanceName);
+            RemotingClientConfig connections = remoting;
+            if (credentials != null || tls != null) {
+                RemotingClientConfig.Builder changed = remoting.toBuilder();
+                if (credentials != null) {
+                    changed.credentials(credentials);
+                }
+                if (tls != null) {
+                    changed.tls(tls);
+                }
+                connections = changed.build();
+            }
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
-                    heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory), remoting,
-                    threads, clock, ticker, pluginClassLoaders, maxBodySize);
+                    heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory),
+                    connections, threads, clock, ticker, pluginClassLoaders, maxBodySize);
         }
 
     }

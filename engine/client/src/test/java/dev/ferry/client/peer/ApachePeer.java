@@ -3,6 +3,7 @@ package dev.ferry.client.peer;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
@@ -33,7 +34,10 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
     private final int namesrvPort;
     private final int brokerPort;
 
-    private ApachePeer(Process process, Path directory, int namesrvPort, int brokerPort) {
+    private final TlsConfig probeTls;
+
+    private ApachePeer(Process process, Path directory, int namesrvPort, int brokerPort, TlsConfig probeTls) {
+        this.probeTls = probeTls;
         this.process = process;
         this.directory = directory;
         this.namesrvPort = namesrvPort;
@@ -42,22 +46,42 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
 
     /** Starts the peer and waits until a producer could send to it. */
     public static ApachePeer start() throws IOException, InterruptedException {
+        return start(List.of(), List.of(), TlsConfig.DISABLED);
+    }
+
+    /**
+     * Starts a peer with ACL 2.0 on (authentication and authorization; the super user {@value #SUPER_USER} with
+     * password {@value #SUPER_PASSWORD}) and TLS enforcing on both ports, presenting {@code certificate}.
+     */
+    public static ApachePeer startSecured(Path certificate, Path privateKey) throws IOException, InterruptedException {
+        return start(List.of("-Dtls.server.mode=enforcing", "-Dtls.test.mode.enable=false", "-Dtls.enable=true",
+                "-Dtls.server.certPath=" + certificate, "-Dtls.server.keyPath=" + privateKey),
+                List.of("secured", SUPER_USER, SUPER_PASSWORD), TlsConfig.client(certificate));
+    }
+
+    public static final String SUPER_USER = "rocketmq";
+    public static final String SUPER_PASSWORD = "12345678";
+
+    private static ApachePeer start(List<String> jvmOptions, List<String> modeArgs, TlsConfig probeTls)
+            throws IOException, InterruptedException {
         Path directory = Files.createTempDirectory("ferry-client-peer");
         int namesrvPort = freePort(0);
         int brokerPort = freeBrokerPort(namesrvPort);
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Xms256m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-Duser.home=" + directory, "-Drocketmq.home.dir=" + directory,
+                "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Duser.home=" + directory, "-Drocketmq.home.dir=" + directory,
                 "-Drocketmq.client.logRoot=" + directory.resolve("logs"),
                 "-cp", classpath, ClientSuiteBrokerMain.class.getName(),
                 directory.toString(), Integer.toString(namesrvPort), Integer.toString(brokerPort),
                 Integer.toString(brokerPort + 1)));
+        command.addAll(modeArgs);
         File log = directory.resolve("peer.log").toFile();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
-        ApachePeer peer = new ApachePeer(process, directory, namesrvPort, brokerPort);
+        ApachePeer peer = new ApachePeer(process, directory, namesrvPort, brokerPort, probeTls);
         try {
             peer.awaitRoutes();
         } catch (RuntimeException | InterruptedException e) {
@@ -86,7 +110,7 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
     private void awaitRoutes() throws InterruptedException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder()
-                .connectTimeout(Duration.ofSeconds(1)).build())) {
+                .connectTimeout(Duration.ofSeconds(1)).tls(probeTls).build())) {
             while (System.nanoTime() < deadline) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("the Apache peer exited with " + process.exitValue()

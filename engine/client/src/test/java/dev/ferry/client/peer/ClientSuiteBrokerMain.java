@@ -1,6 +1,7 @@
 package dev.ferry.client.peer;
 
 import java.io.File;
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MQVersion;
@@ -12,12 +13,28 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
 
 /**
  * Runs an Apache RocketMQ 5.3.3 name server and broker in a child JVM started by {@link ApachePeer}.
- * Arguments: working directory, name-server port, broker port, HA port. Prints {@code STARTED} once both
+ * Arguments: working directory, name-server port, broker port, HA port, and optionally {@code secured USER PASSWORD} (ACL 2.0 with that super user). Prints {@code STARTED} once both
  * controllers run; the parent then waits until the broker's routes are visible. Runs until killed.
  */
 public final class ClientSuiteBrokerMain {
 
     private ClientSuiteBrokerMain() {
+    }
+
+    /** ACL 2.0 with both checks on and a first super user, kept under {@code dir}. */
+    private static AuthConfig acl(File dir, BrokerConfig broker, String user, String password) {
+        AuthConfig auth = new AuthConfig();
+        auth.setConfigName("peer-" + System.nanoTime());
+        auth.setClusterName(broker.getBrokerClusterName());
+        auth.setAuthConfigPath(new File(dir, "auth").getPath());
+        auth.setAuthenticationEnabled(true);
+        auth.setAuthorizationEnabled(true);
+        auth.setAuthenticationMetadataProvider(
+                "org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider");
+        auth.setAuthorizationMetadataProvider(
+                "org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider");
+        auth.setInitAuthenticationUser("{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}");
+        return auth;
     }
 
     public static void main(String[] args) throws Exception {
@@ -66,7 +83,10 @@ public final class ClientSuiteBrokerMain {
         store.setMaxIndexNum(10_000);
         store.setMaxHashSlotNum(2_500);
         store.setHaListenPort(haPort);
-        BrokerController broker = new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store);
+        BrokerController broker = args.length > 4 && args[4].equals("secured")
+                ? new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store,
+                        acl(dir, brokerConfig, args[5], args[6]))
+                : new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store);
         if (!broker.initialize()) {
             throw new IllegalStateException("broker did not initialize");
         }
