@@ -16,7 +16,7 @@ class ArchitectureTest {
     void shouldDependOnNettyJacksonAndTheJdkOnly() {
         classes()
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.remoting..", "io.netty..",
-                        "com.fasterxml.jackson..", "java..", "javax.net.ssl..")
+                        "com.fasterxml.jackson..", "java..", "javax.net.ssl..", "javax.crypto..")
                 .check(CLASSES);
     }
 }
