@@ -20,8 +20,8 @@ class RetentionTest {
     private final AtomicLong usable = new AtomicLong(DISK / 2);
 
     private MessageStore open() {
-        StoreConfig config = TestMessages.smallConfig(dir).diskCheckInterval(Duration.ZERO)
-            .retentionCheckInterval(Duration.ofHours(1)).build();
+        StoreConfig config = TestMessages.smallConfig(dir).diskCleanRatio(0.75).diskRejectRatio(0.90)
+            .diskCheckInterval(Duration.ZERO).retentionCheckInterval(Duration.ofHours(1)).build();
         return MessageStore.builder(config).clock(clock).diskSpace(DiskSpace.of(DISK, usable::get)).open();
     }
 
@@ -110,7 +110,8 @@ class RetentionTest {
     @Test
     void shouldRejectSegmentRollWhenNewSegmentWouldNotFit() {
         AtomicLong smallDiskUsable = new AtomicLong(50 * 1024);
-        StoreConfig config = TestMessages.smallConfig(dir).diskCheckInterval(Duration.ofHours(1)).build();
+        StoreConfig config = TestMessages.smallConfig(dir).diskCleanRatio(0.75).diskRejectRatio(0.90)
+            .diskCheckInterval(Duration.ofHours(1)).build();
         try (MessageStore store = MessageStore.builder(config).clock(clock)
             .diskSpace(DiskSpace.of(100 * 1024, smallDiskUsable::get)).open()) {
             List<AppendStatus> statuses = new ArrayList<>();

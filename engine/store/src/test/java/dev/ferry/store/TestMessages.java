@@ -34,7 +34,10 @@ final class TestMessages {
             .maxMessageBodySize(16 * 1024)
             .indexHashSlots(1024)
             .indexMaxEntries(4096)
-            .flushInterval(java.time.Duration.ofMillis(50));
+            .flushInterval(java.time.Duration.ofMillis(50))
+            // what the host's disk holds besides must not delete or refuse a test's segments (RetentionTest and
+            // DiskGuardTest set their own ratios against a fake disk)
+            .diskCleanRatio(1.0).diskRejectRatio(1.0);
     }
 
     static MessageToStore message(String topic, int queueId, String body) {
