@@ -53,6 +53,9 @@ public final class RemotingClient implements AutoCloseable {
         this.runtime = new EndpointRuntime(threadFactory, config.callbackThreads(), config.asyncPermits(),
                 config.onewayPermits(), config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(),
                 config.serializeType());
+        // every request, also one sent over a channel a server's request came in on (a transaction check's answer)
+        config.credentials().ifPresent(credentials -> runtime.invoker().decorateRequests(
+                request -> RequestSignature.sign(request, credentials)));
         this.ioGroup = new NioEventLoopGroup(config.ioThreads(), threadFactory);
         this.bootstrap = new Bootstrap()
                 .group(ioGroup)
@@ -91,7 +94,7 @@ public final class RemotingClient implements AutoCloseable {
             throw new RemotingTimeoutException("connecting to " + address + " used up the " + timeout.toMillis()
                     + " ms timeout");
         }
-        return runtime.invoker().invokeSync(channel, signed(request), left);
+        return runtime.invoker().invokeSync(channel, request, left);
     }
 
     /** Sends a request; the future completes on a callback thread with the response or a {@link RemotingException}. */
@@ -102,17 +105,14 @@ public final class RemotingClient implements AutoCloseable {
         } catch (RemotingException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return runtime.invoker().invokeAsync(channel, signed(request), timeout);
+        return runtime.invoker().invokeAsync(channel, request, timeout);
     }
 
     /** Sends a request that expects no response. */
     public void invokeOneway(String address, RemotingCommand request, Duration timeout) {
-        runtime.invoker().invokeOneway(connect(address, timeout), signed(request), timeout);
+        runtime.invoker().invokeOneway(connect(address, timeout), request, timeout);
     }
 
-    private RemotingCommand signed(RemotingCommand request) {
-        return config.credentials().isEmpty() ? request : RequestSignature.sign(request, config.credentials().get());
-    }
 
     /** The connection to {@code address}, opened if needed. */
     public RemoteChannel channel(String address) {

@@ -1,11 +1,13 @@
 package dev.ferry.remoting;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -29,41 +31,50 @@ public final class RequestSignature {
     /** {@code request} with its access key and signature added. */
     public static RemotingCommand sign(RemotingCommand request, Credentials credentials) {
         RemotingCommand withKey = request.toBuilder().extField(ACCESS_KEY, credentials.accessKey()).build();
-        String signature = signature(content(withKey), credentials.secretKey());
-        return withKey.toBuilder().extField(SIGNATURE, signature).build();
+        return withKey.toBuilder().extField(SIGNATURE, signature(withKey, credentials.secretKey())).build();
     }
 
-    /** What the signature covers: the field values in name order, then the body. */
+    /**
+     * What the signature covers: the field values in name order (all but the signature), then the body. The
+     * signature itself is computed over the same bytes without building this array.
+     */
     public static byte[] content(RemotingCommand request) {
-        Map<String, String> fields = new TreeMap<>(request.extFields());
-        fields.remove(SIGNATURE);
-        if (request.version() <= UNSIGNED_UNIQUE_KEY_UP_TO_VERSION && !request.isResponse()) {
-            fields.remove(UNIQUE_KEY_QUERY);
-        }
         StringBuilder values = new StringBuilder(256);
-        for (String value : fields.values()) {
-            values.append(value);
+        for (String name : signedNames(request)) {
+            values.append(request.extField(name));
         }
         byte[] head = values.toString().getBytes(StandardCharsets.UTF_8);
-        int bodyLength = request.bodyLength();
-        if (bodyLength == 0) {
-            return head;
-        }
-        byte[] content = new byte[head.length + bodyLength];
-        System.arraycopy(head, 0, content, 0, head.length);
-        System.arraycopy(request.body(), 0, content, head.length, bodyLength);
+        byte[] body = request.body();
+        byte[] content = Arrays.copyOf(head, head.length + body.length);
+        System.arraycopy(body, 0, content, head.length, body.length);
         return content;
     }
 
     /** The Base64 HMAC-SHA1 of {@code content} under {@code secret}. */
     public static String signature(byte[] content, String secret) {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM));
-            return Base64.getEncoder().encodeToString(mac.doFinal(content));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the JDK has no " + ALGORITHM, e);
+        Mac mac = mac(secret);
+        return Base64.getEncoder().encodeToString(mac.doFinal(content));
+    }
+
+    /** The Base64 HMAC-SHA1 of {@code request}'s {@link #content} under {@code secret}, fed to the MAC piecewise. */
+    static String signature(RemotingCommand request, String secret) {
+        Mac mac = mac(secret);
+        // the values are encoded as one string, as the signer does: a value may end inside a character that the
+        // next one completes
+        StringBuilder values = new StringBuilder(256);
+        for (String name : signedNames(request)) {
+            values.append(request.extField(name));
         }
+        mac.update(values.toString().getBytes(StandardCharsets.UTF_8));
+        List<ByteBuffer> parts = request.bodyParts();
+        if (parts != null) {
+            for (ByteBuffer part : parts) {
+                mac.update(part.duplicate());
+            }
+        } else {
+            mac.update(request.body());
+        }
+        return Base64.getEncoder().encodeToString(mac.doFinal());
     }
 
     /** Whether {@code request} carries the signature {@code secret} makes, compared in constant time. */
@@ -72,8 +83,43 @@ public final class RequestSignature {
         if (given == null) {
             return false;
         }
-        String expected = signature(content(request), secret);
-        return MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
+        String expected = signature(request, secret);
+        return MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
                 given.getBytes(StandardCharsets.UTF_8));
     }
+
+    /** The names of the fields the signature covers, sorted as Java sorts strings. */
+    private static String[] signedNames(RemotingCommand request) {
+        Map<String, String> fields = request.extFields();
+        boolean legacy = request.version() <= UNSIGNED_UNIQUE_KEY_UP_TO_VERSION && !request.isResponse();
+        String[] names = new String[fields.size()];
+        int count = 0;
+        for (String name : fields.keySet()) {
+            if (!name.equals(SIGNATURE) && !(legacy && name.equals(UNIQUE_KEY_QUERY))) {
+                names[count++] = name;
+            }
+        }
+        String[] signed = count == names.length ? names : Arrays.copyOf(names, count);
+        Arrays.sort(signed);
+        return signed;
+    }
+
+    /** This thread's MAC, keyed with {@code secret}: looking a MAC up costs more than keying it. */
+    private static Mac mac(String secret) {
+        Mac mac = MACS.get();
+        try {
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot key " + ALGORITHM, e);
+        }
+        return mac;
+    }
+
+    private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance(ALGORITHM);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no " + ALGORITHM, e);
+        }
+    });
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Sends requests over channels and pairs responses with them: assigns opaques, bounds the
@@ -27,11 +28,18 @@ public final class ChannelInvoker {
     private final Semaphore asyncPermits;
     private final Semaphore onewayPermits;
     private final Executor callbackExecutor;
+    /** What every request this endpoint sends goes through first (a client's signature), identity by default. */
+    private volatile UnaryOperator<RemotingCommand> outbound = UnaryOperator.identity();
 
     public ChannelInvoker(int asyncPermits, int onewayPermits, Executor callbackExecutor) {
         this.asyncPermits = new Semaphore(asyncPermits);
         this.onewayPermits = new Semaphore(onewayPermits);
         this.callbackExecutor = callbackExecutor;
+    }
+
+    /** Passes every request sent from now on, through any channel, through {@code decorator} first. */
+    public void decorateRequests(UnaryOperator<RemotingCommand> decorator) {
+        this.outbound = java.util.Objects.requireNonNull(decorator, "decorator");
     }
 
     public PendingRequests pending() {
@@ -71,7 +79,8 @@ public final class ChannelInvoker {
             throw new RemotingTooManyRequestsException(
                     "too many oneway requests being sent: no permit within " + timeout.toMillis() + " ms");
         }
-        RemotingCommand oneway = request.isOneway() ? request : request.toBuilder().oneway(true).build();
+        RemotingCommand decorated = outbound.apply(request);
+        RemotingCommand oneway = decorated.isOneway() ? decorated : decorated.toBuilder().oneway(true).build();
         if (!channel.isActive()) {
             onewayPermits.release();
             throw new RemotingConnectException("connection to " + channel.remoteAddress() + " is closed");
@@ -80,8 +89,9 @@ public final class ChannelInvoker {
                 .addListener(f -> onewayPermits.release());
     }
 
-    private PendingRequests.Entry send(Channel channel, RemotingCommand request, long timeoutNanos,
+    private PendingRequests.Entry send(Channel channel, RemotingCommand undecorated, long timeoutNanos,
                                        Executor completer, Runnable release) {
+        RemotingCommand request = outbound.apply(undecorated);
         int opaque = nextOpaque.getAndIncrement();
         PendingRequests.Entry entry = pending.register(opaque, channel, System.nanoTime() + timeoutNanos,
                 completer, release);
