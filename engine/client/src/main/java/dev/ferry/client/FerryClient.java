@@ -1,15 +1,20 @@
 package dev.ferry.client;
 
+import dev.ferry.api.BrokerException;
 import dev.ferry.api.MessageListener;
+import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.UniqueMessageIds;
 import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
+import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -18,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,6 +105,32 @@ public final class FerryClient implements AutoCloseable {
     }
 
     /** The id brokers know this client by. */
+    /**
+     * Asks once whether this client's credentials may consume {@code topic} as {@code group}: the topic's route from
+     * the name servers, then a consumer-offset query at a broker of the topic (which needs what consuming needs).
+     * Nothing is asked of brokers while the topic has no route.
+     *
+     * @throws BrokerException with {@link ResponseCode#NO_PERMISSION} and the server's remark when refused, or
+     *         the failure of either request
+     */
+    public void checkConsumerAccess(String topic, String group) {
+        Optional<TopicRoute> route = routes.refresh(topic);
+        if (route.isEmpty() || route.get().readQueues().isEmpty()) {
+            return;
+        }
+        MessageQueue queue = route.get().readQueues().get(0);
+        String broker = route.get().brokerAddresses().get(queue.brokerName());
+        if (broker == null) {
+            return;
+        }
+        RemotingCommand answer = calls.call(broker, RemotingCommand.request(RequestCode.QUERY_CONSUMER_OFFSET,
+                new QueryConsumerOffsetRequestHeader(group, topic, queue.queueId(), null, queue.brokerName())).build(),
+                config.requestTimeout());
+        if (answer.code() == ResponseCode.NO_PERMISSION) {
+            throw WireErrors.fromResponse(answer, "consuming " + topic + " as " + group + " at " + broker);
+        }
+    }
+
     public String clientId() {
         return config.clientId();
     }

@@ -1,6 +1,8 @@
 package dev.ferry.server.embedded;
 
 import dev.ferry.format.DaemonThreads;
+import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
@@ -54,6 +56,19 @@ public final class EmbeddedEngine implements AutoCloseable {
     }
 
     /** The running server, for tests and tools that look inside; an embedder needs none of it. */
+    /**
+     * What the engine's own clients sign requests with when its authentication is on (its broker's credentials:
+     * {@code innerClientAuthenticationCredentials}, else the first super user), else empty.
+     */
+    public Optional<Credentials> clientCredentials() {
+        return server.config().auth().brokerCredentials();
+    }
+
+    /** How a client of this process connects to the engine: TLS when its ports speak it, trusting its certificate. */
+    public TlsConfig clientTls() {
+        return server.config().broker().nameServerTls();
+    }
+
     public FerryServer server() {
         return server;
     }

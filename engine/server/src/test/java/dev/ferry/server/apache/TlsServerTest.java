@@ -4,10 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.TlsConfig;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
 import dev.ferry.remoting.testing.TestCertificates;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -75,6 +84,37 @@ class TlsServerTest {
             assertThat(tls.send(message("over-tls")).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
             assertThat(plain.send(message("in-clear")).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
             assertThat(receive(clients, ferry, "plain-consumer", false)).contains("over-tls", "in-clear");
+        }
+    }
+
+    @Test
+    void mutualTlsServesOnlyClientsPresentingATrustedCertificate() throws Exception {
+        TestCertificates client = TestCertificates.create(dir, "ferry-client");
+        Path trusted = dir.resolve("trusted.pem");
+        // the clients' certificate and the server's own: the broker presents its own to its name server
+        Files.writeString(trusted, Files.readString(client.certificate())
+                + Files.readString(certificates.certificate()));
+        Properties properties = new Properties();
+        properties.setProperty("tlsMode", "enforcing");
+        properties.setProperty("tlsCertPath", certificates.certificate().toString());
+        properties.setProperty("tlsKeyPath", certificates.privateKey().toString());
+        properties.setProperty("tlsTrustCertPath", trusted.toString());
+        properties.setProperty("tlsNeedClientAuth", "true");
+        FerryServerConfig config = FerryServerProperties.apply(FerryServerFixture.small(dir.resolve("mutual")),
+                properties).build();
+        RemotingCommand route = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
+                new GetRouteInfoRequestHeader("TBW102", null)).build();
+        try (FerryServerFixture ferry = new FerryServerFixture(config);
+             RemotingClient presenting = new RemotingClient(RemotingClientConfig.builder()
+                     .tls(TlsConfig.client(certificates.certificate()).presenting(client.certificate(),
+                             client.privateKey())).build());
+             RemotingClient anonymous = new RemotingClient(RemotingClientConfig.builder()
+                     .tls(TlsConfig.client(certificates.certificate())).build())) {
+            // the broker registered over mutual TLS, so the route is there
+            await().atMost(TIMEOUT).ignoreExceptions().until(() -> presenting.invokeSync(ferry.nameServer(), route,
+                    Duration.ofSeconds(3)).code() == ResponseCode.SUCCESS);
+            assertThatThrownBy(() -> anonymous.invokeSync(ferry.nameServer(), route, Duration.ofSeconds(3)))
+                    .isInstanceOf(RemotingException.class);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.ferry.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
@@ -31,6 +32,28 @@ class FerryServerCommandTest {
         assertThat(config.nameServer().port()).isEqualTo(9876);
         assertThat(config.broker().port()).isEqualTo(10911);
         assertThat(config.store().flushMode()).isEqualTo(FlushMode.ASYNC_FLUSH);
+    }
+
+    @Test
+    void shouldTakeTlsFromFlagsOverTheConfigFileForBothPorts() throws Exception {
+        Path cert = Files.writeString(dir.resolve("server.crt.pem"), "pem");
+        Path key = Files.writeString(dir.resolve("server.key.pem"), "pem");
+        Path trust = Files.writeString(dir.resolve("clients.pem"), "pem");
+        Path file = dir.resolve("ferry.properties");
+        Files.writeString(file, "tlsMode=permissive\ntlsCertPath=" + cert + "\ntlsKeyPath=" + key + "\n");
+        FerryServerConfig config = parse("--config", file.toString(), "--tls-mode", "enforcing",
+                "--tls-trust-cert-path", trust.toString(), "--tls-need-client-auth").config();
+        TlsConfig tls = config.broker().tls();
+        assertThat(tls.mode()).isEqualTo(TlsConfig.Mode.ENFORCING);
+        assertThat(tls.certificateChain()).isEqualTo(cert);
+        assertThat(tls.privateKey()).isEqualTo(key);
+        assertThat(tls.needClientAuth()).isTrue();
+        assertThat(tls.trustCertificates()).isEqualTo(trust);
+        assertThat(config.nameServer().tls()).isEqualTo(tls);
+        // the broker's own connection to the name server: TLS, trusting the clients' authority, presenting its own
+        assertThat(config.broker().nameServerTls().enabled()).isTrue();
+        assertThat(config.broker().nameServerTls().certificateChain()).isEqualTo(cert);
+        assertThat(parse().config().broker().tls().enabled()).isFalse();
     }
 
     @Test
