@@ -1,5 +1,7 @@
 package dev.ferry.ra;
 
+import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -29,13 +31,19 @@ import java.util.Properties;
  * @param threadPlacement where the adapter's threads run: dedicated threads each started by a work of the
  *     server's WorkManager, or the WorkManager's own threads
  * @param engineSettings embedded mode: more of the engine's settings (limits, ...), as ferry-server's
- *     {@code --config} keys, read from the adapter's {@code engineConfig} file; empty without one
+ *     {@code --config} keys, read from the adapter's {@code engineConfig} file and its security properties
+ * @param credentials what the adapter's clients sign their requests with unless a connection factory or an
+ *     activation has its own: the adapter's {@code accessKey}/{@code secretKey} (without them, in embedded mode
+ *     with authentication on, the engine's own credentials)
+ * @param clientTls remote mode: how the adapter's clients connect ({@code useTls}); in embedded mode they connect
+ *     as the engine says (TLS trusting its certificate when its ports speak TLS)
  */
 public record AdapterConfig(Mode mode, Optional<String> nameServer, String host, int namesrvPort, int brokerPort,
                             Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize,
                             String messageDelayLevel, String flushMode, String brokerName, String clusterName,
                             boolean autoCreateTopics, WorkManagerThreadFactory.Placement threadPlacement,
-                            Properties engineSettings) {
+                            Properties engineSettings, Optional<Credentials> credentials,
+                            TlsConfig clientTls) {
 
     /** Where the engine runs. */
     public enum Mode {
@@ -59,6 +67,8 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         Properties copy = new Properties();
         copy.putAll(Objects.requireNonNull(engineSettings, "engineSettings"));
         engineSettings = copy;
+        Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(clientTls, "clientTls");
     }
 
     /** The embedded engine's settings, the adapter's own first, then the engine config file's. */

@@ -2,6 +2,7 @@ package dev.ferry.ra;
 
 import dev.ferry.client.ClientConfig;
 import dev.ferry.client.FerryClient;
+import dev.ferry.remoting.Credentials;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import dev.ferry.spi.PluginJars;
 import java.io.IOException;
@@ -78,15 +79,19 @@ public final class AdapterRuntime implements AutoCloseable {
      * @param nameServer other name servers than the adapter's, if given
      * @param instanceName a stable instance name (broadcasting consumers keep local offsets by it), if given
      * @param pluginLoaders where its consumers look plugins up ({@link #pluginLoaders})
+     * @param credentials what its requests are signed with, if not the adapter's
      */
     public FerryClient newClient(String role, Optional<String> nameServer, Optional<String> instanceName,
-                                 List<ClassLoader> pluginLoaders) {
+                                 List<ClassLoader> pluginLoaders, Optional<Credentials> credentials) {
         WorkManagerThreadFactory clientThreads = threads.named("ferry-ra-" + role);
         factories.add(clientThreads);
         ClientConfig.Builder builder = ClientConfig.builder(nameServer.orElse(nameServerAddress))
                 .threadFactory(clientThreads)
                 .localOffsetDirectory(config.localOffsetDirectory())
-                .pluginClassLoaders(pluginLoaders);
+                .pluginClassLoaders(pluginLoaders)
+                .tls(engine != null ? engine.clientTls() : config.clientTls());
+        credentials.or(config::credentials).or(() -> engine != null ? engine.clientCredentials() : Optional.empty())
+                .ifPresent(c -> builder.credentials(c.accessKey(), c.secretKey()));
         instanceName.ifPresent(builder::instanceName);
         return new FerryClient(builder.build());
     }

@@ -1,5 +1,7 @@
 package dev.ferry.ra;
 
+import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
@@ -71,6 +73,17 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private Boolean autoCreateTopics = Boolean.TRUE;
     private String threadPlacement = "spawned";
     private String engineConfig;
+    private Boolean authenticationEnabled = Boolean.FALSE;
+    private Boolean authorizationEnabled = Boolean.FALSE;
+    private String initAuthenticationUser;
+    private String tlsMode = "disabled";
+    private String tlsCertPath;
+    private String tlsKeyPath;
+    private String tlsTrustCertPath;
+    private Boolean tlsNeedClientAuth = Boolean.FALSE;
+    private Boolean useTls = Boolean.FALSE;
+    private String accessKey;
+    private String secretKey;
 
     private volatile AdapterRuntime runtime;
     private final Map<ActivationKey, AutoCloseable> activations = new ConcurrentHashMap<>();
@@ -165,6 +178,14 @@ public class FerryResourceAdapter implements ResourceAdapter {
                 .flatMap(p -> path(problems, "pluginDir", p));
         plugins.ifPresent(p -> problems.require(Files.isDirectory(p), "pluginDir", p, "must be an existing directory"));
         Properties settings = engineSettings(problems);
+        AdapterSecurity security = new AdapterSecurity(authenticationEnabled, authorizationEnabled,
+                initAuthenticationUser, tlsMode, tlsCertPath, tlsKeyPath, tlsTrustCertPath, tlsNeedClientAuth, useTls,
+                accessKey, secretKey);
+        if (parsedMode == AdapterConfig.Mode.EMBEDDED) {
+            security.addEngineSettings(settings, problems);
+        }
+        Optional<Credentials> credentials = security.credentials(problems);
+        TlsConfig clientTls = security.clientTls(parsedMode, problems);
         EmbeddedEngine.Settings engine = EmbeddedEngine.settings(store != null ? store : Path.of("ferry-data"))
                 .host(host).messageDelayLevel(messageDelayLevel).flushMode(flushMode)
                 .brokerName(brokerName).clusterName(clusterName).engineConfig(settings);
@@ -192,7 +213,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
         }
         return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
                 commitLogSegmentSize, messageDelayLevel, flushMode, brokerName, clusterName, autoCreateTopics,
-                placement, settings);
+                placement, settings, credentials, clientTls);
     }
 
     /** Keys the adapter has properties of its own for: set there, not in the engine config file. */
@@ -458,4 +479,110 @@ public class FerryResourceAdapter implements ResourceAdapter {
     public void setThreadPlacement(String threadPlacement) {
         this.threadPlacement = threadPlacement;
     }
+
+    public Boolean getAuthenticationEnabled() {
+        return authenticationEnabled;
+    }
+
+    @ConfigProperty(defaultValue = "false", description = "Embedded mode: every request must be signed by an enabled"
+            + " user (RocketMQ ACL 2.0)")
+    public void setAuthenticationEnabled(Boolean authenticationEnabled) {
+        this.authenticationEnabled = authenticationEnabled;
+    }
+
+    public Boolean getAuthorizationEnabled() {
+        return authorizationEnabled;
+    }
+
+    @ConfigProperty(defaultValue = "false", description = "Embedded mode: every request must be allowed by its"
+            + " user's ACL")
+    public void setAuthorizationEnabled(Boolean authorizationEnabled) {
+        this.authorizationEnabled = authorizationEnabled;
+    }
+
+    public String getInitAuthenticationUser() {
+        return initAuthenticationUser;
+    }
+
+    @ConfigProperty(description = "Embedded mode: the first super user, {\"username\":\"...\",\"password\":"
+            + "\"...\"}, created when absent; the adapter's clients sign with it unless accessKey is set",
+            confidential = true)
+    public void setInitAuthenticationUser(String initAuthenticationUser) {
+        this.initAuthenticationUser = initAuthenticationUser;
+    }
+
+    public String getTlsMode() {
+        return tlsMode;
+    }
+
+    @ConfigProperty(defaultValue = "disabled", description = "Embedded mode: disabled, permissive or enforcing")
+    public void setTlsMode(String tlsMode) {
+        this.tlsMode = tlsMode;
+    }
+
+    public String getTlsCertPath() {
+        return tlsCertPath;
+    }
+
+    @ConfigProperty(description = "Embedded mode: the PEM certificate the engine's ports present")
+    public void setTlsCertPath(String tlsCertPath) {
+        this.tlsCertPath = tlsCertPath;
+    }
+
+    public String getTlsKeyPath() {
+        return tlsKeyPath;
+    }
+
+    @ConfigProperty(description = "Embedded mode: its key, unencrypted PKCS#8 PEM")
+    public void setTlsKeyPath(String tlsKeyPath) {
+        this.tlsKeyPath = tlsKeyPath;
+    }
+
+    public String getTlsTrustCertPath() {
+        return tlsTrustCertPath;
+    }
+
+    @ConfigProperty(description = "PEM certificates trusted: embedded mode, for clients' certificates; remote mode,"
+            + " for the cluster's (default: the JDK's authorities)")
+    public void setTlsTrustCertPath(String tlsTrustCertPath) {
+        this.tlsTrustCertPath = tlsTrustCertPath;
+    }
+
+    public Boolean getTlsNeedClientAuth() {
+        return tlsNeedClientAuth;
+    }
+
+    @ConfigProperty(defaultValue = "false", description = "Embedded mode: clients must present a certificate")
+    public void setTlsNeedClientAuth(Boolean tlsNeedClientAuth) {
+        this.tlsNeedClientAuth = tlsNeedClientAuth;
+    }
+
+    public Boolean getUseTls() {
+        return useTls;
+    }
+
+    @ConfigProperty(defaultValue = "false", description = "Remote mode: connect to the cluster with TLS")
+    public void setUseTls(Boolean useTls) {
+        this.useTls = useTls;
+    }
+
+    public String getAccessKey() {
+        return accessKey;
+    }
+
+    @ConfigProperty(description = "The user the adapter's clients sign requests as, unless a connection factory or"
+            + " an activation names its own")
+    public void setAccessKey(String accessKey) {
+        this.accessKey = accessKey;
+    }
+
+    public String getSecretKey() {
+        return secretKey;
+    }
+
+    @ConfigProperty(description = "That user's password", confidential = true)
+    public void setSecretKey(String secretKey) {
+        this.secretKey = secretKey;
+    }
+
 }

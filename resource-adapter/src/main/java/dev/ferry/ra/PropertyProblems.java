@@ -1,5 +1,6 @@
 package dev.ferry.ra;
 
+import dev.ferry.remoting.Credentials;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,21 @@ public final class PropertyProblems {
             add(property, value, rule);
             return Optional.empty();
         }
+    }
+
+    /**
+     * A user and its secret given together (empty when neither is): {@code nameProperty}/{@code secretProperty} such
+     * as {@code accessKey}/{@code secretKey}. A half pair is a problem that never shows the secret.
+     */
+    public Optional<Credentials> credentials(String nameProperty, String name, String secretProperty, String secret) {
+        boolean hasName = name != null && !name.isBlank();
+        boolean hasSecret = secret != null && !secret.isEmpty();
+        if (hasName != hasSecret) {
+            add(hasName ? secretProperty : nameProperty, hasName ? "(hidden)" : null,
+                    nameProperty + " and " + secretProperty + " are given together");
+            return Optional.empty();
+        }
+        return hasName ? Optional.of(new Credentials(name.trim(), secret)) : Optional.empty();
     }
 
     public boolean isEmpty() {

@@ -34,6 +34,15 @@ class AnnotationsTest {
                 .map(m -> Introspector.decapitalize(m.getName().substring(3))).collect(Collectors.toSet());
     }
 
+    /** The config properties declared confidential (a server hides their values), or all when {@code false}. */
+    private static Set<String> configProperties(Class<?> type, boolean confidential) throws Exception {
+        return Arrays.stream(Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors())
+                .map(PropertyDescriptor::getWriteMethod).filter(m -> m != null)
+                .filter(m -> m.isAnnotationPresent(ConfigProperty.class))
+                .filter(m -> !confidential || m.getAnnotation(ConfigProperty.class).confidential())
+                .map(m -> Introspector.decapitalize(m.getName().substring(3))).collect(Collectors.toSet());
+    }
+
     private static Set<String> writableProperties(Class<?> type, String... except) throws Exception {
         Set<String> excluded = Set.of(except);
         return Arrays.stream(Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors())
@@ -49,7 +58,11 @@ class AnnotationsTest {
         assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
                 "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize",
                 "messageDelayLevel", "threadPlacement", "engineConfig", "flushMode", "brokerName", "clusterName",
-                "autoCreateTopics");
+                "autoCreateTopics", "authenticationEnabled", "authorizationEnabled", "initAuthenticationUser",
+                "tlsMode", "tlsCertPath", "tlsKeyPath", "tlsTrustCertPath", "tlsNeedClientAuth", "useTls", "accessKey",
+                "secretKey");
+        assertThat(configProperties(FerryResourceAdapter.class, true)).containsExactlyInAnyOrder(
+                "initAuthenticationUser", "secretKey");
         assertThat(writableProperties(FerryResourceAdapter.class))
                 .isEqualTo(configProperties(FerryResourceAdapter.class));
     }
@@ -61,7 +74,9 @@ class AnnotationsTest {
         assertThat(configProperties(FerryActivationSpec.class)).containsExactlyInAnyOrder("topic", "consumerGroup",
                 "selectorType", "selectorExpression", "messageModel", "consumeMode", "maxConcurrency",
                 "consumeFromWhere", "consumeTimestamp", "maxReconsumeTimes", "allocateStrategy", "offsetStore",
-                "nameServer");
+                "nameServer", "accessKey", "secretKey", "userName", "password");
+        assertThat(configProperties(FerryActivationSpec.class, true)).containsExactlyInAnyOrder("secretKey",
+                "password");
         assertThat(writableProperties(FerryActivationSpec.class, "resourceAdapter"))
                 .isEqualTo(configProperties(FerryActivationSpec.class));
         Method onMessage = MessageListener.class.getMethod("onMessage", dev.ferry.api.ReceivedMessage.class);
@@ -77,7 +92,8 @@ class AnnotationsTest {
                 .isAssignableTo(Serializable.class).isAssignableTo(jakarta.resource.Referenceable.class);
         assertThat(definition.connectionImpl()).isAssignableTo(FerryConnection.class);
         assertThat(configProperties(FerryManagedConnectionFactory.class)).containsExactlyInAnyOrder("nameServer",
-                "producerGroup", "sendTimeoutMillis", "retries");
+                "producerGroup", "sendTimeoutMillis", "retries", "accessKey", "secretKey");
+        assertThat(configProperties(FerryManagedConnectionFactory.class, true)).containsExactly("secretKey");
         assertThat(writableProperties(FerryManagedConnectionFactory.class, "resourceAdapter", "logWriter"))
                 .isEqualTo(configProperties(FerryManagedConnectionFactory.class));
     }

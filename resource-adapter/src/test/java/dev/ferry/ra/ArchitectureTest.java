@@ -19,6 +19,7 @@ class ArchitectureTest {
         classes()
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.ra..", "dev.ferry.api..",
                         "dev.ferry.spi..", "dev.ferry.client..", "dev.ferry.format..", "dev.ferry.server.embedded..",
+                        "dev.ferry.remoting",
                         "jakarta.resource..", "java..", "javax.naming..", "javax.security.auth..",
                         "javax.transaction.xa..")
                 .check(CLASSES);

@@ -4,6 +4,7 @@ import dev.ferry.api.MessageModel;
 import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.client.Subscription;
+import dev.ferry.remoting.Credentials;
 import dev.ferry.spi.PluginConfig;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,12 +29,13 @@ import java.util.Optional;
  * @param allocateStrategy the allocate strategy plugin
  * @param offsetStore the offset store plugin; empty picks the model's default
  * @param nameServer other name servers than the adapter's, if given
+ * @param credentials the user the activation signs as, if not the adapter's
  */
 public record ActivationConfig(String topic, String consumerGroup, String selectorType, String selectorExpression,
                                MessageModel messageModel, ConsumeMode consumeMode, int maxConcurrency,
                                ConsumeFromWhere consumeFromWhere, Optional<Instant> consumeTimestamp,
                                int maxReconsumeTimes, String allocateStrategy, Optional<String> offsetStore,
-                               Optional<String> nameServer) {
+                               Optional<String> nameServer, Optional<Credentials> credentials) {
 
     /** How far back {@link ConsumeFromWhere#TIMESTAMP} starts without a timestamp (RocketMQ's default). */
     static final Duration DEFAULT_TIMESTAMP_AGE = Duration.ofMinutes(30);
@@ -50,6 +52,7 @@ public record ActivationConfig(String topic, String consumerGroup, String select
         Objects.requireNonNull(allocateStrategy, "allocateStrategy");
         Objects.requireNonNull(offsetStore, "offsetStore");
         Objects.requireNonNull(nameServer, "nameServer");
+        Objects.requireNonNull(credentials, "credentials");
     }
 
     /** The push consumer's settings; {@code clock} dates a missing consume timestamp. */

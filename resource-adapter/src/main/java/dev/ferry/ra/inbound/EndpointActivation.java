@@ -1,5 +1,6 @@
 package dev.ferry.ra.inbound;
 
+import dev.ferry.api.BrokerException;
 import dev.ferry.api.MessageModel;
 import dev.ferry.client.FerryClient;
 import dev.ferry.client.PushConsumer;
@@ -21,9 +22,12 @@ final class EndpointActivation implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EndpointActivation.class.getName());
     /** How long deactivation waits for deliveries still running once the consumer has stopped. */
     private static final Duration LATE_DELIVERIES_TIMEOUT = Duration.ofSeconds(30);
+    /** RocketMQ's response code of a request its user may not make. */
+    private static final int NO_PERMISSION = 16;
 
     private final ActivationConfig config;
     private final FerryClient client;
+    /** {@code null} when the cluster refused the activation's user: nothing is consumed. */
     private final PushConsumer consumer;
     private final EndpointDelivery delivery;
     private final String name;
@@ -49,7 +53,10 @@ final class EndpointActivation implements AutoCloseable {
         FerryClient client = null;
         try {
             client = runtime.newClient("consumer-" + config.consumerGroup(), config.nameServer(), instanceName,
-                    pluginLoaders);
+                    pluginLoaders, config.credentials());
+            if (!accessGranted(client, config, name)) {
+                return new EndpointActivation(config, client, null, delivery, name);
+            }
             PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
             delivery.watch(consumer::isClosing);
             LOG.log(Level.INFO, "FERRY-RA-0220 {0} started: {1} {2} {3}, up to {4} at once, name server {5}", name,
@@ -64,6 +71,29 @@ final class EndpointActivation implements AutoCloseable {
             String message = "FERRY-RA-0221 cannot start " + name + ": " + e.getMessage();
             LOG.log(Level.ERROR, message, e);
             throw new ResourceException(message, e);
+        }
+    }
+
+    /**
+     * Whether the cluster lets this activation's user consume: refused, the activation says so in one line and stays
+     * idle (the application goes on serving; fix the user and restart the application), rather than a consumer
+     * whose every request is refused and logged. Any other failure of the check is left to the consumer's retries.
+     */
+    private static boolean accessGranted(FerryClient client, ActivationConfig config, String name) {
+        try {
+            client.checkConsumerAccess(config.topic(), config.consumerGroup());
+            return true;
+        } catch (BrokerException e) {
+            if (e.responseCode() != NO_PERMISSION) {
+                LOG.log(Level.DEBUG, "access check of {0} failed: {1}", name, e.getMessage());
+                return true;
+            }
+            LOG.log(Level.ERROR, "FERRY-RA-0223 {0} does not consume: the cluster refused its user {1}: {2}", name,
+                    config.credentials().map(c -> c.accessKey()).orElse("(the adapter's)"), e.remark());
+            return false;
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "access check of {0} failed: {1}", name, e.getMessage());
+            return true;
         }
     }
 
@@ -83,7 +113,9 @@ final class EndpointActivation implements AutoCloseable {
     @Override
     public void close() {
         try {
-            consumer.close();
+            if (consumer != null) {
+                consumer.close();
+            }
         } finally {
             delivery.close(LATE_DELIVERIES_TIMEOUT);
             client.close();

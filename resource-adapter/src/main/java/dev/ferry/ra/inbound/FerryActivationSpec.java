@@ -10,6 +10,7 @@ import dev.ferry.ra.Activatable;
 import dev.ferry.ra.AdapterRuntime;
 import dev.ferry.ra.FerryResourceAdapter;
 import dev.ferry.ra.PropertyProblems;
+import dev.ferry.remoting.Credentials;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.Activation;
 import jakarta.resource.spi.ActivationSpec;
@@ -68,6 +69,10 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
     private String allocateStrategy = "averagely";
     private String offsetStore;
     private String nameServer;
+    private String accessKey;
+    private String secretKey;
+    private String userName;
+    private String password;
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -174,12 +179,26 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
         Optional<String> names = Optional.ofNullable(text(nameServer));
         names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
                 "must be host:port, several separated by ';'"));
+        Optional<Credentials> credentials = credentials(problems);
         if (!problems.isEmpty()) {
             throw invalid(problems);
         }
         int reconsume = maxReconsumeTimes == -1 ? 16 : maxReconsumeTimes;
         return new ActivationConfig(checkedTopic, group, type, expression, model, mode, maxConcurrency, from,
-                timestamp, reconsume, strategy, store, names);
+                timestamp, reconsume, strategy, store, names, credentials);
+    }
+
+    /**
+     * The user this activation signs as: {@code accessKey}/{@code secretKey}, or {@code userName}/{@code password}
+     * (what Liberty sets from an activation spec's {@code authDataRef}); empty means the adapter's. Never shown.
+     */
+    private Optional<Credentials> credentials(PropertyProblems problems) {
+        Optional<Credentials> keys = problems.credentials("accessKey", accessKey, "secretKey", secretKey);
+        Optional<Credentials> login = problems.credentials("userName", userName, "password", password);
+        if (keys.isPresent() && login.isPresent() && !keys.equals(login)) {
+            problems.add("userName", userName, "names another user than accessKey: give one of the two");
+        }
+        return keys.or(() -> login);
     }
 
     private static InvalidPropertyException invalid(PropertyProblems problems) {
@@ -357,8 +376,48 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
         this.nameServer = nameServer;
     }
 
+    public String getAccessKey() {
+        return accessKey;
+    }
+
+    @ConfigProperty(description = "The user this activation signs requests as (default: the adapter's)")
+    public void setAccessKey(String accessKey) {
+        this.accessKey = accessKey;
+    }
+
+    public String getSecretKey() {
+        return secretKey;
+    }
+
+    @ConfigProperty(description = "That user's password", confidential = true)
+    public void setSecretKey(String secretKey) {
+        this.secretKey = secretKey;
+    }
+
+    public String getUserName() {
+        return userName;
+    }
+
+    /** What Liberty sets from an activation spec's {@code authDataRef}: the same as {@code accessKey}. */
+    @ConfigProperty(description = "Another name of accessKey (application servers' auth data set it)")
+    public void setUserName(String userName) {
+        this.userName = userName;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    @ConfigProperty(description = "Another name of secretKey (application servers' auth data set it)",
+            confidential = true)
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
     @Override
     public String toString() {
-        return "FerryActivationSpec[topic=" + topic + ", consumerGroup=" + consumerGroup + "]";
+        return "FerryActivationSpec[topic=" + topic + ", consumerGroup=" + consumerGroup
+                + (accessKey != null ? ", accessKey=" + accessKey : userName != null ? ", userName=" + userName : "")
+                + "]";
     }
 }

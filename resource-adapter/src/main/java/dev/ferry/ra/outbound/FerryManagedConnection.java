@@ -1,6 +1,7 @@
 package dev.ferry.ra.outbound;
 
 import dev.ferry.client.Producer;
+import dev.ferry.remoting.Credentials;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionEvent;
@@ -13,6 +14,7 @@ import jakarta.resource.spi.ManagedConnectionMetaData;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,6 +40,11 @@ public final class FerryManagedConnection implements ManagedConnection {
     FerryManagedConnection(FerryManagedConnectionFactory factory, SharedProducer shared) {
         this.factory = factory;
         this.shared = shared;
+    }
+
+    /** Whom its sends are signed as: the container's or the factory's user, or nobody. */
+    Optional<Credentials> credentials() {
+        return shared.credentials();
     }
 
     FerryManagedConnectionFactory factory() {

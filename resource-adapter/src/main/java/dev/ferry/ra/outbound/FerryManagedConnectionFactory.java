@@ -7,6 +7,7 @@ import dev.ferry.format.NameRules;
 import dev.ferry.ra.AdapterRuntime;
 import dev.ferry.ra.FerryResourceAdapter;
 import dev.ferry.ra.PropertyProblems;
+import dev.ferry.remoting.Credentials;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.ConnectionDefinition;
@@ -19,11 +20,14 @@ import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterAssociation;
 import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.security.PasswordCredential;
 import java.beans.IntrospectionException;
 import java.beans.PropertyDescriptor;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -35,8 +39,11 @@ import javax.security.auth.Subject;
  * connection costs nothing but a few objects and any of them matches any request.
  *
  * <p>Config properties: {@code nameServer} (default: the adapter's, embedded or remote), {@code producerGroup},
- * {@code sendTimeoutMillis}, {@code retries}. {@link #equals}/{@link #hashCode} compare them (and the
- * adapter). No transactions: connections take part in none. Thread-safe.
+ * {@code sendTimeoutMillis}, {@code retries}, {@code accessKey} and {@code secretKey}. {@link #equals}/{@link
+ * #hashCode} compare them (and the adapter). Sends are signed as the user the container passes (container-managed
+ * authentication: a {@link PasswordCredential} for this factory in the {@link Subject}, from the server's auth data),
+ * else as {@code accessKey}, else as the adapter's user; each user gets a producer of its own, and a managed
+ * connection matches only requests of its user. No transactions: connections take part in none. Thread-safe.
  */
 @ConnectionDefinition(
         connectionFactory = FerryConnectionFactory.class,
@@ -52,10 +59,13 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
     private String producerGroup = "FERRY_RA_PRODUCER";
     private Integer sendTimeoutMillis = 3000;
     private Integer retries = 2;
+    private String accessKey;
+    private String secretKey;
 
     private transient ResourceAdapter resourceAdapter;
     private transient PrintWriter logWriter;
-    private transient SharedProducer shared;
+    /** One producer per user its sends are signed as (the empty key: the adapter's). */
+    private transient Map<Optional<Credentials>, SharedProducer> shared = new HashMap<>();
     private transient AdapterRuntime sharedRuntime;
 
     @Override
@@ -72,21 +82,45 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
     @Override
     public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
             throws ResourceException {
-        return new FerryManagedConnection(this, sharedProducer());
+        return new FerryManagedConnection(this, sharedProducer(userOf(subject)));
     }
 
-    /** The producer every managed connection of this factory uses; created on first use. */
-    synchronized SharedProducer sharedProducer() throws ResourceException {
+    /**
+     * Whom a connection for {@code subject} signs as: the container's user for this factory when it passes one
+     * (container-managed authentication), else this factory's {@code accessKey}, else the adapter's (empty).
+     */
+    Optional<Credentials> userOf(Subject subject) throws InvalidPropertyException {
+        if (subject != null) {
+            for (PasswordCredential credential : subject.getPrivateCredentials(PasswordCredential.class)) {
+                ManagedConnectionFactory owner = credential.getManagedConnectionFactory();
+                if ((owner == null || owner.equals(this)) && credential.getUserName() != null
+                        && credential.getPassword() != null && credential.getPassword().length > 0) {
+                    return Optional.of(new Credentials(credential.getUserName(),
+                            new String(credential.getPassword())));
+                }
+            }
+        }
+        return validate().credentials();
+    }
+
+    /** The producer of {@code user}'s managed connections; created on first use. */
+    synchronized SharedProducer sharedProducer(Optional<Credentials> user) throws ResourceException {
         AdapterRuntime runtime = adapter().runtime();
-        if (shared != null && sharedRuntime == runtime) {
-            return shared;
+        if (sharedRuntime != runtime) {
+            shared.clear(); // the adapter restarted: the old producers were closed with it
+            sharedRuntime = runtime;
+        }
+        SharedProducer existing = shared.get(user);
+        if (existing != null) {
+            return existing;
         }
         OutboundConfig config = validate();
         FerryClient client = null;
+        SharedProducer created;
         try {
             client = runtime.newClient("producer-" + config.producerGroup(), config.nameServer(), Optional.empty(),
-                    runtime.pluginLoaders(Optional.empty()));
-            shared = new SharedProducer(client, client.producer(config.producerConfig()));
+                    runtime.pluginLoaders(Optional.empty()), user);
+            created = new SharedProducer(client, client.producer(config.producerConfig()), user);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -94,11 +128,12 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
             throw new ResourceException("FERRY-RA-0301 cannot create the producer of group "
                     + config.producerGroup() + ": " + e.getMessage(), e);
         }
-        sharedRuntime = runtime;
-        runtime.closeAtStop(shared);
-        LOG.log(Level.INFO, "FERRY-RA-0302 connection factory producer {0} started, name server {1}",
-                config.producerGroup(), config.nameServer().orElse(runtime.nameServerAddress()));
-        return shared;
+        shared.put(user, created);
+        runtime.closeAtStop(created);
+        LOG.log(Level.INFO, "FERRY-RA-0302 connection factory producer {0} started, name server {1}{2}",
+                config.producerGroup(), config.nameServer().orElse(runtime.nameServerAddress()),
+                user.map(c -> ", signing as " + c.accessKey()).orElse(""));
+        return created;
     }
 
     private FerryResourceAdapter adapter() throws ResourceAdapterInternalException {
@@ -122,6 +157,7 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         problems.require(sendTimeoutMillis != null && sendTimeoutMillis > 0, "sendTimeoutMillis", sendTimeoutMillis,
                 "must be positive");
         problems.require(retries != null && retries >= 0, "retries", retries, "must not be negative");
+        Optional<Credentials> credentials = problems.credentials("accessKey", accessKey, "secretKey", secretKey);
         if (!problems.isEmpty()) {
             InvalidPropertyException e = new InvalidPropertyException("FERRY-RA-0304 "
                     + problems.describe("connection factory configuration"));
@@ -134,16 +170,18 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
             }).toArray(PropertyDescriptor[]::new));
             throw e;
         }
-        return new OutboundConfig(names, producerGroup.trim(), Duration.ofMillis(sendTimeoutMillis), retries);
+        return new OutboundConfig(names, producerGroup.trim(), Duration.ofMillis(sendTimeoutMillis), retries,
+                credentials);
     }
 
-    /** Any of this factory's managed connections will do: they all share one producer and hold no credentials. */
+    /** Any of this factory's managed connections of the same user will do: they share that user's producer. */
     @Override
     public ManagedConnection matchManagedConnections(@SuppressWarnings("rawtypes") Set connections, Subject subject,
-                                                     ConnectionRequestInfo info) {
+                                                     ConnectionRequestInfo info) throws ResourceException {
+        Optional<Credentials> user = userOf(subject);
         for (Object candidate : connections) {
             if (candidate instanceof FerryManagedConnection connection && connection.factory().equals(this)
-                    && connection.isUsable()) {
+                    && connection.isUsable() && connection.credentials().equals(user)) {
                 return connection;
             }
         }
@@ -211,9 +249,29 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         this.retries = retries;
     }
 
+    public String getAccessKey() {
+        return accessKey;
+    }
+
+    @ConfigProperty(description = "The user sends are signed as, unless the container passes one (default: the"
+            + " adapter's)")
+    public void setAccessKey(String accessKey) {
+        this.accessKey = accessKey;
+    }
+
+    public String getSecretKey() {
+        return secretKey;
+    }
+
+    @ConfigProperty(description = "That user's password", confidential = true)
+    public void setSecretKey(String secretKey) {
+        this.secretKey = secretKey;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof FerryManagedConnectionFactory other && Objects.equals(nameServer, other.nameServer)
+                && Objects.equals(accessKey, other.accessKey) && Objects.equals(secretKey, other.secretKey)
                 && Objects.equals(producerGroup, other.producerGroup)
                 && Objects.equals(sendTimeoutMillis, other.sendTimeoutMillis) && Objects.equals(retries, other.retries)
                 && resourceAdapter == other.resourceAdapter;
@@ -222,12 +280,13 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
     /** Over the config properties only (the adapter is associated after the server put it in its tables). */
     @Override
     public int hashCode() {
-        return Objects.hash(nameServer, producerGroup, sendTimeoutMillis, retries);
+        return Objects.hash(nameServer, producerGroup, sendTimeoutMillis, retries, accessKey);
     }
 
     @Override
     public String toString() {
         return "FerryManagedConnectionFactory[producerGroup=" + producerGroup + ", nameServer="
-                + (nameServer != null ? nameServer : "the adapter's") + "]";
+                + (nameServer != null ? nameServer : "the adapter's") + (accessKey != null ? ", accessKey=" + accessKey
+                : "") + "]";
     }
 }

@@ -1,6 +1,7 @@
 package dev.ferry.ra.outbound;
 
 import dev.ferry.client.ProducerConfig;
+import dev.ferry.remoting.Credentials;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,13 +13,16 @@ import java.util.Optional;
  * @param producerGroup the producer group
  * @param sendTimeout how long a send may take, retries included
  * @param retries extra attempts of a failed send
+ * @param credentials the user sends are signed as when the container passes none; empty: the adapter's
  */
-record OutboundConfig(Optional<String> nameServer, String producerGroup, Duration sendTimeout, int retries) {
+record OutboundConfig(Optional<String> nameServer, String producerGroup, Duration sendTimeout, int retries,
+                      Optional<Credentials> credentials) {
 
     OutboundConfig {
         Objects.requireNonNull(nameServer, "nameServer");
         Objects.requireNonNull(producerGroup, "producerGroup");
         Objects.requireNonNull(sendTimeout, "sendTimeout");
+        Objects.requireNonNull(credentials, "credentials");
     }
 
     ProducerConfig producerConfig() {
