@@ -1,6 +1,7 @@
 package dev.ferry.bench.server;
 
 import java.nio.file.Path;
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MQVersion;
@@ -17,11 +18,29 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * the same store settings the harness gives Ferry. Start it with {@code -Duser.home=DIR}: some
  * of Apache's defaults live under the home directory.
  *
- * <p>Arguments: {@code namesrvPort brokerPort haPort storeDir commitLogSegmentBytes [flushDiskType]}, the last
- * {@code ASYNC_FLUSH} (the default) or {@code SYNC_FLUSH}.
+ * <p>Arguments: {@code namesrvPort brokerPort haPort storeDir commitLogSegmentBytes [flushDiskType [USER PASSWORD]]},
+ * the flush {@code ASYNC_FLUSH} (the default) or {@code SYNC_FLUSH}; with a user and password, ACL 2.0 is on
+ * (authentication and authorization) with that first super user. TLS is switched by Apache's system properties
+ * ({@code tls.server.mode} and the rest) on the JVM's command line.
  */
 public final class ApachePeerMain {
     private ApachePeerMain() {
+    }
+
+    /** ACL 2.0 with both checks on and a first super user, kept under {@code dir}. */
+    private static AuthConfig acl(Path dir, String user, String password) {
+        AuthConfig auth = new AuthConfig();
+        auth.setConfigName("bench-" + System.nanoTime());
+        auth.setClusterName("DefaultCluster");
+        auth.setAuthConfigPath(dir.resolve("auth").toString());
+        auth.setAuthenticationEnabled(true);
+        auth.setAuthorizationEnabled(true);
+        auth.setAuthenticationMetadataProvider(
+                "org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider");
+        auth.setAuthorizationMetadataProvider(
+                "org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider");
+        auth.setInitAuthenticationUser("{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}");
+        return auth;
     }
 
     public static void main(String[] args) throws Exception {
@@ -60,7 +79,10 @@ public final class ApachePeerMain {
         store.setMappedFileSizeCommitLog(segmentBytes);
         store.setFlushDiskType(flush);
         store.setHaListenPort(haPort);
-        BrokerController controller = new BrokerController(broker, brokerNetty, new NettyClientConfig(), store);
+        BrokerController controller = args.length > 7
+                ? new BrokerController(broker, brokerNetty, new NettyClientConfig(), store, acl(storeDir, args[6],
+                        args[7]))
+                : new BrokerController(broker, brokerNetty, new NettyClientConfig(), store);
         if (!controller.initialize()) {
             throw new IllegalStateException("the Apache broker did not initialize");
         }

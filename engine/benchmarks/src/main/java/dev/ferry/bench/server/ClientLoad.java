@@ -13,12 +13,14 @@ import org.HdrHistogram.Histogram;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.RPCHook;
 
 /**
  * The load the harness puts on a broker, always through the Apache rocketmq-client so both
@@ -27,14 +29,25 @@ import org.apache.rocketmq.common.message.Message;
 final class ClientLoad {
     private final String nameServer;
     private final String prefix;
+    /** Signs every request (ACL), or {@code null}. */
+    private final RPCHook signer;
+    private final boolean tls;
 
     ClientLoad(String nameServer, String prefix) {
+        this(nameServer, prefix, null, false);
+    }
+
+    /** A load whose clients sign with {@code signer} (unless {@code null}) and speak TLS when {@code tls}. */
+    ClientLoad(String nameServer, String prefix, RPCHook signer, boolean tls) {
         this.nameServer = nameServer;
         this.prefix = prefix;
+        this.signer = signer;
+        this.tls = tls;
     }
 
     private DefaultMQProducer producer(String group) throws Exception {
-        DefaultMQProducer producer = new DefaultMQProducer(prefix + group);
+        DefaultMQProducer producer = new DefaultMQProducer(prefix + group, signer);
+        producer.setUseTLS(tls);
         producer.setNamesrvAddr(nameServer);
         producer.setInstanceName(prefix + group + System.nanoTime());
         producer.setSendMsgTimeout(10_000);
@@ -207,7 +220,9 @@ final class ClientLoad {
     private Drain drain(long filled, String topic, String group, LongSupplier brokerCpu) throws Exception {
         AtomicLong received = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + group);
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + group, signer,
+                new AllocateMessageQueueAveragely());
+        consumer.setUseTLS(tls);
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName(prefix + group + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
@@ -255,7 +270,9 @@ final class ClientLoad {
         DefaultMQProducer producer = producer("latency");
         producer.send(new Message(topic, "T", body(size)));
         Histogram histogram = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "latency");
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "latency", signer,
+                new AllocateMessageQueueAveragely());
+        consumer.setUseTLS(tls);
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName(prefix + "latency" + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);

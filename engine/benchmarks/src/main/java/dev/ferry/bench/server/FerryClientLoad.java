@@ -10,6 +10,7 @@ import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,7 +24,12 @@ final class FerryClientLoad implements AutoCloseable {
     private final String prefix;
 
     FerryClientLoad(String nameServer, String prefix) {
-        this.client = new FerryClient(ClientConfig.builder(nameServer).build());
+        this(nameServer, prefix, UnaryOperator.identity());
+    }
+
+    /** A load whose client has {@code settings} besides (credentials, TLS). */
+    FerryClientLoad(String nameServer, String prefix, UnaryOperator<ClientConfig.Builder> settings) {
+        this.client = new FerryClient(settings.apply(ClientConfig.builder(nameServer)).build());
         this.prefix = prefix;
     }
 

@@ -325,7 +325,7 @@ public final class SideBySide implements Callable<Integer> {
     }
 
     /** Three free ports p, q, r where q-2 and q+1 are free too (Apache's broker binds its port -2 and +1). */
-    private static int[] freePorts() throws IOException {
+    static int[] freePorts() throws IOException {
         for (int attempt = 0; attempt < 100; attempt++) {
             int namesrv = freePort();
             int broker = freePort();
@@ -350,7 +350,7 @@ public final class SideBySide implements Callable<Integer> {
         }
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -83,9 +83,6 @@ public final class RequestDispatcher {
     /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
         Context context = new Context(channel, request, reservation);
-        if (!passes(context)) {
-            return;
-        }
         Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         running.incrementAndGet();
         try {
@@ -117,11 +114,15 @@ public final class RequestDispatcher {
     }
 
     /**
-     * Runs the processor. The frame's reservation goes with the first answer, which may come later from another thread
-     * (a held pull, a send waiting for its flush): until then the request and its body are still held.
+     * Runs the processor, once the guard let the request through. The frame's reservation goes with the first
+     * answer, which may come later from another thread (a held pull, a send waiting for its flush): until then the
+     * request and its body are still held.
      */
     private void run(RequestProcessor processor, Context context) {
         try {
+            if (!passes(context)) {
+                return;
+            }
             RemotingCommand response = processor.process(context, context.request);
             if (response != null) {
                 context.respond(response);

@@ -1,0 +1,291 @@
+package dev.ferry.bench.server;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ferry.remoting.testing.TestCertificates;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
+import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.RequestCode;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.protocol.body.AclInfo;
+import org.apache.rocketmq.remoting.protocol.body.UserInfo;
+import org.apache.rocketmq.remoting.protocol.header.CreateAclRequestHeader;
+import org.apache.rocketmq.remoting.protocol.header.CreateUserRequestHeader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * What security costs each broker: sync sends of 1 KiB from 16 threads (the Apache client) against ferry-server and
+ * Apache RocketMQ 5.3.3, each plain, with ACL 2.0 on (authentication and authorization, the client signing as a
+ * normal user whose policy allows the topic) and with TLS enforcing, every measurement a fresh broker and load JVM.
+ * Prints each broker's throughput per mode and its overhead ratios (mode / plain) side by side, and the broker's CPU
+ * time per send: on two cores the load's own signing and encryption take CPU from the broker too, so throughput
+ * shows what a switch costs the whole machine, the CPU time what it costs the broker.
+ *
+ * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.SecurityOverhead</pre>
+ */
+@Command(name = "security-overhead", mixinStandardHelpOptions = true,
+        description = "Throughput with ACL and with TLS against without, for Ferry and Apache RocketMQ.")
+public final class SecurityOverhead implements Callable<Integer> {
+    private static final List<String> MODES = List.of("plain", "acl", "tls");
+    private static final String SUPER_USER = "bench-admin";
+    private static final String SUPER_PASSWORD = "bench-admin-secret";
+    private static final String USER = "bench";
+    private static final String PASSWORD = "bench-secret";
+    private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+    @Option(names = "--work-dir", description = "Scratch directory (deleted first).")
+    Path workDir = Path.of(System.getProperty("java.io.tmpdir"), "ferry-security-overhead");
+
+    @Option(names = "--heap", description = "-Xmx of each broker JVM.")
+    String heap = "1g";
+
+    @Option(names = "--segment-mib", description = "Commit-log file size of both brokers, MiB.")
+    int segmentMib = 128;
+
+    @Option(names = "--duration-s", description = "Seconds of each measurement.")
+    int durationSeconds = 15;
+
+    @Option(names = "--warmup-s", description = "Seconds of the same sends, unmeasured, before each measurement.")
+    int warmupSeconds = 10;
+
+    @Option(names = "--rounds", description = "Rounds; each measures every broker and mode once, the order reversed "
+            + "every round; the table shows means.")
+    int rounds = 2;
+
+    @Option(names = "--client", description = "The load's client: apache (the default) or ferry (Ferry's client,"
+            + " whose signing costs the machine less).")
+    String client = "apache";
+
+    @Option(names = "--runs", split = ",", description = "Only these runs, e.g. ferry:acl,ferry:plain (default: every"
+            + " broker in every mode).")
+    List<String> runs;
+
+    @Option(names = "--broker-jvm-arg", description = "An extra JVM option for the broker JVMs (repeatable; {run}"
+            + " stands for broker-mode), e.g. -XX:StartFlightRecording=filename={run}.jfr to profile them.")
+    List<String> brokerJvmArgs = new ArrayList<>();
+
+    @Option(names = "--only", hidden = true, description = "The broker this JVM measures: ferry or apache.")
+    String only;
+
+    @Option(names = "--mode", hidden = true, description = "The mode this JVM measures: plain, acl or tls.")
+    String mode;
+
+    @Option(names = "--results-file", hidden = true, description = "Where this JVM writes its figure.")
+    Path resultsFile;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SecurityOverhead()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (resultsFile != null) {
+            ClientLoad.Sends sends = measure(only, mode);
+            Files.writeString(resultsFile, sends.perSecond() + "\n" + sends.brokerCpuNanosPer() / 1000 + "\n");
+            return 0;
+        }
+        SideBySide.deleteRecursively(workDir);
+        Files.createDirectories(workDir);
+        TestCertificates.create(Files.createDirectories(workDir.resolve("tls")), "broker");
+        List<String> order = new ArrayList<>();
+        for (String broker : List.of("ferry", "apache")) {
+            for (String m : MODES) {
+                if (runs == null || runs.contains(broker + ":" + m)) {
+                    order.add(broker + ":" + m);
+                }
+            }
+        }
+        Map<String, List<double[]>> measured = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            for (String run : order) {
+                String[] parts = run.split(":");
+                measured.computeIfAbsent(run, k -> new ArrayList<>())
+                        .add(inFreshJvm(parts[0], parts[1], parts[0] + "-" + parts[1] + "-" + round));
+            }
+            Collections.reverse(order);
+        }
+        if (runs == null) {
+            print(measured, 0, "sync send 1 KiB, 16 threads (msg/s)", "%,12.0f");
+            print(measured, 1, "broker CPU per send (us)", "%12.1f");
+        }
+        measured.forEach((run, values) -> System.out.printf(Locale.ROOT, "  %s rounds: %s%n", run,
+                values.stream().map(v -> String.format(Locale.ROOT, "%.0f msg/s %.1f us", v[0], v[1])).toList()));
+        return 0;
+    }
+
+    /** One figure's means per broker and mode, and the mode / plain ratios. */
+    private static void print(Map<String, List<double[]>> measured, int figure, String title, String format) {
+        Map<String, Double> mean = new LinkedHashMap<>();
+        measured.forEach((run, values) -> mean.put(run, values.stream().mapToDouble(v -> v[figure])
+                .average().orElse(Double.NaN)));
+        System.out.printf(Locale.ROOT, "%n| %-36s | %12s | %12s |%n", title, "Ferry", "Apache");
+        System.out.println("|" + "-".repeat(38) + "|" + "-".repeat(14) + "|" + "-".repeat(14) + "|");
+        for (String m : MODES) {
+            System.out.printf(Locale.ROOT, "| %-36s | " + format + " | " + format + " |%n", m,
+                    mean.get("ferry:" + m), mean.get("apache:" + m));
+        }
+        for (String m : List.of("acl", "tls")) {
+            System.out.printf(Locale.ROOT, "| %-36s | %12.3f | %12.3f |%n", m + " / plain",
+                    mean.get("ferry:" + m) / mean.get("ferry:plain"), mean.get("apache:" + m)
+                            / mean.get("apache:plain"));
+        }
+    }
+
+    /** Throughput and broker CPU per send of one measurement in a JVM of its own. */
+    private double[] inFreshJvm(String broker, String runMode, String name) throws Exception {
+        Path results = workDir.resolve(name + ".result");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                SecurityOverhead.class.getName(), "--only=" + broker, "--mode=" + runMode,
+                "--results-file=" + results, "--work-dir=" + workDir, "--heap=" + heap,
+                "--segment-mib=" + segmentMib, "--duration-s=" + durationSeconds, "--warmup-s=" + warmupSeconds,
+                "--client=" + client));
+        brokerJvmArgs.forEach(arg -> command.add("--broker-jvm-arg=" + arg));
+        Process process = new ProcessBuilder(command).inheritIO().start();
+        if (process.waitFor() != 0 || !Files.exists(results)) {
+            throw new IllegalStateException("the measurement of " + name + " failed (exit " + process.exitValue()
+                    + ")");
+        }
+        SideBySide.deleteRecursively(workDir.resolve(broker + "-" + runMode));
+        List<String> lines = Files.readAllLines(results);
+        return new double[] {Double.parseDouble(lines.get(0)), Double.parseDouble(lines.get(1))};
+    }
+
+    /** One broker in one mode: its sync sends with the Apache client. */
+    private ClientLoad.Sends measure(String broker, String runMode) throws Exception {
+        int[] ports = SideBySide.freePorts();
+        Path dir = workDir.resolve(broker + "-" + runMode);
+        SideBySide.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        Path cert = workDir.resolve("tls").resolve("broker.crt.pem");
+        Path key = workDir.resolve("tls").resolve("broker.key.pem");
+        boolean acl = runMode.equals("acl");
+        boolean tls = runMode.equals("tls");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
+        brokerJvmArgs.forEach(arg -> command.add(arg.replace("{run}", broker + "-" + runMode)));
+        if (broker.equals("ferry")) {
+            StringBuilder config = new StringBuilder("commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n");
+            if (acl) {
+                config.append("authenticationEnabled=true\nauthorizationEnabled=true\n")
+                        .append("initAuthenticationUser={\"username\":\"").append(SUPER_USER)
+                        .append("\",\"password\":\"").append(SUPER_PASSWORD).append("\"}\n");
+            }
+            if (tls) {
+                config.append("tlsMode=enforcing\ntlsCertPath=").append(cert).append("\ntlsKeyPath=").append(key)
+                        .append('\n');
+            }
+            Path file = dir.resolve("ferry.properties");
+            Files.writeString(file, config, StandardCharsets.UTF_8);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                    "dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", ports[0] + "", "--broker-port",
+                    ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config", file.toString()));
+        } else {
+            command.add("-Duser.home=" + dir);
+            if (tls) {
+                command.addAll(List.of("-Dtls.server.mode=enforcing", "-Dtls.test.mode.enable=false",
+                        "-Dtls.enable=true", "-Dtls.server.certPath=" + cert, "-Dtls.server.keyPath=" + key));
+            }
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ApachePeerMain.class.getName(),
+                    ports[0] + "", ports[1] + "", ports[2] + "", dir.toString(),
+                    Integer.toString(segmentMib * 1024 * 1024), "ASYNC_FLUSH"));
+            if (acl) {
+                command.addAll(List.of(SUPER_USER, SUPER_PASSWORD));
+            }
+        }
+        String nameServer = "127.0.0.1:" + ports[0];
+        String prefix = "S" + broker + runMode;
+        try (ServerProcess server = ServerProcess.start(broker + "-" + runMode, nameServer, command, dir)) {
+            RPCHook admin = acl ? new AclClientRPCHook(new SessionCredentials(SUPER_USER, SUPER_PASSWORD)) : null;
+            new ClientLoad(nameServer, prefix, admin, tls).timeToReadyMillis(server);
+            RPCHook signer = null;
+            if (acl) {
+                allowSends("127.0.0.1:" + ports[1], admin, prefix);
+                signer = new AclClientRPCHook(new SessionCredentials(USER, PASSWORD));
+            }
+            ClientLoad.Sends sends = client.equals("ferry")
+                    ? ferrySends(server, prefix, acl, tls, cert)
+                    : new ClientLoad(nameServer, prefix, signer, tls).syncSend(16, 1024,
+                            Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(durationSeconds), server::cpuNanos);
+            System.out.printf(Locale.ROOT, "  %s %s: %,.0f msg/s, broker %.1f us per send%n", broker, runMode,
+                    sends.perSecond(), sends.brokerCpuNanosPer() / 1000);
+            return sends;
+        }
+    }
+
+    /** The same sends from Ferry's client, signing and encrypting as the mode says. */
+    private ClientLoad.Sends ferrySends(ServerProcess server, String prefix, boolean acl, boolean tls, Path cert)
+            throws Exception {
+        try (FerryClientLoad load = new FerryClientLoad(server.nameServer, prefix, builder -> {
+            if (acl) {
+                builder.credentials(USER, PASSWORD);
+            }
+            return tls ? builder.useTls(cert) : builder;
+        })) {
+            load.syncSend(16, 1024, Duration.ofSeconds(warmupSeconds));
+            long cpuBefore = server.cpuNanos();
+            double perSecond = load.syncSend(16, 1024, Duration.ofSeconds(durationSeconds));
+            long cpu = server.cpuNanos() - cpuBefore;
+            return new ClientLoad.Sends(perSecond, cpu / (perSecond * durationSeconds), Double.NaN);
+        }
+    }
+
+    /** Creates the normal user the load signs as, allowed to send to the load's topics only. */
+    private static void allowSends(String brokerAddress, RPCHook admin, String prefix) throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.registerRPCHook(admin);
+        client.start();
+        try {
+            CreateUserRequestHeader userHeader = new CreateUserRequestHeader();
+            userHeader.setUsername(USER);
+            RemotingCommand createUser = RemotingCommand.createRequestCommand(RequestCode.AUTH_CREATE_USER,
+                    userHeader);
+            UserInfo user = new UserInfo();
+            user.setUsername(USER);
+            user.setPassword(PASSWORD);
+            user.setUserType("Normal");
+            createUser.setBody(JSON.writeValueAsBytes(user));
+            check(client.invokeSync(brokerAddress, createUser, 5000), "create user");
+
+            CreateAclRequestHeader aclHeader = new CreateAclRequestHeader();
+            aclHeader.setSubject("User:" + USER);
+            RemotingCommand createAcl = RemotingCommand.createRequestCommand(RequestCode.AUTH_CREATE_ACL, aclHeader);
+            AclInfo.PolicyEntryInfo entry = new AclInfo.PolicyEntryInfo();
+            entry.setResource("Topic:" + prefix + "*");
+            entry.setActions(List.of("Pub"));
+            entry.setDecision("Allow");
+            AclInfo.PolicyInfo policy = new AclInfo.PolicyInfo();
+            policy.setEntries(List.of(entry));
+            AclInfo info = new AclInfo();
+            info.setSubject("User:" + USER);
+            info.setPolicies(List.of(policy));
+            createAcl.setBody(JSON.writeValueAsBytes(info));
+            check(client.invokeSync(brokerAddress, createAcl, 5000), "create ACL");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void check(RemotingCommand response, String what) {
+        if (response.getCode() != ResponseCode.SUCCESS) {
+            throw new IllegalStateException(what + " failed: " + response.getCode() + " " + response.getRemark());
+        }
+    }
+}
