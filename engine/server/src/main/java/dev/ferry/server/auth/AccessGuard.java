@@ -4,6 +4,7 @@ import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestGuard;
 import dev.ferry.remoting.RequestSignature;
+import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -46,8 +47,9 @@ public final class AccessGuard implements RequestGuard {
         long now = System.nanoTime();
         long last = lastLogged.get();
         if (now - last >= LOG_INTERVAL_NANOS && lastLogged.compareAndSet(last, now)) {
-            LOG.log(System.Logger.Level.WARNING, "refused {0} from {1}: {2} ({3} refusals since start)", request,
-                    channel.remoteAddress(), refusal, count);
+            // the code, not the request: its signature would let whoever reads the log replay it
+            LOG.log(System.Logger.Level.WARNING, "refused {0} from {1}: {2} ({3} refusals since start)",
+                    RequestCode.nameOf(request.code()), channel.remoteAddress(), refusal, count);
         }
         return RemotingCommand.responseTo(request, ResponseCode.NO_PERMISSION).remark(refusal).build();
     }
