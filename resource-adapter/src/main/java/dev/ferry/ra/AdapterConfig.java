@@ -71,6 +71,16 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         Objects.requireNonNull(clientTls, "clientTls");
     }
 
+    /** The settings without their values' secrets: the engine settings by key only, credentials without secret. */
+    @Override
+    public String toString() {
+        return "AdapterConfig[mode=" + mode + ", nameServer=" + nameServer.orElse("-") + ", host=" + host
+                + ", namesrvPort=" + namesrvPort + ", brokerPort=" + brokerPort + ", storeDir=" + storeDir
+                + ", pluginDir=" + pluginDir.map(Path::toString).orElse("-") + ", engineSettings="
+                + new java.util.TreeSet<>(engineSettings.stringPropertyNames()) + ", credentials="
+                + credentials.map(Credentials::toString).orElse("-") + ", clientTls=" + clientTls.mode() + "]";
+    }
+
     /** The embedded engine's settings, the adapter's own first, then the engine config file's. */
     public EmbeddedEngine.Settings engine() {
         return EmbeddedEngine.settings(storeDir).host(host).namesrvPort(namesrvPort).brokerPort(brokerPort)

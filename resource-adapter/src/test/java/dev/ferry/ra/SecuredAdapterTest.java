@@ -81,6 +81,8 @@ class SecuredAdapterTest {
                     new PolicyEntry(AclResource.parse("Group:" + group), Set.of(Action.SUB), List.of(),
                             Decision.ALLOW))));
             String nameServer = adapter.runtime().nameServerAddress();
+            assertThat(adapter.runtime().config().toString()).contains("initAuthenticationUser")
+                    .doesNotContain(SUPER_PASSWORD);
 
             // without credentials of its own a factory signs as the engine's user, over TLS
             FerryConnectionFactory adapterUser = TestAdapters.connectionFactory(adapter);

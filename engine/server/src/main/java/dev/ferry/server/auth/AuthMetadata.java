@@ -53,13 +53,21 @@ public final class AuthMetadata {
         this.usersFile = new JsonFile<>(dir.resolve("users.json"), UsersFile.class);
         this.aclsFile = new JsonFile<>(dir.resolve("acls.json"), AclsFile.class);
         Map<String, AuthUser> readUsers = new TreeMap<>();
-        usersFile.read().ifPresent(file -> file.users().forEach(info ->
-                readUsers.put(info.username(), AuthBodies.fromInfo(info))));
         Map<String, Acl> readAcls = new TreeMap<>();
-        aclsFile.read().ifPresent(file -> file.acls().forEach(info -> {
-            String name = Acl.usernameOf(info.subject());
-            readAcls.put(name, new Acl(name, AuthBodies.policies(info)));
-        }));
+        try {
+            usersFile.read().ifPresent(file -> file.users().forEach(info ->
+                    readUsers.put(info.username(), AuthBodies.fromInfo(info))));
+            aclsFile.read().ifPresent(file -> file.acls().forEach(info -> {
+                String name = Acl.usernameOf(info.subject());
+                if (name == null) {
+                    throw new IllegalArgumentException("The subject is null.");
+                }
+                readAcls.put(name, new Acl(name, AuthBodies.policies(info)));
+            }));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            // a hand-edited file: refuse to start rather than run with fewer rules than written
+            throw new IllegalStateException("the users and ACLs in " + dir + " cannot be used: " + e.getMessage(), e);
+        }
         this.users = Map.copyOf(readUsers);
         this.acls = Map.copyOf(readAcls);
     }
