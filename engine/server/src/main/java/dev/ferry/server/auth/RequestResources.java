@@ -22,7 +22,8 @@ import java.util.List;
 /**
  * What each request code needs, as Apache RocketMQ 5.3 decides it: sends need Pub on their topic (a send to a retry
  * topic, Sub on its group), pulls Sub on topic and group, heartbeats Sub on every group and subscribed topic, offset
- * reads Sub or Get and offset writes Sub or Update, queries Get, broker registrations Update on their cluster. A
+ * reads Sub or Get and offset writes Sub or Update, queries Get, broker registrations and user and policy changes
+ * Update on their cluster (reading users and policies: Get). A
  * retry topic {@code %RETRY%group} stands for its group. Codes without a rule here (cluster information, client
  * config checks) need only an authenticated user. Ferry also checks lite pulls as pulls, which Apache leaves open.
  */
@@ -66,7 +67,12 @@ public final class RequestResources {
                     List.of(RequiredAccess.cluster(field(request, "clusterName"), UPDATE));
             case RequestCode.UPDATE_AND_CREATE_TOPIC -> List.of(RequiredAccess.topic(field(request, "topic"), CREATE));
             case RequestCode.DELETE_TOPIC_IN_BROKER -> List.of(RequiredAccess.topic(field(request, "topic"), DELETE));
-            case RequestCode.FERRY_GET_BROKER_STATS -> List.of(RequiredAccess.cluster(clusterName, GET));
+            case RequestCode.FERRY_GET_BROKER_STATS, RequestCode.AUTH_GET_USER, RequestCode.AUTH_LIST_USER,
+                    RequestCode.AUTH_GET_ACL, RequestCode.AUTH_LIST_ACL ->
+                    List.of(RequiredAccess.cluster(clusterName, GET));
+            case RequestCode.AUTH_CREATE_USER, RequestCode.AUTH_UPDATE_USER, RequestCode.AUTH_DELETE_USER,
+                    RequestCode.AUTH_CREATE_ACL, RequestCode.AUTH_UPDATE_ACL, RequestCode.AUTH_DELETE_ACL ->
+                    List.of(RequiredAccess.cluster(clusterName, UPDATE));
             default -> List.of();
         };
     }

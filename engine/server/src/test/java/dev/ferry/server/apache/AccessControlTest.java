@@ -215,7 +215,8 @@ class AccessControlTest {
         RemotingCommand listUsers = invoke(broker, RemotingCommand.createRequestCommand(RequestCode.AUTH_LIST_USER,
                 new ListUsersRequestHeader()), "alice", "alice-pass");
         assertThat(listUsers.getCode()).isEqualTo(ResponseCode.NO_PERMISSION);
-        assertThat(listUsers.getRemark()).contains("User:alice is not a super user");
+        assertThat(listUsers.getRemark()).isEqualTo("User:alice has no permission to access Cluster:DefaultCluster"
+                + " from 127.0.0.1, no matched policies.");
     }
 
     @Test
@@ -294,6 +295,18 @@ class AccessControlTest {
             assertThat(admin.getUser(broker, "grace")).isNull();
         } finally {
             alice.shutdown();
+        }
+        // a normal user whom a policy lets update the cluster still may not: only super users manage users
+        admin.createUser(broker, "helper", "helper-pass", "Normal");
+        admin.createAcl(broker, "User:helper", List.of("Cluster:DefaultCluster"), List.of("Update", "Get"), null,
+                "Allow");
+        DefaultMQAdminExt helper = admin("helper", "helper-pass");
+        try {
+            assertThatThrownBy(() -> helper.createUser(broker, "grace", "grace-pass", "Normal"))
+                    .isInstanceOfSatisfying(MQBrokerException.class, e -> assertThat(e.getErrorMessage())
+                            .contains("User:helper is not a super user"));
+        } finally {
+            helper.shutdown();
         }
         assertThatThrownBy(() -> admin.createUser(broker, "alice", "other", "Normal"))
                 .isInstanceOfSatisfying(MQBrokerException.class, e ->
