@@ -35,28 +35,9 @@ public final class RequestSignature {
     }
 
     /**
-     * What the signature covers: the field values in name order (all but the signature), then the body. The
-     * signature itself is computed over the same bytes without building this array.
+     * The Base64 HMAC-SHA1, under {@code secret}, of what the signature covers: the field values in name order (all
+     * but the signature), then the body; fed to the MAC piecewise, without copying the body.
      */
-    public static byte[] content(RemotingCommand request) {
-        StringBuilder values = new StringBuilder(256);
-        for (String name : signedNames(request)) {
-            values.append(request.extField(name));
-        }
-        byte[] head = values.toString().getBytes(StandardCharsets.UTF_8);
-        byte[] body = request.body();
-        byte[] content = Arrays.copyOf(head, head.length + body.length);
-        System.arraycopy(body, 0, content, head.length, body.length);
-        return content;
-    }
-
-    /** The Base64 HMAC-SHA1 of {@code content} under {@code secret}. */
-    public static String signature(byte[] content, String secret) {
-        Mac mac = mac(secret);
-        return Base64.getEncoder().encodeToString(mac.doFinal(content));
-    }
-
-    /** The Base64 HMAC-SHA1 of {@code request}'s {@link #content} under {@code secret}, fed to the MAC piecewise. */
     static String signature(RemotingCommand request, String secret) {
         Mac mac = mac(secret);
         // the values are encoded as one string, as the signer does: a value may end inside a character that the

@@ -39,7 +39,7 @@ public final class AccessGuard implements RequestGuard {
 
     @Override
     public RemotingCommand check(RemoteChannel channel, RemotingCommand request) {
-        String refusal = refusal(request, sourceIp(channel.remoteAddress()));
+        String refusal = refusal(request, channel.remoteAddress());
         if (refusal == null) {
             return null;
         }
@@ -55,7 +55,7 @@ public final class AccessGuard implements RequestGuard {
     }
 
     /** @return {@code null} when the request may go on, else the remark of its refusal */
-    String refusal(RemotingCommand request, String sourceIp) {
+    String refusal(RemotingCommand request, SocketAddress from) {
         String username = request.extField(RequestSignature.ACCESS_KEY);
         if (authentication) {
             String failed = authenticationFailure(request, username);
@@ -86,6 +86,7 @@ public final class AccessGuard implements RequestGuard {
             return null;
         }
         Acl acl = metadata.acl(username).orElse(null);
+        String sourceIp = sourceIp(from); // only a normal user's policies need it
         for (RequiredAccess access : needed) {
             String why = AccessPolicy.refusal(acl, access, sourceIp);
             if (why != null) {

@@ -108,8 +108,6 @@ final class AuthBodies {
         if (text == null) {
             return "null";
         }
-        String clean = text.codePoints().filter(c -> !Character.isISOControl(c)).limit(64)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return "'" + clean + (text.length() > 64 ? "...'" : "'");
+        return "'" + clean(text) + "'";
     }
 }
