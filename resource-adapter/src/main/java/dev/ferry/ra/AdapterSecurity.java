@@ -30,13 +30,15 @@ record AdapterSecurity(Boolean authenticationEnabled, Boolean authorizationEnabl
         put(settings, problems, "authorizationEnabled", Boolean.TRUE.equals(authorizationEnabled) ? "true" : null);
         put(settings, problems, "initAuthenticationUser", blank(initAuthenticationUser) ? null
                 : initAuthenticationUser.trim());
-        String mode = blank(tlsMode) ? "disabled" : tlsMode.trim().toLowerCase(Locale.ROOT);
-        if (!mode.equals("disabled") && !mode.equals("permissive") && !mode.equals("enforcing")) {
-            problems.add("tlsMode", tlsMode, "must be disabled, permissive or enforcing");
+        Optional<TlsConfig.Mode> parsed = blank(tlsMode) ? Optional.of(TlsConfig.Mode.DISABLED)
+                : problems.parse("tlsMode", tlsMode, TlsConfig.Mode::parse,
+                        "must be disabled, permissive or enforcing");
+        if (parsed.isEmpty()) {
             return;
         }
-        put(settings, problems, "tlsMode", mode.equals("disabled") ? null : mode);
-        if (!mode.equals("disabled")) {
+        String mode = parsed.get().name().toLowerCase(Locale.ROOT);
+        put(settings, problems, "tlsMode", parsed.get() == TlsConfig.Mode.DISABLED ? null : mode);
+        if (parsed.get() != TlsConfig.Mode.DISABLED) {
             problems.require(readable(tlsCertPath), "tlsCertPath", tlsCertPath,
                     "must be a readable PEM certificate when tlsMode is " + mode);
             problems.require(readable(tlsKeyPath), "tlsKeyPath", tlsKeyPath,

@@ -82,14 +82,13 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
     @Override
     public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
             throws ResourceException {
-        return new FerryManagedConnection(this, sharedProducer(userOf(subject)));
+        OutboundConfig config = validate();
+        return new FerryManagedConnection(this, sharedProducer(containerUser(subject).or(config::credentials),
+                config));
     }
 
-    /**
-     * Whom a connection for {@code subject} signs as: the container's user for this factory when it passes one
-     * (container-managed authentication), else this factory's {@code accessKey}, else the adapter's (empty).
-     */
-    Optional<Credentials> userOf(Subject subject) throws InvalidPropertyException {
+    /** The user the container passes in {@code subject} for this factory (container-managed authentication). */
+    private Optional<Credentials> containerUser(Subject subject) {
         if (subject != null) {
             for (PasswordCredential credential : subject.getPrivateCredentials(PasswordCredential.class)) {
                 ManagedConnectionFactory owner = credential.getManagedConnectionFactory();
@@ -100,11 +99,15 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
                 }
             }
         }
-        return validate().credentials();
+        return Optional.empty();
     }
 
-    /** The producer of {@code user}'s managed connections; created on first use. */
-    synchronized SharedProducer sharedProducer(Optional<Credentials> user) throws ResourceException {
+    /**
+     * The producer of {@code user}'s managed connections: the container's user for this factory, else its
+     * {@code accessKey}, else (empty) the adapter's; created on first use.
+     */
+    private synchronized SharedProducer sharedProducer(Optional<Credentials> user, OutboundConfig config)
+            throws ResourceException {
         AdapterRuntime runtime = adapter().runtime();
         if (sharedRuntime != runtime) {
             shared.clear(); // the adapter restarted: the old producers were closed with it
@@ -114,7 +117,6 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         if (existing != null) {
             return existing;
         }
-        OutboundConfig config = validate();
         FerryClient client = null;
         SharedProducer created;
         try {
@@ -178,7 +180,9 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
     @Override
     public ManagedConnection matchManagedConnections(@SuppressWarnings("rawtypes") Set connections, Subject subject,
                                                      ConnectionRequestInfo info) throws ResourceException {
-        Optional<Credentials> user = userOf(subject);
+        // the properties were validated when the pooled connections were made: no full validation per request
+        Optional<Credentials> user = containerUser(subject).or(() -> new PropertyProblems().credentials("accessKey",
+                accessKey, "secretKey", secretKey));
         for (Object candidate : connections) {
             if (candidate instanceof FerryManagedConnection connection && connection.factory().equals(this)
                     && connection.isUsable() && connection.credentials().equals(user)) {
