@@ -1,7 +1,7 @@
 package dev.ferry.bench.server;
 
+import dev.ferry.client.peer.ClientSuiteBrokerMain;
 import java.nio.file.Path;
-import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MQVersion;
@@ -25,22 +25,6 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  */
 public final class ApachePeerMain {
     private ApachePeerMain() {
-    }
-
-    /** ACL 2.0 with both checks on and a first super user, kept under {@code dir}. */
-    private static AuthConfig acl(Path dir, String user, String password) {
-        AuthConfig auth = new AuthConfig();
-        auth.setConfigName("bench-" + System.nanoTime());
-        auth.setClusterName("DefaultCluster");
-        auth.setAuthConfigPath(dir.resolve("auth").toString());
-        auth.setAuthenticationEnabled(true);
-        auth.setAuthorizationEnabled(true);
-        auth.setAuthenticationMetadataProvider(
-                "org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider");
-        auth.setAuthorizationMetadataProvider(
-                "org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider");
-        auth.setInitAuthenticationUser("{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}");
-        return auth;
     }
 
     public static void main(String[] args) throws Exception {
@@ -80,8 +64,9 @@ public final class ApachePeerMain {
         store.setFlushDiskType(flush);
         store.setHaListenPort(haPort);
         BrokerController controller = args.length > 7
-                ? new BrokerController(broker, brokerNetty, new NettyClientConfig(), store, acl(storeDir, args[6],
-                        args[7]))
+                ? new BrokerController(broker, brokerNetty, new NettyClientConfig(), store,
+                        ClientSuiteBrokerMain.acl(storeDir.resolve("auth").toFile(), "DefaultCluster", args[6],
+                                args[7]))
                 : new BrokerController(broker, brokerNetty, new NettyClientConfig(), store);
         if (!controller.initialize()) {
             throw new IllegalStateException("the Apache broker did not initialize");

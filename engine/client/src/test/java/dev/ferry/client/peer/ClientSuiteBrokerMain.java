@@ -21,12 +21,15 @@ public final class ClientSuiteBrokerMain {
     private ClientSuiteBrokerMain() {
     }
 
-    /** ACL 2.0 with both checks on and a first super user, kept under {@code dir}. */
-    private static AuthConfig acl(File dir, BrokerConfig broker, String user, String password) {
+    /**
+     * ACL 2.0 of an Apache broker of {@code clusterName}, both checks on, a first super user, kept in {@code authDir}
+     * (also the benchmarks' Apache broker's).
+     */
+    public static AuthConfig acl(File authDir, String clusterName, String user, String password) {
         AuthConfig auth = new AuthConfig();
-        auth.setConfigName("peer-" + System.nanoTime());
-        auth.setClusterName(broker.getBrokerClusterName());
-        auth.setAuthConfigPath(new File(dir, "auth").getPath());
+        auth.setConfigName("peer-" + System.nanoTime()); // Apache caches its auth objects by this name, JVM-wide
+        auth.setClusterName(clusterName);
+        auth.setAuthConfigPath(authDir.getPath());
         auth.setAuthenticationEnabled(true);
         auth.setAuthorizationEnabled(true);
         auth.setAuthenticationMetadataProvider(
@@ -85,7 +88,7 @@ public final class ClientSuiteBrokerMain {
         store.setHaListenPort(haPort);
         BrokerController broker = args.length > 4 && args[4].equals("secured")
                 ? new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store,
-                        acl(dir, brokerConfig, args[5], args[6]))
+                        acl(new File(dir, "auth"), brokerConfig.getBrokerClusterName(), args[5], args[6]))
                 : new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store);
         if (!broker.initialize()) {
             throw new IllegalStateException("broker did not initialize");
