@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param pattern how {@code name} matches
  */
 public record AclResource(ResourceType type, String name, Pattern pattern) {
+    /** The longest name or prefix: a group's name limit (topics' is shorter). */
+    public static final int MAX_NAME_LENGTH = 255;
 
     /** How a resource's name matches. */
     public enum Pattern {
@@ -54,6 +56,10 @@ public record AclResource(ResourceType type, String name, Pattern pattern) {
         String name = trimmed.substring(colon + 1);
         if (name.isEmpty()) {
             throw new IllegalArgumentException("The resource is null.");
+        }
+        if ((name.endsWith("*") ? name.length() - 1 : name.length()) > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("The resource name is longer than " + MAX_NAME_LENGTH
+                    + " characters.");
         }
         if (name.equals("*")) {
             return new AclResource(type, null, Pattern.ANY);

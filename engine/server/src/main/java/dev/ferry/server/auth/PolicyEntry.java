@@ -10,6 +10,8 @@ import java.util.Set;
  * when empty; an address or a CIDR range each).
  */
 public record PolicyEntry(AclResource resource, Set<Action> actions, List<String> sourceIps, Decision decision) {
+    /** Source addresses one entry may name: what a request carries is bounded before it is kept. */
+    public static final int MAX_SOURCE_IPS = 64;
 
     public PolicyEntry {
         Objects.requireNonNull(resource, "resource");
@@ -18,7 +20,11 @@ public record PolicyEntry(AclResource resource, Set<Action> actions, List<String
             throw new IllegalArgumentException("The actions is empty.");
         }
         actions = Set.copyOf(EnumSet.copyOf(actions));
-        sourceIps = sourceIps == null ? List.of() : List.copyOf(sourceIps);
+        sourceIps = sourceIps == null ? List.of() : sourceIps;
+        if (sourceIps.size() > MAX_SOURCE_IPS) {
+            throw new IllegalArgumentException("An entry names at most " + MAX_SOURCE_IPS + " source ips; this one "
+                    + sourceIps.size() + ".");
+        }
         for (String range : sourceIps) {
             if (range == null || range.isBlank()) {
                 throw new IllegalArgumentException("The source ip is empty.");
@@ -27,6 +33,7 @@ public record PolicyEntry(AclResource resource, Set<Action> actions, List<String
                 throw new IllegalArgumentException("The source ip is invalid.");
             }
         }
+        sourceIps = List.copyOf(sourceIps); // checked first: a null address is a refusal, not a failure
     }
 
     /** Whether this entry speaks about {@code access} from {@code sourceIp}. */

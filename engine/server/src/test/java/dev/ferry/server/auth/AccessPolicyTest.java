@@ -98,5 +98,14 @@ class AccessPolicyTest {
                 List.of("example.com"), Decision.ALLOW)).hasMessage("The source ip is invalid.");
         assertThatThrownBy(() -> new PolicyEntry(AclResource.parse("*"), Set.of(Action.PUB),
                 List.of("10.0.0.0/33"), Decision.ALLOW)).hasMessage("The source ip is invalid.");
+        assertThatThrownBy(() -> AclResource.parse("Topic:" + "t".repeat(256)))
+                .hasMessageContaining("longer than 255");
+        assertThat(AclResource.parse("Group:" + "g".repeat(255) + "*").name()).hasSize(255);
+        List<String> many = java.util.stream.IntStream.range(0, PolicyEntry.MAX_SOURCE_IPS + 1)
+                .mapToObj(i -> "10.0.0." + (i % 256)).toList();
+        assertThatThrownBy(() -> new PolicyEntry(AclResource.parse("*"), Set.of(Action.PUB), many, Decision.ALLOW))
+                .hasMessageContaining("at most " + PolicyEntry.MAX_SOURCE_IPS);
+        assertThatThrownBy(() -> new PolicyEntry(AclResource.parse("*"), Set.of(Action.PUB),
+                java.util.Arrays.asList("10.0.0.1", null), Decision.ALLOW)).hasMessage("The source ip is empty.");
     }
 }
