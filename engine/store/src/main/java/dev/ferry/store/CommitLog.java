@@ -248,6 +248,20 @@ final class CommitLog {
         return file.minOffset();
     }
 
+    /**
+     * Forgets a deleted topic's queue offsets, so that its next messages start its queues at 0 again; returns the
+     * end of what was written before, which the dispatcher must reach before it drops the old queues.
+     */
+    long forgetQueues(String topic) {
+        appendLock.lock();
+        try {
+            nextQueueOffsets.keySet().removeIf(queue -> queue.topic().equals(topic));
+            return writtenOffset;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
     /** Sets the state found by recovery: the end of the valid entries and every queue's next offset. */
     void restore(long validEndOffset, Map<QueueKey, Long> queueOffsets) {
         appendLock.lock();

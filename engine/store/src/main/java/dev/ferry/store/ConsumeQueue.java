@@ -157,6 +157,12 @@ final class ConsumeQueue {
         return buffer.getInt(position + 8) == FILLER_SIZE || buffer.getLong(position) < minPhysicalOffset;
     }
 
+    /** Releases the queue's segments and deletes their files (its topic was deleted). */
+    void destroy() {
+        file.close();
+        file.segments().forEach(MappedSegment::delete);
+    }
+
     void flush() {
         file.flush();
     }

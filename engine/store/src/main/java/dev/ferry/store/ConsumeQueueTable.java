@@ -97,6 +97,34 @@ final class ConsumeQueueTable {
         return offsets;
     }
 
+    /**
+     * Drops every queue of a deleted topic and deletes its directory; on the dispatcher's thread, so no write races
+     * it. Readers holding a queue read on from its mappings, which stay valid until collected. Returns how many queues.
+     */
+    int removeTopic(String topic) {
+        int removed = 0;
+        for (QueueKey key : List.copyOf(queues.keySet())) {
+            if (key.topic().equals(topic)) {
+                ConsumeQueue queue = queues.remove(key);
+                if (queue != null) {
+                    queue.destroy();
+                    removed++;
+                }
+            }
+        }
+        Path dir = directories.topicDirectory(topic);
+        if (Files.exists(dir)) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path path : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(path);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete the consume queues of " + topic + " in " + dir, e);
+            }
+        }
+        return removed;
+    }
+
     void flush() {
         queues.values().forEach(ConsumeQueue::flush);
     }

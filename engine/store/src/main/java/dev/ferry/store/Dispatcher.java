@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -59,6 +62,11 @@ final class Dispatcher implements DutyLoop.Duty {
     private Map<QueueKey, ConsumeQueue> repairing;
     private long repairCursor;
     private volatile long dispatchedOffset;
+    /** Topics to drop once everything written before their deletion is dispatched, in order. */
+    private final Queue<Deletion> deletions = new ConcurrentLinkedQueue<>();
+
+    private record Deletion(String topic, long end, CompletableFuture<Integer> done) {
+    }
     private volatile long lastDispatchedTimestamp;
     /** Entries below this are in the index already (recovery re-dispatches them for their consume queues only). */
     private long indexFrom;
@@ -119,10 +127,34 @@ final class Dispatcher implements DutyLoop.Duty {
         indexFrom = indexedUpTo;
     }
 
+    /**
+     * Drops a deleted topic's consume queues once every entry before {@code end} is dispatched, and dispatches nothing
+     * beyond {@code end} before: those entries belong to the topic's new queues. Completes with how many queues.
+     */
+    CompletableFuture<Integer> deleteTopicAfter(String topic, long end) {
+        CompletableFuture<Integer> done = new CompletableFuture<>();
+        deletions.add(new Deletion(topic, end, done));
+        return done;
+    }
+
     @Override
     public int doWork() {
         long before = dispatchedOffset;
-        dispatchUpTo(confirmedOffset.getAsLong(), true);
+        long confirmed = confirmedOffset.getAsLong();
+        Deletion next = deletions.peek();
+        dispatchUpTo(next == null ? confirmed : Math.min(confirmed, next.end()), true);
+        // a deletion's end may lie inside a segment's blank tail, which no entry steps over
+        while ((next = deletions.peek()) != null
+                && (dispatchedOffset >= next.end() || dispatchedOffset == before && confirmed >= next.end())) {
+            deletions.poll();
+            String topic = next.topic();
+            setAside.keySet().removeIf(queue -> queue.topic().equals(topic));
+            try {
+                next.done().complete(consumeQueues.removeTopic(topic));
+            } catch (RuntimeException e) {
+                next.done().completeExceptionally(e);
+            }
+        }
         if (!setAside.isEmpty()) {
             repairDue();
         }

@@ -278,6 +278,18 @@ public final class MessageStore implements AutoCloseable {
         return commitLog.flushedOffset();
     }
 
+    /**
+     * Deletes a topic's consume queues (its messages stay in the commit log until retention removes them, as in
+     * RocketMQ): its queues start at 0 again and nothing sent before is read from them. Completes, with how many
+     * queues were dropped, once the dispatcher has dispatched what was written before and dropped them.
+     */
+    public CompletableFuture<Integer> deleteTopic(String topic) {
+        long end = commitLog.forgetQueues(topic);
+        CompletableFuture<Integer> done = dispatcher.deleteTopicAfter(topic, end);
+        dispatchLoop.wake();
+        return done;
+    }
+
     /** One past the last commit-log entry dispatched to consume queues and index. */
     public long dispatchedOffset() {
         return dispatcher.dispatchedOffset();
