@@ -16,6 +16,13 @@ public final class SystemTopics {
     private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC);
 
+    /** Topics Apache reserves for itself (besides those with {@link #SYSTEM_PREFIX}): no operator creates or deletes them. */
+    private static final Set<String> RESERVED = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
+            TRANSACTION_OP_TOPIC, "BenchmarkTest", "RMQ_SYS_TRACE_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC",
+            "SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC");
+    /** The prefix of Apache's newer system topics. */
+    public static final String SYSTEM_PREFIX = "rmq_sys_";
+
     private SystemTopics() {
     }
 
@@ -41,6 +48,11 @@ public final class SystemTopics {
             return topic.substring(RETRY_PREFIX.length());
         }
         return isDeadLetterTopic(topic) ? topic.substring(DLQ_PREFIX.length()) : null;
+    }
+
+    /** Whether {@code topic} is one the system reserves, so that admin requests may not create or delete it. */
+    public static boolean isSystemTopic(String topic) {
+        return RESERVED.contains(topic) || topic.startsWith(SYSTEM_PREFIX);
     }
 
     /** Whether only the broker itself writes to {@code topic}: producers may not send to it. */

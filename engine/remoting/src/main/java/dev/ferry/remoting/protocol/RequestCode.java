@@ -39,6 +39,9 @@ public final class RequestCode {
     public static final int GET_ALL_DELAY_OFFSET = 45;
     public static final int CHECK_CLIENT_CONFIG = 46;
     public static final int GET_CLIENT_CONFIG = 47;
+    public static final int PUT_KV_CONFIG = 100;
+    public static final int GET_KV_CONFIG = 101;
+    public static final int DELETE_KV_CONFIG = 102;
     public static final int REGISTER_BROKER = 103;
     public static final int UNREGISTER_BROKER = 104;
     public static final int GET_ROUTEINFO_BY_TOPIC = 105;
@@ -53,16 +56,27 @@ public final class RequestCode {
     public static final int GET_CONSUME_STATS = 208;
     public static final int DELETE_TOPIC_IN_BROKER = 215;
     public static final int DELETE_TOPIC_IN_NAMESRV = 216;
+    public static final int GET_KVLIST_BY_NAMESPACE = 219;
+    public static final int RESET_CONSUMER_CLIENT_OFFSET = 220;
+    public static final int GET_CONSUMER_STATUS_FROM_CLIENT = 221;
+    public static final int INVOKE_BROKER_TO_RESET_OFFSET = 222;
+    public static final int INVOKE_BROKER_TO_GET_CONSUMER_STATUS = 223;
     public static final int GET_TOPICS_BY_CLUSTER = 224;
     public static final int QUERY_TOPIC_CONSUME_BY_WHO = 300;
     public static final int GET_CONSUMER_RUNNING_INFO = 307;
     public static final int CONSUME_MESSAGE_DIRECTLY = 309;
     public static final int SEND_MESSAGE_V2 = 310;
+    public static final int CLONE_GROUP_OFFSET = 314;
+    public static final int VIEW_BROKER_STATS_DATA = 315;
+    public static final int GET_BROKER_CONSUME_STATS = 317;
+    public static final int UPDATE_NAMESRV_CONFIG = 318;
+    public static final int GET_NAMESRV_CONFIG = 319;
     public static final int SEND_BATCH_MESSAGE = 320;
     public static final int SEND_REPLY_MESSAGE = 324;
     public static final int SEND_REPLY_MESSAGE_V2 = 325;
     public static final int PUSH_REPLY_MESSAGE_TO_CLIENT = 326;
     public static final int GET_TOPIC_CONFIG = 351;
+    public static final int GET_SUBSCRIPTIONGROUP_CONFIG = 352;
     public static final int LITE_PULL_MESSAGE = 361;
     public static final int QUERY_ASSIGNMENT = 400;
     /** ACL 2.0 administration: users. */
@@ -86,6 +100,20 @@ public final class RequestCode {
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(SEND_MESSAGE, "SEND_MESSAGE"),
+            Map.entry(CLONE_GROUP_OFFSET, "CLONE_GROUP_OFFSET"),
+            Map.entry(PUT_KV_CONFIG, "PUT_KV_CONFIG"),
+            Map.entry(GET_KV_CONFIG, "GET_KV_CONFIG"),
+            Map.entry(DELETE_KV_CONFIG, "DELETE_KV_CONFIG"),
+            Map.entry(GET_KVLIST_BY_NAMESPACE, "GET_KVLIST_BY_NAMESPACE"),
+            Map.entry(RESET_CONSUMER_CLIENT_OFFSET, "RESET_CONSUMER_CLIENT_OFFSET"),
+            Map.entry(GET_CONSUMER_STATUS_FROM_CLIENT, "GET_CONSUMER_STATUS_FROM_CLIENT"),
+            Map.entry(INVOKE_BROKER_TO_RESET_OFFSET, "INVOKE_BROKER_TO_RESET_OFFSET"),
+            Map.entry(INVOKE_BROKER_TO_GET_CONSUMER_STATUS, "INVOKE_BROKER_TO_GET_CONSUMER_STATUS"),
+            Map.entry(VIEW_BROKER_STATS_DATA, "VIEW_BROKER_STATS_DATA"),
+            Map.entry(GET_BROKER_CONSUME_STATS, "GET_BROKER_CONSUME_STATS"),
+            Map.entry(UPDATE_NAMESRV_CONFIG, "UPDATE_NAMESRV_CONFIG"),
+            Map.entry(GET_NAMESRV_CONFIG, "GET_NAMESRV_CONFIG"),
+            Map.entry(GET_SUBSCRIPTIONGROUP_CONFIG, "GET_SUBSCRIPTIONGROUP_CONFIG"),
             Map.entry(PULL_MESSAGE, "PULL_MESSAGE"),
             Map.entry(QUERY_MESSAGE, "QUERY_MESSAGE"),
             Map.entry(QUERY_BROKER_OFFSET, "QUERY_BROKER_OFFSET"),

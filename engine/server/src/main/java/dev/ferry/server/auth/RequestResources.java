@@ -67,6 +67,35 @@ public final class RequestResources {
                     List.of(RequiredAccess.cluster(field(request, "clusterName"), UPDATE));
             case RequestCode.UPDATE_AND_CREATE_TOPIC -> List.of(RequiredAccess.topic(field(request, "topic"), CREATE));
             case RequestCode.DELETE_TOPIC_IN_BROKER -> List.of(RequiredAccess.topic(field(request, "topic"), DELETE));
+            case RequestCode.GET_CONSUMER_CONNECTION_LIST, RequestCode.GET_CONSUMER_RUNNING_INFO,
+                    RequestCode.CONSUME_MESSAGE_DIRECTLY ->
+                    List.of(RequiredAccess.group(field(request, "consumerGroup"), GET));
+            case RequestCode.INVOKE_BROKER_TO_GET_CONSUMER_STATUS ->
+                    List.of(RequiredAccess.group(field(request, "group"), GET));
+            case RequestCode.GET_SUBSCRIPTIONGROUP_CONFIG ->
+                    List.of(RequiredAccess.group(field(request, "group"), GET));
+            case RequestCode.DELETE_SUBSCRIPTIONGROUP ->
+                    List.of(RequiredAccess.group(field(request, "groupName"), DELETE));
+            case RequestCode.GET_CONSUME_STATS -> consumeStats(request);
+            case RequestCode.INVOKE_BROKER_TO_RESET_OFFSET -> List.of(RequiredAccess.group(field(request, "group"),
+                    UPDATE), topicOrGroup(field(request, "topic"), UPDATE));
+            case RequestCode.CLONE_GROUP_OFFSET -> List.of(RequiredAccess.group(field(request, "srcGroup"), GET),
+                    RequiredAccess.group(field(request, "destGroup"), UPDATE));
+            case RequestCode.GET_TOPIC_CONFIG, RequestCode.GET_TOPIC_STATS_INFO,
+                    RequestCode.QUERY_TOPIC_CONSUME_BY_WHO -> List.of(topicOrGroup(field(request, "topic"), GET));
+            case RequestCode.DELETE_TOPIC_IN_NAMESRV -> List.of(RequiredAccess.topic(field(request, "topic"), DELETE));
+            // Apache leaves these open to any authenticated user; they change or reveal the whole cluster, so
+            // Ferry asks for the cluster's Update or Get
+            case RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, RequestCode.UPDATE_BROKER_CONFIG,
+                    RequestCode.PUT_KV_CONFIG, RequestCode.DELETE_KV_CONFIG, RequestCode.UPDATE_NAMESRV_CONFIG ->
+                    List.of(RequiredAccess.cluster(clusterName, UPDATE));
+            case RequestCode.GET_BROKER_CONFIG, RequestCode.GET_BROKER_RUNTIME_INFO,
+                    RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, RequestCode.GET_ALL_TOPIC_CONFIG,
+                    RequestCode.GET_BROKER_CONSUME_STATS, RequestCode.VIEW_BROKER_STATS_DATA,
+                    RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, RequestCode.GET_KV_CONFIG,
+                    RequestCode.GET_KVLIST_BY_NAMESPACE, RequestCode.GET_NAMESRV_CONFIG,
+                    RequestCode.GET_PRODUCER_CONNECTION_LIST ->
+                    List.of(RequiredAccess.cluster(clusterName, GET));
             case RequestCode.FERRY_GET_BROKER_STATS, RequestCode.AUTH_GET_USER, RequestCode.AUTH_LIST_USER,
                     RequestCode.AUTH_GET_ACL, RequestCode.AUTH_LIST_ACL ->
                     List.of(RequiredAccess.cluster(clusterName, GET));
@@ -82,6 +111,24 @@ public final class RequestResources {
             return List.of(RequiredAccess.group(SystemTopics.groupOf(topic), SUB));
         }
         return List.of(RequiredAccess.topic(topic, PUB));
+    }
+
+    private static List<RequiredAccess> consumeStats(RemotingCommand request) {
+        List<RequiredAccess> needed = new ArrayList<>();
+        needed.add(RequiredAccess.group(field(request, "consumerGroup"), GET));
+        String topic = request.extField("topic");
+        if (topic != null && !topic.isBlank()) {
+            needed.add(topicOrGroup(topic, GET));
+        }
+        String topics = request.extField("topicList");
+        if (topics != null) {
+            for (String listed : topics.split(";")) {
+                if (!listed.isBlank()) {
+                    needed.add(topicOrGroup(listed.trim(), GET));
+                }
+            }
+        }
+        return needed;
     }
 
     private static List<RequiredAccess> route(String topic) {

@@ -14,6 +14,7 @@ import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
@@ -56,6 +57,8 @@ public final class Broker implements AutoCloseable {
     private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
     /** How often due delayed messages are looked for: the most a delivery can be late by, plus the move. */
     private static final Duration DELAY_POLL = Duration.ofMillis(100);
+    /** Keys whose minute, hour and day counts are kept for VIEW_BROKER_STATS_DATA, per kind. */
+    private static final int STATS_KEYS = 100_000;
     /** How soon a new topic or group is on disk: one write per round however many were created. */
     private static final Duration TABLE_PERSIST = Duration.ofMillis(200);
 
@@ -85,6 +88,15 @@ public final class Broker implements AutoCloseable {
     private final TransactionService transactions;
     private final SubscriptionFilters filters;
     private final BrokerStatsProcessor stats;
+    /** Admin requests run apart from queries: a topic deletion waits for the store. */
+    private final ThreadPoolExecutor adminExecutor;
+    private final BrokerSettings settings;
+    private final TopicCounters counters;
+    private final ThroughputSampler putRate;
+    private final ThroughputSampler getRate;
+    private final StatsWindows putWindows;
+    private final StatsWindows getWindows;
+    private final DailyTotals daily;
     private volatile boolean closed;
 
     /**
@@ -125,12 +137,20 @@ public final class Broker implements AutoCloseable {
         this.filters = new SubscriptionFilters(PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader),
                 config.sql92Enabled(), limits.maxExpressionLength(), limits.filterCacheBytes());
         InetSocketAddress storeHost = new InetSocketAddress(config.host(), config.port());
-        TopicCounters counters = new TopicCounters();
-        RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), topics, this::topicsChanged);
+        this.counters = new TopicCounters();
+        this.settings = new BrokerSettings(configDir, clock, config);
+        this.adminExecutor = boundedPool(1, limits.queryQueueCapacity(), threadFactory);
+        this.putRate = new ThroughputSampler(counters::allIn);
+        this.getRate = new ThroughputSampler(counters::allOut);
+        this.putWindows = new StatsWindows(STATS_KEYS);
+        this.getWindows = new StatsWindows(STATS_KEYS);
+        this.daily = new DailyTotals(clock, java.time.ZoneId.systemDefault());
+        RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), subscriptionGroups::get, topics,
+                this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
-                counters, subscriptionGroups);
+                counters, subscriptionGroups, settings);
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
                 clock, counters, subscriptionGroups);
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
@@ -167,6 +187,26 @@ public final class Broker implements AutoCloseable {
         remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, queryExecutor);
         remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, queryExecutor);
         remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, queryExecutor);
+        TopicAdminProcessor topicAdmin = new TopicAdminProcessor(config, topics, offsets, consumers, store, counters,
+                putWindows, json, this::topicsChanged);
+        GroupAdminProcessor groupAdmin = new GroupAdminProcessor(config.brokerName(), topics, subscriptionGroups,
+                offsets, consumers, producers, store, getWindows, json, this::address);
+        ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
+                subscriptionGroups, offsets, consumers, store, json);
+        BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
+                counters, putRate, getRate, putWindows, getWindows, daily, executors(), clock.millis()), json, clock);
+        for (int code : TopicAdminProcessor.CODES) {
+            remoting.registerProcessor(code, topicAdmin, adminExecutor);
+        }
+        for (int code : GroupAdminProcessor.CODES) {
+            remoting.registerProcessor(code, groupAdmin, adminExecutor);
+        }
+        for (int code : ConsumerCallsProcessor.CODES) {
+            remoting.registerProcessor(code, consumerCalls, adminExecutor);
+        }
+        for (int code : BrokerInfoProcessor.CODES) {
+            remoting.registerProcessor(code, info, queryExecutor);
+        }
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());
@@ -191,7 +231,8 @@ public final class Broker implements AutoCloseable {
 
     /** The broker's executors by kind, for tests that need one busy. */
     Map<String, ThreadPoolExecutor> executors() {
-        return Map.of("send", sendExecutor, "pull", pullExecutor, "client", clientExecutor, "query", queryExecutor);
+        return Map.of("send", sendExecutor, "pull", pullExecutor, "client", clientExecutor, "query", queryExecutor,
+                "admin", adminExecutor);
     }
 
     /** Starts serving and registers with the name servers. */
@@ -230,6 +271,15 @@ public final class Broker implements AutoCloseable {
         }), TABLE_PERSIST.toMillis(), TABLE_PERSIST.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::expireClients, 10, 10, TimeUnit.SECONDS);
         scheduler.scheduleWithFixedDelay(hold::expire, 200, 200, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(() -> quietly("sampling throughput", () -> {
+            putRate.sample();
+            getRate.sample();
+        }), 1, 1, TimeUnit.SECONDS);
+        scheduler.scheduleAtFixedRate(() -> quietly("rolling statistics", () -> {
+            putWindows.roll(counters.inByTopic());
+            getWindows.roll(counters.outByGroup());
+            daily.roll(counters.allIn(), counters.allOut());
+        }), 1, 1, TimeUnit.MINUTES);
         scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),
                 DELAY_POLL.toMillis(), DELAY_POLL.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> quietly("persisting delay progress", schedule::persistIfChanged),
@@ -312,7 +362,8 @@ public final class Broker implements AutoCloseable {
     /** Tells every client of the group to rebalance now. */
     private void notifyMembershipChanged(String group) {
         List<RemoteChannel> channels = new ArrayList<>(consumers.channels(group));
-        if (channels.isEmpty() || closed) {
+        if (channels.isEmpty() || closed || !subscriptionGroups.get(group)
+                .map(SubscriptionGroupConfig::notifiesConsumerIdsChanged).orElse(true)) {
             return;
         }
         RemotingCommand notice = RemotingCommand.request(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED,
@@ -348,12 +399,13 @@ public final class Broker implements AutoCloseable {
         registration.unregisterAll();
         // sends waiting for a sync-flush force are answered before their connections close
         remoting.close(store::flush);
-        for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor, queryExecutor)) {
+        for (ExecutorService executor : List.of(sendExecutor, pullExecutor, clientExecutor, queryExecutor,
+                adminExecutor)) {
             executor.shutdown();
         }
         try {
             for (ExecutorService executor : List.of(scheduler, registrar, sendExecutor, pullExecutor, clientExecutor,
-                    queryExecutor)) {
+                    queryExecutor, adminExecutor)) {
                 executor.awaitTermination(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {

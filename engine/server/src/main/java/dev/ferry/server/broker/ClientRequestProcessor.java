@@ -100,7 +100,8 @@ final class ClientRequestProcessor implements RequestProcessor {
             String problem = ++named > limits.maxGroupsPerConnection() ? "producer group "
                     + NameRules.shown(producer.groupName()) + ": more than " + limits.maxGroupsPerConnection()
                     + " groups in one heartbeat" : NameRules.groupProblem("producer group", producer.groupName());
-            if (problem == null && !producers.heartbeat(producer.groupName(), clientId, context.channel())) {
+            if (problem == null && !producers.heartbeat(producer.groupName(), clientId, request.language().name(),
+                    request.version(), context.channel())) {
                 problem = "producer group " + producer.groupName() + ": the broker keeps at most "
                         + limits.maxProducerGroups() + " producer groups, and " + consumers.membershipRefusal();
             }
@@ -115,7 +116,8 @@ final class ClientRequestProcessor implements RequestProcessor {
                 skipped.add("consumer group " + consumer.groupName() + ": its retry topic cannot be created: "
                         + retries.refusal(retryTopic));
             }
-            ConsumerGroups.Heartbeat result = consumers.heartbeat(consumer, clientId, context.channel(),
+            ConsumerGroups.Heartbeat result = consumers.heartbeat(consumer, clientId, request.language().name(),
+                    request.version(), context.channel(),
                     !heartbeat.withoutSub());
             if (result == ConsumerGroups.Heartbeat.REFUSED) {
                 skipped.add("consumer group " + consumer.groupName() + ": its subscriptions would take the broker "

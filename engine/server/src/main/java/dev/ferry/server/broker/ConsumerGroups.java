@@ -48,8 +48,13 @@ final class ConsumerGroups {
         }
     }
 
-    /** A live client of a group. */
-    record Member(String clientId, RemoteChannel channel, long lastSeenMillis) {
+    /**
+     * A live client of a group.
+     *
+     * @param language the language its heartbeat names ({@code JAVA}, ...)
+     * @param version  the protocol version its heartbeat carries
+     */
+    record Member(String clientId, RemoteChannel channel, long lastSeenMillis, String language, int version) {
     }
 
     /** One group: settings and subscriptions from the latest heartbeat, members by connection. */
@@ -57,6 +62,7 @@ final class ConsumerGroups {
         final String name;
         volatile String messageModel = "CLUSTERING";
         volatile String consumeType = "CONSUME_PASSIVELY";
+        volatile String consumeFromWhere;
         final Map<String, SubscriptionData> subscriptions = new ConcurrentHashMap<>();
         final Map<String, Member> members = new ConcurrentHashMap<>();
         long subscriptionChars;
@@ -92,8 +98,16 @@ final class ConsumerGroups {
      * @param withSubscriptions false for a heartbeat that leaves the subscriptions as they are (Apache's
      *                          {@code withoutSub})
      */
-    synchronized Heartbeat heartbeat(ConsumerData data, String clientId, RemoteChannel channel,
-                                     boolean withSubscriptions) {
+    Heartbeat heartbeat(ConsumerData data, String clientId, RemoteChannel channel, boolean withSubscriptions) {
+        return heartbeat(data, clientId, "JAVA", 0, channel, withSubscriptions);
+    }
+
+    /**
+     * Records a heartbeat's view of one group, with the client's language and protocol version as its request names
+     * them.
+     */
+    synchronized Heartbeat heartbeat(ConsumerData data, String clientId, String language, int version,
+                                     RemoteChannel channel, boolean withSubscriptions) {
         Group existing = groups.get(data.groupName());
         if (!memberships.join(channel.id(), data.groupName())) {
             return Heartbeat.TOO_MANY_MEMBERSHIPS;
@@ -127,6 +141,9 @@ final class ConsumerGroups {
         if (data.consumeType() != null) {
             group.consumeType = data.consumeType();
         }
+        if (data.consumeFromWhere() != null) {
+            group.consumeFromWhere = data.consumeFromWhere();
+        }
         boolean changed = next != null && !next.equals(group.subscriptions);
         if (changed) {
             group.subscriptions.keySet().retainAll(next.keySet());
@@ -134,7 +151,8 @@ final class ConsumerGroups {
             subscriptionChars += nextChars - group.subscriptionChars;
             group.subscriptionChars = nextChars;
         }
-        Member previous = group.members.put(channel.id(), new Member(clientId, channel, clock.millis()));
+        Member previous = group.members.put(channel.id(), new Member(clientId, channel, clock.millis(), language,
+                version));
         if (previous == null) {
             LOG.log(System.Logger.Level.INFO, "client {0} joined consumer group {1}", clientId, data.groupName());
             return Heartbeat.JOINED;
@@ -258,6 +276,29 @@ final class ConsumerGroups {
     List<RemoteChannel> channels(String groupName) {
         Group group = groups.get(groupName);
         return group == null ? List.of() : new ArrayList<>(group.members.values().stream().map(Member::channel).toList());
+    }
+
+    /** The group's live clients, one per connection. */
+    List<Member> members(String groupName) {
+        Group group = groups.get(groupName);
+        return group == null ? List.of() : List.copyOf(group.members.values());
+    }
+
+    /** The connection of a live client of the group, by client id. */
+    Optional<RemoteChannel> channelOf(String groupName, String clientId) {
+        return members(groupName).stream().filter(m -> m.clientId().equals(clientId)).map(Member::channel)
+                .findFirst();
+    }
+
+    /** The groups whose live clients subscribe to the topic. */
+    Set<String> subscribersOf(String topic) {
+        Set<String> subscribers = new HashSet<>();
+        groups.forEach((name, group) -> {
+            if (group.subscriptions.containsKey(topic)) {
+                subscribers.add(name);
+            }
+        });
+        return subscribers;
     }
 
     Optional<Group> group(String groupName) {

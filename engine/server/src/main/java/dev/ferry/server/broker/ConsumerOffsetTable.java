@@ -138,6 +138,51 @@ final class ConsumerOffsetTable {
         return topics;
     }
 
+    /** The groups with committed offsets on {@code topic}. */
+    Set<String> groupsOn(String topic) {
+        Set<String> groups = new TreeSet<>();
+        String prefix = topic + "@";
+        for (String key : offsets.keySet()) {
+            if (key.startsWith(prefix)) {
+                groups.add(key.substring(prefix.length()));
+            }
+        }
+        return groups;
+    }
+
+    /** A group's committed offsets on a topic, by queue id. */
+    Map<Integer, Long> offsetsOf(String group, String topic) {
+        Map<Integer, Long> queues = offsets.get(key(topic, group));
+        return queues == null ? Map.of() : Map.copyOf(queues);
+    }
+
+    /** Forgets every group's offsets on a deleted topic; returns how many were dropped. */
+    int removeTopic(String topic) {
+        return removeKeys(key -> key.startsWith(topic + "@"));
+    }
+
+    /** Forgets a deleted group's offsets on every topic; returns how many were dropped. */
+    int removeGroup(String group) {
+        return removeKeys(key -> key.endsWith("@" + group));
+    }
+
+    private int removeKeys(java.util.function.Predicate<String> matching) {
+        int removed = 0;
+        for (String key : Set.copyOf(offsets.keySet())) {
+            if (matching.test(key)) {
+                Map<Integer, Long> queues = offsets.remove(key);
+                if (queues != null) {
+                    removed += queues.size();
+                }
+            }
+        }
+        if (removed > 0) {
+            entries.addAndGet(-removed);
+            unsaved.record();
+        }
+        return removed;
+    }
+
     int size() {
         return entries.get();
     }

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe; membership changes are serialized on this object.
  */
 final class ProducerGroups {
-    private record Member(String clientId, RemoteChannel channel, long lastSeenMillis) {
+    /** A live client of a group, with the language and protocol version its heartbeat carried. */
+    record Member(String clientId, RemoteChannel channel, long lastSeenMillis, String language, int version) {
     }
 
     private final Clock clock;
@@ -37,13 +38,19 @@ final class ProducerGroups {
      * Records a live client of the group; returns false when the group is new and the table is full, or the
      * connection (or all together) are members of as many groups as allowed.
      */
-    synchronized boolean heartbeat(String group, String clientId, RemoteChannel channel) {
+    boolean heartbeat(String group, String clientId, RemoteChannel channel) {
+        return heartbeat(group, clientId, "JAVA", 0, channel);
+    }
+
+    /** As {@link #heartbeat(String, String, RemoteChannel)}, with the client's language and protocol version. */
+    synchronized boolean heartbeat(String group, String clientId, String language, int version,
+                                   RemoteChannel channel) {
         Map<String, Member> members = groups.get(group);
         if (members == null && groups.size() >= maxGroups || !memberships.join(channel.id(), group)) {
             return false;
         }
         groups.computeIfAbsent(group, g -> new ConcurrentHashMap<>())
-                .put(channel.id(), new Member(clientId, channel, clock.millis()));
+                .put(channel.id(), new Member(clientId, channel, clock.millis(), language, version));
         return true;
     }
 
@@ -86,6 +93,12 @@ final class ProducerGroups {
     }
 
     /** Live connections of the group's clients. */
+    /** The group's live clients, one per connection. */
+    List<Member> members(String group) {
+        Map<String, Member> members = groups.get(group);
+        return members == null ? List.of() : List.copyOf(members.values());
+    }
+
     List<RemoteChannel> channels(String group) {
         Map<String, Member> members = groups.get(group);
         return members == null ? List.of()

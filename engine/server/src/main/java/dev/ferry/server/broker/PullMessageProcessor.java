@@ -8,6 +8,7 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
 import dev.ferry.remoting.protocol.body.TopicConfig;
@@ -61,9 +62,20 @@ final class PullMessageProcessor implements RequestProcessor {
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         PullMessageRequestHeader header = request.header(PullMessageRequestHeader.class);
         // Apache's order: the group (26 when it cannot be known), the topic (17), the queue (29)
-        if (subscriptionGroups.findOrCreate(header.consumerGroup()).isEmpty()) {
+        Optional<SubscriptionGroupConfig> settings = subscriptionGroups.findOrCreate(header.consumerGroup());
+        if (settings.isEmpty()) {
             return error(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
                     subscriptionGroups.refusal(header.consumerGroup()));
+        }
+        // an operator's updateSubGroup: Apache's answers to a group that may not consume, or not by broadcast
+        if (!settings.get().consumeEnable()) {
+            return error(request, ResponseCode.NO_PERMISSION, "subscription group no permission, "
+                    + header.consumerGroup());
+        }
+        if (!settings.get().consumeBroadcastEnable()
+                && groups.group(header.consumerGroup()).map(ConsumerGroups.Group::broadcasting).orElse(false)) {
+            return error(request, ResponseCode.NO_PERMISSION, "the consumer group[" + header.consumerGroup()
+                    + "] can not consume by broadcast way");
         }
         String topicProblem = NameRules.topicProblem(header.topic());
         if (topicProblem != null) {
@@ -165,7 +177,7 @@ final class PullMessageProcessor implements RequestProcessor {
                 maxMessages, maxBytes, filter);
         return switch (result.status()) {
             case FOUND -> {
-                counters.messagesOut(header.topic(), result.messages().size());
+                counters.messagesOut(header.topic(), header.consumerGroup(), result.messages().size());
                 yield found(request, result);
             }
             // A queue not dispatched yet is "nothing yet", never "move to 0": right after a send

@@ -5,10 +5,12 @@ import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.Permission;
+import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.store.MessageToStore;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Where a message a consumer group failed to consume goes next: back to the group's retry topic
@@ -21,18 +23,29 @@ final class RetryRouting {
     static final int FIRST_RETRY_LEVEL = 3;
 
     private final int defaultMaxReconsumeTimes;
+    private final Function<String, Optional<SubscriptionGroupConfig>> groupSettings;
     private final TopicConfigTable topics;
     private final Runnable topicsChanged;
 
-    RetryRouting(int defaultMaxReconsumeTimes, TopicConfigTable topics, Runnable topicsChanged) {
+    /** @param groupSettings a group's settings ({@code retryMaxTimes}, {@code retryQueueNums}) when it has some */
+    RetryRouting(int defaultMaxReconsumeTimes, Function<String, Optional<SubscriptionGroupConfig>> groupSettings,
+                 TopicConfigTable topics, Runnable topicsChanged) {
         this.defaultMaxReconsumeTimes = defaultMaxReconsumeTimes;
+        this.groupSettings = groupSettings;
         this.topics = topics;
         this.topicsChanged = topicsChanged;
     }
 
-    /** The client's limit when it sent one (it always does since RocketMQ 3.4.9), else the broker's. */
-    int maxReconsumeTimes(Integer fromClient) {
-        return fromClient != null && fromClient >= 0 ? fromClient : defaultMaxReconsumeTimes;
+    /**
+     * The client's limit when it set one (Apache's clients send -1 unless their user did), else the group's
+     * {@code retryMaxTimes}, else the broker's.
+     */
+    int maxReconsumeTimes(Integer fromClient, String group) {
+        if (fromClient != null && fromClient >= 0) {
+            return fromClient;
+        }
+        return groupSettings.apply(group).map(SubscriptionGroupConfig::retryMaxTimes).filter(times -> times >= 0)
+                .orElse(defaultMaxReconsumeTimes);
     }
 
     /** The delay level of the next retry: the client's choice, or one level more per earlier attempt. */
@@ -40,21 +53,26 @@ final class RetryRouting {
         return requestedLevel > 0 ? requestedLevel : FIRST_RETRY_LEVEL + reconsumeTimes;
     }
 
-    /** The group's retry topic (one queue), created on first use; empty when the broker serves all it may. */
+    /**
+     * The group's retry topic (its {@code retryQueueNums} queues, one by default), created on first use; empty when
+     * the broker serves all it may.
+     */
     Optional<String> retryTopic(String group) {
-        return createIfAbsent(SystemTopics.retryTopic(group));
+        int queues = groupSettings.apply(group).map(SubscriptionGroupConfig::retryQueueNums).filter(n -> n > 0)
+                .orElse(1);
+        return createIfAbsent(SystemTopics.retryTopic(group), queues);
     }
 
     /** The group's dead-letter topic (one queue), created on first use; empty when the broker serves all it may. */
     Optional<String> deadLetterTopic(String group) {
-        return createIfAbsent(SystemTopics.deadLetterTopic(group));
+        return createIfAbsent(SystemTopics.deadLetterTopic(group), 1);
     }
 
-    private Optional<String> createIfAbsent(String topic) {
+    private Optional<String> createIfAbsent(String topic, int queues) {
         if (topics.contains(topic)) {
             return Optional.of(topic);
         }
-        Optional<TopicConfig> created = topics.putIfAbsent(new TopicConfig(topic, 1, 1,
+        Optional<TopicConfig> created = topics.putIfAbsent(new TopicConfig(topic, queues, queues,
                 Permission.READ | Permission.WRITE, null, 0, false, Map.of()));
         created.ifPresent(c -> topicsChanged.run());
         return created.map(TopicConfig::topicName);
@@ -71,7 +89,7 @@ final class RetryRouting {
      */
     MessageToStore directRetry(MessageToStore message, Integer reconsumeTimes, Integer maxReconsumeTimes) {
         int times = reconsumeTimes == null ? 0 : reconsumeTimes;
-        if (times <= maxReconsumeTimes(maxReconsumeTimes)) {
+        if (times <= maxReconsumeTimes(maxReconsumeTimes, SystemTopics.groupOf(message.topic()))) {
             return message;
         }
         String dlq = SystemTopics.deadLetterTopic(SystemTopics.groupOf(message.topic()));

@@ -68,7 +68,7 @@ final class SendBackProcessor implements RequestProcessor {
                 .propertyIfAbsent(MessageProperties.ORIGIN_MESSAGE_ID, originId)
                 .property(MessageProperties.DELAY, null);
         MessageToStore next;
-        if (reconsumeTimes >= routing.maxReconsumeTimes(h.maxReconsumeTimes()) || h.delayLevel() < 0) {
+        if (reconsumeTimes >= routing.maxReconsumeTimes(h.maxReconsumeTimes(), h.group()) || h.delayLevel() < 0) {
             String dlq = SystemTopics.deadLetterTopic(h.group());
             Optional<String> created = routing.deadLetterTopic(h.group());
             if (created.isEmpty()) {

@@ -44,12 +44,14 @@ final class SendMessageProcessor implements RequestProcessor {
     private final RetryRouting retries;
     private final TopicCounters counters;
     private final SubscriptionGroupTable groups;
+    private final BrokerSettings settings;
     private volatile InetSocketAddress storeHost;
 
     SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
                          InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
-                         TopicCounters counters, SubscriptionGroupTable groups) {
+                         TopicCounters counters, SubscriptionGroupTable groups, BrokerSettings settings) {
         this.groups = groups;
+        this.settings = settings;
         this.config = config;
         this.store = store;
         this.topics = topics;
@@ -120,9 +122,10 @@ final class SendMessageProcessor implements RequestProcessor {
             return error(request, ResponseCode.MESSAGE_ILLEGAL, e.getMessage());
         }
         for (MessageToStore message : messages) {
-            if (message.body().length > config.maxMessageSize()) {
+            int maxMessageSize = settings.values().maxMessageSize();
+            if (message.body().length > maxMessageSize) {
                 return error(request, ResponseCode.MESSAGE_ILLEGAL, "the message body size " + message.body().length
-                        + " is over the limit of " + config.maxMessageSize() + " bytes");
+                        + " is over the limit of " + maxMessageSize + " bytes");
             }
         }
         return append(context, request, header, queueId, messages);
@@ -236,7 +239,8 @@ final class SendMessageProcessor implements RequestProcessor {
             return existing.get();
         }
         boolean retry = SystemTopics.isRetryTopic(header.topic());
-        if (!config.autoCreateTopics() && !retry) {
+        BrokerSettings.Values now = settings.values();
+        if (!now.autoCreateTopicEnable() && !retry) {
             return null;
         }
         Optional<TopicConfig> template = topics.get(header.defaultTopic() == null ? SystemTopics.AUTO_CREATE_TOPIC
@@ -245,7 +249,7 @@ final class SendMessageProcessor implements RequestProcessor {
             return null;
         }
         int queues = retry ? 1 : Math.min(header.defaultTopicQueueNums() > 0 ? header.defaultTopicQueueNums()
-                : config.defaultTopicQueues(), template.get().writeQueueNums());
+                : now.defaultTopicQueueNums(), template.get().writeQueueNums());
         Optional<TopicConfig> created = topics.putIfAbsent(TopicConfig.of(header.topic(), queues));
         if (created.isEmpty()) {
             throw new BadRequestException(ResponseCode.TOPIC_NOT_EXIST, topics.refusal(header.topic()));

@@ -2,6 +2,8 @@ package dev.ferry.server.broker;
 
 import dev.ferry.format.NameRules;
 import dev.ferry.remoting.protocol.body.DataVersion;
+import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
+import dev.ferry.remoting.protocol.body.SubscriptionGroupWrapper;
 import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,23 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SubscriptionGroupTable {
     private static final System.Logger LOG = System.getLogger(SubscriptionGroupTable.class.getName());
-
-    /**
-     * One group's settings, with Apache's field names.
-     *
-     * @param groupName              the group
-     * @param consumeEnable          whether it may consume
-     * @param consumeBroadcastEnable whether it may consume in broadcasting mode
-     * @param retryQueueNums         queues of its retry topic
-     * @param retryMaxTimes          deliveries before a message goes to its DLQ
-     */
-    record SubscriptionGroupConfig(String groupName, boolean consumeEnable, boolean consumeBroadcastEnable,
-                                   int retryQueueNums, int retryMaxTimes) {
-
-        static SubscriptionGroupConfig of(String group, int retryMaxTimes) {
-            return new SubscriptionGroupConfig(group, true, true, 1, retryMaxTimes);
-        }
-    }
 
     /** The persisted form. */
     record Stored(Map<String, SubscriptionGroupConfig> subscriptionGroupTable, DataVersion dataVersion) {
@@ -139,6 +124,53 @@ final class SubscriptionGroupTable {
         return problem != null ? "subscription group not exist, " + problem
                 : "subscription group not exist, " + NameRules.shown(group) + ": the broker already knows "
                 + maxGroups + " groups, its maximum";
+    }
+
+    /**
+     * Creates or replaces a group's settings, as UPDATE_AND_CREATE_SUBSCRIPTIONGROUP asks; written at once.
+     *
+     * @return empty when applied, else why not
+     */
+    synchronized Optional<String> put(SubscriptionGroupConfig config) {
+        String problem = NameRules.groupProblem("group", config.groupName());
+        if (problem != null) {
+            return Optional.of(problem);
+        }
+        if (config.retryQueueNums() < 0 || config.retryQueueNums() > TopicConfigTable.MAX_QUEUES) {
+            return Optional.of("retryQueueNums " + config.retryQueueNums() + " outside 0.." + TopicConfigTable.MAX_QUEUES);
+        }
+        if (config.retryMaxTimes() < -1) {
+            return Optional.of("retryMaxTimes " + config.retryMaxTimes() + " below -1");
+        }
+        if (!config.attributes().isEmpty()) {
+            return Optional.of("unsupported key: " + config.attributes().keySet().iterator().next());
+        }
+        if (!groups.containsKey(config.groupName()) && groups.size() >= maxGroups) {
+            return Optional.of(refusal(config.groupName()));
+        }
+        groups.put(config.groupName(), config);
+        version = version.next(clock.millis());
+        persist();
+        LOG.log(System.Logger.Level.INFO, "subscription group {0} set: consume {1}, broadcast {2}, retry queues {3}, "
+                + "max reconsume times {4}", config.groupName(), config.consumeEnable(),
+                config.consumeBroadcastEnable(), config.retryQueueNums(), config.retryMaxTimes());
+        return Optional.empty();
+    }
+
+    /** Forgets a group's settings (DELETE_SUBSCRIPTIONGROUP); returns whether it was known. Written at once. */
+    synchronized boolean remove(String group) {
+        if (groups.remove(group) == null) {
+            return false;
+        }
+        version = version.next(clock.millis());
+        persist();
+        LOG.log(System.Logger.Level.INFO, "subscription group {0} deleted", group);
+        return true;
+    }
+
+    /** Every group's settings and their version (GET_ALL_SUBSCRIPTIONGROUP_CONFIG). */
+    SubscriptionGroupWrapper snapshot() {
+        return new SubscriptionGroupWrapper(Map.copyOf(groups), version);
     }
 
     Set<String> names() {

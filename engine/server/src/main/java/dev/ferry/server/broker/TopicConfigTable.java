@@ -131,6 +131,43 @@ final class TopicConfigTable {
         return Optional.of(config);
     }
 
+    /**
+     * Creates or replaces a topic's settings, as UPDATE_AND_CREATE_TOPIC asks; written at once.
+     *
+     * @return empty when applied, else why not
+     */
+    synchronized Optional<String> put(TopicConfig config) {
+        String problem = NameRules.topicProblem(config.topicName());
+        if (problem == null) {
+            problem = configProblem(config.topicName(), config);
+        }
+        if (problem != null) {
+            return Optional.of(problem);
+        }
+        if (!topics.containsKey(config.topicName()) && topics.size() >= maxTopics) {
+            return Optional.of(refusal(config.topicName()));
+        }
+        TopicConfig previous = topics.put(config.topicName(), config);
+        if (!config.equals(previous)) {
+            version = version.next(clock.millis());
+            persist();
+            LOG.log(System.Logger.Level.INFO, "topic {0} set: {1} read and {2} write queues, permission {3}",
+                    config.topicName(), config.readQueueNums(), config.writeQueueNums(), config.perm());
+        }
+        return Optional.empty();
+    }
+
+    /** Forgets a topic (DELETE_TOPIC_IN_BROKER); returns whether it was served. Written at once. */
+    synchronized boolean remove(String topic) {
+        if (topics.remove(topic) == null) {
+            return false;
+        }
+        version = version.next(clock.millis());
+        persist();
+        LOG.log(System.Logger.Level.INFO, "topic {0} deleted", topic);
+        return true;
+    }
+
     /** Why a topic could not be created: its name, or a full table. */
     String refusal(String topic) {
         String problem = NameRules.topicProblem(topic);

@@ -49,6 +49,11 @@ public final class NameServer implements AutoCloseable {
         remoting.registerProcessor(RequestCode.UNREGISTER_BROKER, processor, registrations);
         remoting.registerProcessor(RequestCode.GET_ROUTEINFO_BY_TOPIC, processor, routeQueries);
         remoting.registerProcessor(RequestCode.GET_BROKER_CLUSTER_INFO, processor, routeQueries);
+        NameServerAdminProcessor admin = new NameServerAdminProcessor(routes, new KvConfigTable(), config,
+                new BodyCodec());
+        for (int code : NameServerAdminProcessor.CODES) {
+            remoting.registerProcessor(code, admin, routeQueries);
+        }
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 routes.connectionClosed(event.channel().id());

@@ -318,6 +318,46 @@ public final class RouteTable {
         }
     }
 
+    /** Every topic with a route, sorted. */
+    public List<String> topicNames() {
+        lock.readLock().lock();
+        try {
+            return List.copyOf(new TreeSet<>(topics.keySet()));
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Drops a topic's route, as DELETE_TOPIC_IN_NAMESRV asks: its queues on the brokers of {@code cluster}, or, without
+     * a cluster, everywhere. Returns how many route entries went. A broker that still serves the topic brings it back
+     * with its next registration, as in Apache: delete it from the brokers first.
+     */
+    public int deleteTopic(String topic, String cluster) {
+        lock.writeLock().lock();
+        try {
+            Map<String, QueueData> byBroker = topics.get(topic);
+            if (byBroker == null) {
+                return 0;
+            }
+            int before = byBroker.size();
+            if (cluster == null || cluster.isBlank()) {
+                byBroker.clear();
+            } else {
+                Set<String> names = clusters.getOrDefault(cluster, Set.of());
+                byBroker.keySet().removeIf(names::contains);
+            }
+            int removed = before - byBroker.size();
+            routeEntries -= removed;
+            if (byBroker.isEmpty()) {
+                topics.remove(topic);
+            }
+            return removed;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     /** Topic routes kept (one per topic and broker name). */
     public int routeEntries() {
         lock.readLock().lock();

@@ -1,0 +1,41 @@
+package dev.ferry.server.broker;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneId;
+
+/**
+ * The broker's put and get totals at the start of today and of yesterday (Apache's {@code msgPutTotalTodayMorning}
+ * and kin, which clusterList -m subtracts): {@link #roll} runs every minute and takes the totals as the new
+ * morning's when the date has changed. Until a morning has passed since start, the broker's start stands for it.
+ */
+final class DailyTotals {
+    private final Clock clock;
+    private final ZoneId zone;
+    private LocalDate today;
+    private long putTodayMorning;
+    private long getTodayMorning;
+    private long putYesterdayMorning;
+    private long getYesterdayMorning;
+
+    DailyTotals(Clock clock, ZoneId zone) {
+        this.clock = clock;
+        this.zone = zone;
+        this.today = LocalDate.now(clock.withZone(zone));
+    }
+
+    synchronized void roll(long putTotal, long getTotal) {
+        LocalDate now = LocalDate.now(clock.withZone(zone));
+        if (!now.equals(today)) {
+            putYesterdayMorning = now.minusDays(1).equals(today) ? putTodayMorning : putTotal;
+            getYesterdayMorning = now.minusDays(1).equals(today) ? getTodayMorning : getTotal;
+            putTodayMorning = putTotal;
+            getTodayMorning = getTotal;
+            today = now;
+        }
+    }
+
+    synchronized long[] mornings() {
+        return new long[] {putYesterdayMorning, putTodayMorning, getYesterdayMorning, getTodayMorning};
+    }
+}
