@@ -12,7 +12,15 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.ConsumeMessageDirectlyResult;
+import dev.ferry.remoting.protocol.body.ConsumerStatusBody;
+import dev.ferry.remoting.protocol.body.MessageQueueBody;
+import dev.ferry.remoting.protocol.body.ResetOffsetBody;
 import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
+import dev.ferry.remoting.protocol.header.ConsumeMessageDirectlyRequestHeader;
+import dev.ferry.remoting.protocol.header.ConsumerRunningInfoRequestHeader;
+import dev.ferry.remoting.protocol.header.ConsumerStatusRequestHeader;
+import dev.ferry.remoting.protocol.header.ResetOffsetRequestHeader;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
 import java.lang.System.Logger.Level;
@@ -30,7 +38,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,6 +65,8 @@ public final class FerryClient implements AutoCloseable {
     private final MessageDecoder decoder;
     private final ThreadFactory threads;
     private final ScheduledThreadPoolExecutor scheduler;
+    /** Where admin tools' requests to this client run (one at a time; a few may wait). */
+    private final ThreadPoolExecutor adminExecutor;
     private final ClientPlugins plugins;
     private final List<AutoCloseable> members = new CopyOnWriteArrayList<>();
     /** Producers with a transaction checker, by group: where check-backs go. */
@@ -76,6 +88,8 @@ public final class FerryClient implements AutoCloseable {
         this.plugins = new ClientPlugins(config.pluginClassLoaders());
         this.scheduler = new ScheduledThreadPoolExecutor(2, threads);
         scheduler.setRemoveOnCancelPolicy(true);
+        this.adminExecutor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(16),
+                threads);
         remoting.registerProcessor(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, (context, request) -> {
             String group = request.header(NotifyConsumerIdsChangedRequestHeader.class).consumerGroup();
             heartbeats.consumer(group).ifPresent(GroupMember::rebalanceSoon);
@@ -100,11 +114,56 @@ public final class FerryClient implements AutoCloseable {
             }
             return null;
         }, scheduler);
+        registerAdminAnswers();
         every(config.routeRefreshInterval(), this::refreshRoutes);
         every(config.heartbeatInterval(), heartbeats::sendToAllBrokers);
     }
 
-    /** The id brokers know this client by. */
+    /**
+     * Answers what brokers ask on behalf of admin tools, as Apache's clients do: running info, offsets on a topic, an
+     * offset reset and a message consumed directly. On an executor of their own, so a slow listener never holds up
+     * the client's scheduler.
+     */
+    private void registerAdminAnswers() {
+        remoting.registerProcessor(RequestCode.GET_CONSUMER_RUNNING_INFO, (context, request) -> {
+            ConsumerRunningInfoRequestHeader h = request.header(ConsumerRunningInfoRequestHeader.class);
+            return heartbeats.consumer(h.consumerGroup())
+                    .map(member -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(codec.encode(
+                            member.admin().runningInfo(Boolean.TRUE.equals(h.jstackEnable())))).build())
+                    .orElseGet(() -> notHere(request, h.consumerGroup()));
+        }, adminExecutor);
+        remoting.registerProcessor(RequestCode.GET_CONSUMER_STATUS_FROM_CLIENT, (context, request) -> {
+            ConsumerStatusRequestHeader h = request.header(ConsumerStatusRequestHeader.class);
+            Map<MessageQueueBody, Long> offsets = heartbeats.consumer(h.group())
+                    .map(member -> member.admin().offsets(h.topic())).orElse(Map.of());
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
+                    .body(codec.encode(new ConsumerStatusBody(offsets, Map.of()))).build();
+        }, adminExecutor);
+        remoting.registerProcessor(RequestCode.RESET_CONSUMER_CLIENT_OFFSET, (context, request) -> {
+            ResetOffsetRequestHeader h = request.header(ResetOffsetRequestHeader.class);
+            if (request.body() != null && request.body().length > 0) {
+                ResetOffsetBody body = codec.decode(request.body(), ResetOffsetBody.class);
+                heartbeats.consumer(h.group()).ifPresent(member -> member.admin().resetOffsets(h.topic(),
+                        body.offsetTable()));
+            }
+            return null; // a one-way notice, as Apache's brokers send it
+        }, adminExecutor);
+        remoting.registerProcessor(RequestCode.CONSUME_MESSAGE_DIRECTLY, (context, request) -> {
+            ConsumeMessageDirectlyRequestHeader h = request.header(ConsumeMessageDirectlyRequestHeader.class);
+            List<ReceivedMessage> messages = decoder.decodeAll(request.body(), String.valueOf(h.brokerName()));
+            Optional<ConsumeMessageDirectlyResult> result = messages.size() != 1 ? Optional.empty()
+                    : heartbeats.consumer(h.consumerGroup())
+                            .flatMap(member -> member.admin().consumeDirectly(messages.get(0)));
+            return result.map(r -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(codec.encode(r))
+                    .build()).orElseGet(() -> notHere(request, h.consumerGroup()));
+        }, adminExecutor);
+    }
+
+    private static RemotingCommand notHere(RemotingCommand request, String group) {
+        return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR)
+                .remark("The Consumer Group <" + group + "> not exist in this consumer").build();
+    }
+
     /**
      * Asks once whether this client's credentials may consume {@code topic} as {@code group}: the topic's route from
      * the name servers, then a consumer-offset query at a broker of the topic (which needs what consuming needs).
@@ -131,6 +190,7 @@ public final class FerryClient implements AutoCloseable {
         }
     }
 
+    /** The id brokers know this client by. */
     public String clientId() {
         return config.clientId();
     }
@@ -278,6 +338,7 @@ public final class FerryClient implements AutoCloseable {
             }
         }
         scheduler.shutdownNow();
+        adminExecutor.shutdownNow();
         try {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

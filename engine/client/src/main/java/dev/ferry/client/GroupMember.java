@@ -14,11 +14,19 @@ final class GroupMember {
     private final ConsumerSettings settings;
     private final Map<String, SubscriptionFilter> filters;
     private final Runnable rebalanceSoon;
+    private final ConsumerAdmin admin;
 
-    GroupMember(ConsumerSettings settings, Map<String, SubscriptionFilter> filters, Runnable rebalanceSoon) {
+    GroupMember(ConsumerSettings settings, Map<String, SubscriptionFilter> filters, Runnable rebalanceSoon,
+                ConsumerAdmin admin) {
         this.settings = settings;
         this.filters = filters;
         this.rebalanceSoon = rebalanceSoon;
+        this.admin = admin;
+    }
+
+    /** What the consumer answers admin tools. */
+    ConsumerAdmin admin() {
+        return admin;
     }
 
     /** The consumer group. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * One assigned queue on the consumer's side: the messages pulled from it and not yet consumed, the
@@ -34,8 +35,19 @@ final class ProcessQueue {
     private final ReentrantLock consumeLock = new ReentrantLock();
     /** Orderly consumption: a consume task owns the queue. */
     private final AtomicBoolean consuming = new AtomicBoolean();
+    /** When the last pull of the queue was answered and its last message consumed, for admin tools; 0 never. */
+    private volatile long lastPullMillis;
+    private volatile long lastConsumeMillis;
+
+    private final LongSupplier clock;
 
     ProcessQueue(MessageQueue queue, long startOffset) {
+        this(queue, startOffset, () -> 0L);
+    }
+
+    /** @param clock milliseconds, for when the queue was last pulled and consumed */
+    ProcessQueue(MessageQueue queue, long startOffset, LongSupplier clock) {
+        this.clock = clock;
         this.queue = queue;
         this.nextPullOffset = startOffset;
         this.pulledUpTo = startOffset;
@@ -70,6 +82,7 @@ final class ProcessQueue {
         }
         nextPullOffset = nextBeginOffset;
         pulledUpTo = Math.max(pulledUpTo, nextBeginOffset);
+        lastPullMillis = clock.getAsLong();
         return true;
     }
 
@@ -101,6 +114,7 @@ final class ProcessQueue {
                 inFlightBytes -= message.body().length;
             }
         }
+        lastConsumeMillis = clock.getAsLong();
         return committableOffset();
     }
 
@@ -119,6 +133,20 @@ final class ProcessQueue {
             head.add(message);
         }
         return head;
+    }
+
+    /**
+     * What admin tools see of the queue (Apache's ProcessQueueInfo): the messages held, their offsets and size,
+     * the lock, and when it was last pulled and consumed.
+     */
+    synchronized Snapshot snapshot() {
+        return new Snapshot(inFlight.isEmpty() ? 0 : inFlight.firstKey(), inFlight.isEmpty() ? 0 : inFlight.lastKey(),
+                inFlight.size(), inFlightBytes, locked, lockedAtMillis, dropped, lastPullMillis, lastConsumeMillis);
+    }
+
+    /** A moment's view of the queue for admin tools. */
+    record Snapshot(long minOffset, long maxOffset, int count, long bytes, boolean locked, long lockedAtMillis,
+                    boolean dropped, long lastPullMillis, long lastConsumeMillis) {
     }
 
     synchronized int messageCount() {

@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
@@ -131,7 +132,10 @@ public final class PullConsumer implements AutoCloseable {
         if (started.get()) {
             return;
         }
-        client.heartbeats().addConsumer(new GroupMember(settings, filters, this::rebalanceSoon));
+        client.heartbeats().addConsumer(new GroupMember(settings, filters, this::rebalanceSoon, new ConsumerAdmin(
+                new ConsumerAdmin.Parts(config, settings, false, 0, filters, rebalance::queues, offsets,
+                        client.config().nameServerAddresses(), Optional.empty(), pulls::start,
+                        client.config().clock()))));
         started.set(true);
         if (!assigned) {
             long millis = config.rebalanceInterval().toMillis();

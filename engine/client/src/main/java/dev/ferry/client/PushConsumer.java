@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ScheduledFuture;
@@ -90,7 +91,10 @@ public final class PushConsumer implements AutoCloseable {
         this.rebalance = new RebalanceService(client.clientId(), settings, strategy, offsets, requests,
                 client.routes(), client.heartbeats()::sendToAllBrokers, client.later(), client.config().clock(),
                 locks != null ? locks : QueueGate.OPEN, pulls::start);
-        this.member = new GroupMember(settings, filters, this::rebalanceSoon);
+        this.member = new GroupMember(settings, filters, this::rebalanceSoon, new ConsumerAdmin(
+                new ConsumerAdmin.Parts(config, settings, config.orderly(), config.consumeThreads(), filters,
+                        rebalance::queues, offsets, client.config().nameServerAddresses(), Optional.of(listener),
+                        pulls::start, client.config().clock())));
         this.plugins = new PluginWatches(config.group(), client.later(), this::close);
         plugins.watchStrategy(config.allocateStrategy(), strategy, config.fallbackAllocateStrategy(),
                 name -> client.plugins().allocateStrategy(name, PluginConfig.empty()), replacement -> {

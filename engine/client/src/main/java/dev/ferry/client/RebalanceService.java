@@ -253,7 +253,7 @@ final class RebalanceService {
             if (start < 0) {
                 return false;
             }
-            ProcessQueue processQueue = new ProcessQueue(queue, start);
+            ProcessQueue processQueue = new ProcessQueue(queue, start, clock::millis);
             synchronized (lock) {
                 if (wanted.getOrDefault(queue.topic(), Set.of()).contains(queue)) {
                     gate.opened(processQueue);

@@ -31,7 +31,7 @@ class HeartbeatServiceTest {
         PushConsumerConfig config = PushConsumerConfig.builder(group).subscribe(topic, "TagA || TagB").build();
         Map<String, SubscriptionFilter> filters = new ConcurrentHashMap<>();
         filters.put(topic, new SubscriptionFilter(Subscription.tags(topic, "TagA || TagB"), 5L));
-        return new GroupMember(ConsumerSettings.of(config), filters, () -> { });
+        return new GroupMember(ConsumerSettings.of(config), filters, () -> { }, null);
     }
 
     @Test
