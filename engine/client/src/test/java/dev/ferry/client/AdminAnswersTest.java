@@ -32,10 +32,7 @@ class AdminAnswersTest extends AgainstCluster {
 
     @BeforeAll
     void startAdmin() throws Exception {
-        admin = new DefaultMQAdminExt();
-        admin.setNamesrvAddr(cluster.nameServerAddress());
-        admin.setInstanceName("admin-answers" + System.nanoTime());
-        admin.start();
+        admin = ClientTestSupport.admin(cluster);
     }
 
     @AfterAll

@@ -17,6 +17,15 @@ final class ClientTestSupport {
         return prefix + "_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36) + "_" + NAMES.incrementAndGet();
     }
 
+    /** A started Apache admin client (what mqadmin runs) of {@code cluster}; shut it down after use. */
+    static org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin(ClusterUnderTest cluster) throws Exception {
+        org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin = new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
+        admin.setNamesrvAddr(cluster.nameServerAddress());
+        admin.setInstanceName(unique("admin"));
+        admin.start();
+        return admin;
+    }
+
     /** A client of {@code cluster} that reports 127.0.0.1 and keeps local offsets under {@code directory}. */
     static FerryClient client(ClusterUnderTest cluster, Path directory) {
         return new FerryClient(ClientConfig.builder(cluster.nameServerAddress())

@@ -1,5 +1,6 @@
 package dev.ferry.server.cli;
 
+import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
@@ -26,7 +27,9 @@ import picocli.CommandLine.Parameters;
  * the name server knows.
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
-        description = "Shows a running Ferry broker's topics, groups and lag.")
+        description = "Administers a running cluster: Ferry's broker counters (topics, groups, health), and, over "
+                + "RocketMQ's own protocol (Ferry or Apache clusters), lag, topics, groups, offsets and messages.",
+        subcommands = {TopicCommands.class, GroupCommands.class, OffsetCommands.class, MessageCommands.class})
 public final class AdminCommand {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
@@ -38,8 +41,53 @@ public final class AdminCommand {
             description = "Broker (host:port) to ask; wins over --namesrv.")
     String broker;
 
+    @Option(names = "--access-key", scope = CommandLine.ScopeType.INHERIT,
+            description = "User to sign requests as, when the cluster authenticates.")
+    String accessKey;
+
+    @Option(names = "--secret-key", scope = CommandLine.ScopeType.INHERIT, arity = "0..1", interactive = true,
+            defaultValue = "${env:FERRY_ADMIN_SECRET_KEY}",
+            description = "Its password: typed when the option is given without a value, else from "
+                    + "FERRY_ADMIN_SECRET_KEY.")
+    char[] secretKey;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** What a command needs of the cluster. */
+    @FunctionalInterface
+    interface Action {
+        void run(AdminCalls calls, PrintWriter out);
+    }
+
+    /**
+     * Runs a command against the name server given; a refusal ends it with exit code 1 and the server's reason on
+     * standard error.
+     */
+    int run(CommandLine.Model.CommandSpec command, Action action) {
+        if (namesrv == null) {
+            throw new CommandLine.ParameterException(command.commandLine(), "give --namesrv");
+        }
+        Credentials credentials = null;
+        if (accessKey != null) {
+            if (secretKey == null || secretKey.length == 0) {
+                throw new CommandLine.ParameterException(command.commandLine(), "--access-key needs --secret-key "
+                        + "or FERRY_ADMIN_SECRET_KEY");
+            }
+            credentials = new Credentials(accessKey, new String(secretKey));
+        }
+        PrintWriter out = command.commandLine().getOut();
+        try (AdminCalls calls = new AdminCalls(namesrv, credentials)) {
+            action.run(calls, out);
+            out.flush();
+            return 0;
+        } catch (AdminCalls.Refused | dev.ferry.remoting.RemotingException e) {
+            out.flush();
+            command.commandLine().getErr().println(e.getMessage());
+            command.commandLine().getErr().flush();
+            return 1;
+        }
+    }
 
     private final BodyCodec json = new BodyCodec();
 
