@@ -63,6 +63,8 @@ public final class RequestCode {
     public static final int INVOKE_BROKER_TO_GET_CONSUMER_STATUS = 223;
     public static final int GET_TOPICS_BY_CLUSTER = 224;
     public static final int QUERY_TOPIC_CONSUME_BY_WHO = 300;
+    public static final int GET_SYSTEM_TOPIC_LIST_FROM_NS = 304;
+    public static final int GET_SYSTEM_TOPIC_LIST_FROM_BROKER = 305;
     public static final int GET_CONSUMER_RUNNING_INFO = 307;
     public static final int CONSUME_MESSAGE_DIRECTLY = 309;
     public static final int SEND_MESSAGE_V2 = 310;
@@ -101,6 +103,8 @@ public final class RequestCode {
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(SEND_MESSAGE, "SEND_MESSAGE"),
             Map.entry(CLONE_GROUP_OFFSET, "CLONE_GROUP_OFFSET"),
+            Map.entry(GET_SYSTEM_TOPIC_LIST_FROM_NS, "GET_SYSTEM_TOPIC_LIST_FROM_NS"),
+            Map.entry(GET_SYSTEM_TOPIC_LIST_FROM_BROKER, "GET_SYSTEM_TOPIC_LIST_FROM_BROKER"),
             Map.entry(PUT_KV_CONFIG, "PUT_KV_CONFIG"),
             Map.entry(GET_KV_CONFIG, "GET_KV_CONFIG"),
             Map.entry(DELETE_KV_CONFIG, "DELETE_KV_CONFIG"),

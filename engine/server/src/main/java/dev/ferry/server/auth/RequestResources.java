@@ -94,7 +94,8 @@ public final class RequestResources {
                     RequestCode.GET_BROKER_CONSUME_STATS, RequestCode.VIEW_BROKER_STATS_DATA,
                     RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, RequestCode.GET_KV_CONFIG,
                     RequestCode.GET_KVLIST_BY_NAMESPACE, RequestCode.GET_NAMESRV_CONFIG,
-                    RequestCode.GET_PRODUCER_CONNECTION_LIST ->
+                    RequestCode.GET_PRODUCER_CONNECTION_LIST, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_NS,
+                    RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER ->
                     List.of(RequiredAccess.cluster(clusterName, GET));
             case RequestCode.FERRY_GET_BROKER_STATS, RequestCode.AUTH_GET_USER, RequestCode.AUTH_LIST_USER,
                     RequestCode.AUTH_GET_ACL, RequestCode.AUTH_LIST_ACL ->

@@ -11,6 +11,7 @@ import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.GroupList;
 import dev.ferry.remoting.protocol.body.MessageQueueBody;
 import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.remoting.protocol.body.TopicList;
 import dev.ferry.remoting.protocol.body.TopicStatsTable;
 import dev.ferry.remoting.protocol.header.CreateTopicRequestHeader;
 import dev.ferry.remoting.protocol.header.DeleteTopicRequestHeader;
@@ -34,7 +35,7 @@ import java.util.concurrent.TimeoutException;
 final class TopicAdminProcessor implements RequestProcessor {
     static final int[] CODES = {RequestCode.UPDATE_AND_CREATE_TOPIC, RequestCode.DELETE_TOPIC_IN_BROKER,
         RequestCode.GET_TOPIC_STATS_INFO, RequestCode.GET_TOPIC_CONFIG, RequestCode.GET_ALL_TOPIC_CONFIG,
-        RequestCode.QUERY_TOPIC_CONSUME_BY_WHO};
+        RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER};
     /** How long a deletion waits for the store to drop the topic's queues. */
     private static final Duration DELETION_WAIT = Duration.ofSeconds(30);
 
@@ -71,6 +72,10 @@ final class TopicAdminProcessor implements RequestProcessor {
             case RequestCode.GET_TOPIC_CONFIG -> topicConfig(request);
             case RequestCode.GET_ALL_TOPIC_CONFIG -> ok(request, json.encode(topics.snapshot()));
             case RequestCode.QUERY_TOPIC_CONSUME_BY_WHO -> consumedBy(request);
+            case RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER -> ok(request, json.encode(new TopicList(
+                    topics.all().keySet().stream().filter(t -> SystemTopics.isSystemTopic(t)
+                            || t.equals(config.clusterName()) || t.equals(config.brokerName())).sorted().toList(),
+                    null)));
             default -> RemotingCommand.responseTo(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED).build();
         };
     }

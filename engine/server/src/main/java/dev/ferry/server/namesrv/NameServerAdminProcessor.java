@@ -24,6 +24,7 @@ import java.util.TreeMap;
  */
 final class NameServerAdminProcessor implements RequestProcessor {
     static final int[] CODES = {RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, RequestCode.DELETE_TOPIC_IN_NAMESRV,
+        RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_NS,
         RequestCode.PUT_KV_CONFIG, RequestCode.GET_KV_CONFIG, RequestCode.DELETE_KV_CONFIG,
         RequestCode.GET_KVLIST_BY_NAMESPACE, RequestCode.GET_NAMESRV_CONFIG, RequestCode.UPDATE_NAMESRV_CONFIG};
 
@@ -44,6 +45,7 @@ final class NameServerAdminProcessor implements RequestProcessor {
         return switch (request.code()) {
             case RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER ->
                     ok(request, json.encode(new TopicList(routes.topicNames(), null)));
+            case RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_NS -> ok(request, json.encode(routes.systemTopics()));
             case RequestCode.DELETE_TOPIC_IN_NAMESRV -> {
                 DeleteTopicFromNamesrvRequestHeader h = request.header(DeleteTopicFromNamesrvRequestHeader.class);
                 routes.deleteTopic(h.topic(), h.clusterName());

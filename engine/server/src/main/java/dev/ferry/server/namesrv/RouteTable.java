@@ -5,6 +5,7 @@ import dev.ferry.remoting.protocol.body.ClusterInfo;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.QueueData;
 import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.remoting.protocol.body.TopicList;
 import dev.ferry.remoting.protocol.body.TopicRouteData;
 import java.time.Clock;
 import java.time.Duration;
@@ -313,6 +314,26 @@ public final class RouteTable {
         try {
             BrokerData data = brokers.get(brokerName);
             return data == null ? null : data.masterAddress();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * What Apache's name server calls its system topics (GET_SYSTEM_TOPIC_LIST_FROM_NS): the cluster and broker names,
+     * and the address of a broker that lists the broker's own.
+     */
+    public TopicList systemTopics() {
+        lock.readLock().lock();
+        try {
+            Set<String> names = new TreeSet<>();
+            clusters.forEach((cluster, brokerNames) -> {
+                names.add(cluster);
+                names.addAll(brokerNames);
+            });
+            String anyBroker = brokers.values().stream().map(BrokerData::masterAddress).filter(a -> a != null)
+                    .findFirst().orElse(null);
+            return new TopicList(List.copyOf(names), anyBroker);
         } finally {
             lock.readLock().unlock();
         }

@@ -388,6 +388,15 @@ class AdminToolsTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // the Dashboard reaches the client API through the producer's implementation
+    void theDashboardsSystemTopicListNamesTheClusterAndBroker() throws Exception {
+        DefaultMQProducer producer = clients.producer("PG_SYSTEM_TOPICS");
+        org.apache.rocketmq.remoting.protocol.body.TopicList system = producer.getDefaultMQProducerImpl()
+                .getMqClientFactory().getMQClientAPIImpl().getSystemTopicList(5000);
+        assertThat(system.getTopicList()).contains("DefaultCluster", "broker-a", "TBW102");
+    }
+
+    @Test
     void keyValueConfigIsKeptByTheNameServer() throws Exception {
         admin.createAndUpdateKvConfig("ORDER_TOPIC_CONFIG", "OrderedTopic", "broker-a:4");
         assertThat(admin.getKVConfig("ORDER_TOPIC_CONFIG", "OrderedTopic")).isEqualTo("broker-a:4");
