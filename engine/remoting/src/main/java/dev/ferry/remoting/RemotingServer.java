@@ -75,6 +75,11 @@ public final class RemotingServer implements AutoCloseable {
         runtime.dispatcher().guard(guard);
     }
 
+    /** Is told of every request answered and how long the answer took. */
+    public void observe(RequestObserver observer) {
+        runtime.dispatcher().observe(observer);
+    }
+
     /** Requests the guard refused since start. */
     public long refusedRequests() {
         return runtime.dispatcher().refused();

@@ -7,6 +7,7 @@ import dev.ferry.server.auth.AuthUser;
 import dev.ferry.server.auth.UserStatus;
 import dev.ferry.server.auth.UserType;
 import dev.ferry.server.broker.Broker;
+import dev.ferry.server.metrics.ServerMetrics;
 import dev.ferry.server.namesrv.NameServer;
 import dev.ferry.spi.PluginJars;
 import java.io.IOException;
@@ -28,6 +29,8 @@ public final class FerryServer implements AutoCloseable {
 
     private final URLClassLoader pluginLoader;
     private final AuthMetadata authMetadata;
+    /** The metrics, when on: only then is the metrics library loaded. */
+    private final ServerMetrics metrics;
 
     public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threads) {
         ThreadFactory threadFactory = NettyThreadLocals.clearedAfterEachTask(threads);
@@ -51,6 +54,7 @@ public final class FerryServer implements AutoCloseable {
             throw e;
         }
         this.broker = created;
+        this.metrics = config.metrics().enabled() ? new ServerMetrics(config.metrics(), broker, threadFactory) : null;
     }
 
     /** The users and policies, in the store directory; the configured first users created when absent. */
@@ -81,7 +85,15 @@ public final class FerryServer implements AutoCloseable {
     /** Starts the broker (the name server is already listening). */
     public FerryServer start() {
         broker.start();
+        if (metrics != null) {
+            metrics.start();
+        }
         return this;
+    }
+
+    /** The port metrics are served on, when they are. */
+    public java.util.OptionalInt metricsPort() {
+        return metrics == null ? java.util.OptionalInt.empty() : metrics.port();
     }
 
     /** The settings it runs with. */
@@ -112,6 +124,9 @@ public final class FerryServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
         try {
             broker.close();
         } finally {

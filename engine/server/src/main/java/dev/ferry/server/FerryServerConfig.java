@@ -4,6 +4,7 @@ import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.auth.AuthConfig;
+import dev.ferry.server.metrics.MetricsConfig;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.DelayLevels;
@@ -27,9 +28,10 @@ import java.util.function.Consumer;
  * @param store      the broker's message store, in {@code store/} under the broker's directory
  * @param pluginDir  a directory of plugin jars, or {@code null}
  * @param auth       authentication and authorization of both servers
+ * @param metrics    whether and where both servers publish their metrics
  */
 public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker, StoreConfig store, Path pluginDir,
-                                AuthConfig auth) {
+                                AuthConfig auth, MetricsConfig metrics) {
 
     /** RocketMQ's transactionCheckInterval and transactionCheckMax. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
@@ -41,6 +43,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
 
     public FerryServerConfig {
         Objects.requireNonNull(nameServer, "nameServer");
+        Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(auth, "auth");
@@ -63,7 +66,8 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
 
     /** This config with the broker registering with the name server at {@code address}, once its port is known. */
     FerryServerConfig registeringWith(String address) {
-        return new FerryServerConfig(nameServer, broker.withNameServers(List.of(address)), store, pluginDir, auth);
+        return new FerryServerConfig(nameServer, broker.withNameServers(List.of(address)), store, pluginDir, auth,
+                metrics);
     }
 
     /**
@@ -83,6 +87,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         private final StoreConfig.Builder store;
         private Path pluginDir;
         private AuthConfig auth = AuthConfig.DISABLED;
+        private MetricsConfig metrics = MetricsConfig.DISABLED;
         private TlsConfig tls = TlsConfig.DISABLED;
         // shared or combined by several parts, so kept here until build()
         private BrokerLimits brokerLimits = BrokerLimits.defaults();
@@ -128,6 +133,12 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
 
         public Builder brokerPort(int value) {
             broker.port(value);
+            return this;
+        }
+
+        /** Whether and where both servers publish their metrics. */
+        public Builder metrics(MetricsConfig value) {
+            this.metrics = Objects.requireNonNull(value, "metrics");
             return this;
         }
 
@@ -237,7 +248,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
             NameServerConfig builtNameServer = nameServer.build();
             BrokerConfig builtBroker = broker.nameServers(List.of(builtNameServer.host() + ":" + builtNameServer.port()))
                     .build();
-            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir, auth);
+            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir, auth, metrics);
         }
 
         private static TlsConfig nameServerClientTls(TlsConfig server) {

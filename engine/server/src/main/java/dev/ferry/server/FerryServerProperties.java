@@ -4,6 +4,7 @@ import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.auth.AuthConfig;
+import dev.ferry.server.metrics.MetricsConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
@@ -43,6 +44,9 @@ public final class FerryServerProperties {
         Path tlsKey;
         Path tlsTrust;
         boolean tlsNeedClientAuth;
+        MetricsConfig.ExporterType metricsType = MetricsConfig.DISABLED.exporterType();
+        String metricsHost = MetricsConfig.DISABLED.host();
+        int metricsPort = MetricsConfig.DEFAULT_PORT;
 
         Target(FerryServerConfig.Builder server) {
             this.server = server;
@@ -61,7 +65,8 @@ public final class FerryServerProperties {
                     .remotingLimits(new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection,
                             frameTimeout))
                     .transactionChecks(transactionCheckInterval, transactionCheckMax)
-                    .auth(new AuthConfig(authentication, authorization, initUser, innerCredentials));
+                    .auth(new AuthConfig(authentication, authorization, initUser, innerCredentials))
+                    .metrics(new MetricsConfig(metricsType, metricsHost, metricsPort));
             if (tlsMode != TlsConfig.Mode.DISABLED || tlsCert != null || tlsNeedClientAuth) {
                 TlsConfig tls = TlsConfig.server(tlsMode, tlsCert, tlsKey);
                 if (tlsNeedClientAuth) {
@@ -134,6 +139,9 @@ public final class FerryServerProperties {
         k.put("tlsKeyPath", (t, v) -> t.tlsKey = Path.of(v));
         k.put("tlsTrustCertPath", (t, v) -> t.tlsTrust = Path.of(v));
         k.put("tlsNeedClientAuth", (t, v) -> t.tlsNeedClientAuth = bool("tlsNeedClientAuth", v));
+        k.put("metricsExporterType", (t, v) -> t.metricsType = MetricsConfig.ExporterType.parse(v));
+        k.put("metricsPromExporterHost", (t, v) -> t.metricsHost = v);
+        k.put("metricsPromExporterPort", (t, v) -> t.metricsPort = integer("metricsPromExporterPort", v));
         return Collections.unmodifiableMap(k);
     }
 

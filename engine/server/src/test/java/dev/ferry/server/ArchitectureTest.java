@@ -16,12 +16,20 @@ class ArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.server");
 
     @Test
-    void shouldDependOnTheEngineModulesCaffeineJacksonPicocliAndTheJdkOnly() {
+    void shouldDependOnTheEngineModulesCaffeineJacksonPicocliPrometheusAndTheJdkOnly() {
         classes()
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.server..", "dev.ferry.api..",
                         "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.store..", "dev.ferry.format..",
                         "com.github.benmanes.caffeine..", "com.fasterxml.jackson..", "picocli..",
-                        "io.netty.util.concurrent..", "java..")
+                        "io.netty.util.concurrent..", "io.prometheus.metrics..", "java..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldKeepThePrometheusLibraryToTheMetricsPackage() {
+        // optional at run time (an OSGi framework without it runs Ferry with metrics off): loaded only from here
+        noClasses().that().resideOutsideOfPackage("dev.ferry.server.metrics..")
+                .should().dependOnClassesThat().resideInAPackage("io.prometheus..")
                 .check(CLASSES);
     }
 

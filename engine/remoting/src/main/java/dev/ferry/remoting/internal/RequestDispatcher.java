@@ -5,6 +5,7 @@ import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestGuard;
+import dev.ferry.remoting.RequestObserver;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -44,6 +45,7 @@ public final class RequestDispatcher {
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private volatile RequestGuard guard = RequestGuard.OPEN;
+    private volatile RequestObserver observer = RequestObserver.NONE;
     private final AtomicLong lastFailureLoggedNanos = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
 
     public void register(int code, RequestProcessor processor, Executor executor) {
@@ -54,6 +56,11 @@ public final class RequestDispatcher {
     /** Checks every request before its processor sees it. */
     public void guard(RequestGuard value) {
         this.guard = Objects.requireNonNull(value, "guard");
+    }
+
+    /** Is told of every request answered, with how long the answer took. */
+    public void observe(RequestObserver value) {
+        this.observer = Objects.requireNonNull(value, "observer");
     }
 
     /** Requests the guard refused since start. */
@@ -82,7 +89,7 @@ public final class RequestDispatcher {
 
     /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
-        Context context = new Context(channel, request, reservation);
+        Context context = new Context(channel, request, reservation, observer);
         Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         running.incrementAndGet();
         try {
@@ -123,6 +130,7 @@ public final class RequestDispatcher {
             if (!passes(context)) {
                 return;
             }
+            context.processing = true;
             RemotingCommand response = processor.process(context, context.request);
             if (response != null) {
                 context.respond(response);
@@ -141,6 +149,7 @@ public final class RequestDispatcher {
             context.respond(RemotingCommand.responseTo(context.request, ResponseCode.SYSTEM_ERROR)
                     .remark(e.getClass().getSimpleName() + ": " + e.getMessage()).build());
         } finally {
+            context.processing = false;
             running.decrementAndGet();
         }
     }
@@ -167,11 +176,19 @@ public final class RequestDispatcher {
         private final RemotingCommand request;
         private final InboundBudget.Reservation reservation;
         private final AtomicBoolean responded = new AtomicBoolean();
+        private final RequestObserver observer;
+        /** When the request was dispatched; read only when someone observes. */
+        private final long dispatchedNanos;
+        /** While the processor runs: an answer given now is not deferred. */
+        private volatile boolean processing;
 
-        Context(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
+        Context(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation,
+                RequestObserver observer) {
             this.channel = channel;
             this.request = request;
             this.reservation = reservation;
+            this.observer = observer;
+            this.dispatchedNanos = observer == RequestObserver.NONE ? 0 : System.nanoTime();
         }
 
         @Override
@@ -184,6 +201,14 @@ public final class RequestDispatcher {
             reservation.release(); // at most once; also for a oneway request or a closed connection
             if (request.isOneway() || !responded.compareAndSet(false, true)) {
                 return;
+            }
+            if (observer != RequestObserver.NONE) {
+                try {
+                    observer.answered(request.code(), response.code(), System.nanoTime() - dispatchedNanos,
+                            !processing);
+                } catch (RuntimeException e) { // a metric must never cost a client its answer
+                    LOG.log(System.Logger.Level.DEBUG, "observing {0} failed: {1}", request, e.toString());
+                }
             }
             RemotingCommand answer = response;
             if (!response.isResponse() || response.opaque() != request.opaque()) {

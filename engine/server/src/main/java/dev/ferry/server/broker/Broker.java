@@ -13,6 +13,7 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.RequestObserver;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.BodyCodec;
@@ -97,6 +98,8 @@ public final class Broker implements AutoCloseable {
     private final StatsWindows putWindows;
     private final StatsWindows getWindows;
     private final DailyTotals daily;
+    private final PullOffsets pullOffsets;
+    private final BrokerFigures figures;
     private volatile boolean closed;
 
     /**
@@ -151,8 +154,9 @@ public final class Broker implements AutoCloseable {
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
                 counters, subscriptionGroups, settings);
+        this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
-                clock, counters, subscriptionGroups);
+                clock, counters, subscriptionGroups, pullOffsets);
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
                 filters, limits, json, this::notifyMembershipChanged, hold::onSubscriptionChanged);
         OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics);
@@ -177,7 +181,7 @@ public final class Broker implements AutoCloseable {
         }
         // Send-backs and transaction ends write to the store like sends do, in arrival order.
         remoting.registerProcessor(RequestCode.CONSUMER_SEND_MSG_BACK,
-                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups), sendExecutor);
+                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters), sendExecutor);
         remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
                 sendExecutor);
         LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
@@ -187,10 +191,12 @@ public final class Broker implements AutoCloseable {
         remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, queryExecutor);
         remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, queryExecutor);
         remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, queryExecutor);
-        TopicAdminProcessor topicAdmin = new TopicAdminProcessor(config, topics, offsets, consumers, store, counters,
-                putWindows, json, this::topicsChanged);
+        TopicAdminProcessor topicAdmin = new TopicAdminProcessor(config, topics, offsets, consumers, store, topic -> {
+            counters.forgetTopic(topic);
+            pullOffsets.forget(key -> key.startsWith(topic + "@"));
+        }, putWindows, json, this::topicsChanged);
         GroupAdminProcessor groupAdmin = new GroupAdminProcessor(config.brokerName(), topics, subscriptionGroups,
-                offsets, consumers, producers, store, getWindows, json, this::address);
+                offsets, pullOffsets, consumers, producers, store, getWindows, json, this::address);
         ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
                 subscriptionGroups, offsets, consumers, store, json);
         BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
@@ -207,6 +213,8 @@ public final class Broker implements AutoCloseable {
         for (int code : BrokerInfoProcessor.CODES) {
             remoting.registerProcessor(code, info, queryExecutor);
         }
+        this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
+                consumers, producers, counters, executors());
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());
@@ -301,6 +309,26 @@ public final class Broker implements AutoCloseable {
 
     public int port() {
         return remoting.port();
+    }
+
+    /** What the broker counts and holds, for metrics and management. */
+    public BrokerFigures figures() {
+        return figures;
+    }
+
+    /**
+     * Publishes to {@code observer} every request answered and how long it took (before {@link #start()}), and every
+     * put as it is counted.
+     */
+    public void observe(RequestObserver requests, PutObserver puts) {
+        remoting.observe(requests);
+        counters.observePuts((topic, type, count, bytes) -> puts.stored(topic, type.label(), count, bytes));
+    }
+
+    /** Told of each put the broker counted: its topic, message type, number of messages and stored bytes. */
+    @FunctionalInterface
+    public interface PutObserver {
+        void stored(String topic, String messageType, int count, long bytes);
     }
 
     /** The store, for administration and tests. */

@@ -55,6 +55,7 @@ final class GroupAdminProcessor implements RequestProcessor {
     private final TopicConfigTable topics;
     private final SubscriptionGroupTable groups;
     private final ConsumerOffsetTable offsets;
+    private final PullOffsets pullOffsets;
     private final ConsumerGroups consumers;
     private final ProducerGroups producers;
     private final MessageStore store;
@@ -63,12 +64,14 @@ final class GroupAdminProcessor implements RequestProcessor {
     private final Supplier<String> brokerAddress;
 
     GroupAdminProcessor(String brokerName, TopicConfigTable topics, SubscriptionGroupTable groups,
-                        ConsumerOffsetTable offsets, ConsumerGroups consumers, ProducerGroups producers,
+                        ConsumerOffsetTable offsets, PullOffsets pullOffsets, ConsumerGroups consumers,
+                        ProducerGroups producers,
                         MessageStore store, StatsWindows gets, BodyCodec json, Supplier<String> brokerAddress) {
         this.brokerName = brokerName;
         this.topics = topics;
         this.groups = groups;
         this.offsets = offsets;
+        this.pullOffsets = pullOffsets;
         this.consumers = consumers;
         this.producers = producers;
         this.store = store;
@@ -118,6 +121,7 @@ final class GroupAdminProcessor implements RequestProcessor {
         groups.remove(h.groupName());
         if (h.cleanOffset()) {
             offsets.removeGroup(h.groupName());
+            pullOffsets.forget(key -> key.endsWith("@" + h.groupName()));
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
     }
@@ -169,9 +173,9 @@ final class GroupAdminProcessor implements RequestProcessor {
             long brokerOffset = Math.max(0, store.nextOffset(topic, queueId));
             long consumerOffset = Math.max(0, committed.getOrDefault(queueId, -1L));
             long last = consumerOffset > 0 ? QueueTimes.storeTime(store, topic, queueId, consumerOffset - 1) : 0;
-            // Ferry's broker does not track pulls apart from commits: nothing counts as in flight
+            long pulled = Math.max(consumerOffset, pullOffsets.pulledUpTo(group, topic, queueId).orElse(0));
             table.put(new MessageQueueBody(topic, brokerName, queueId),
-                    new ConsumeStats.OffsetWrapper(brokerOffset, consumerOffset, consumerOffset, last));
+                    new ConsumeStats.OffsetWrapper(brokerOffset, consumerOffset, pulled, last));
         }
         return table;
     }
@@ -180,6 +184,7 @@ final class GroupAdminProcessor implements RequestProcessor {
         boolean orderOnly = request.header(BrokerConsumeStatsRequestHeader.class).isOrder();
         List<Map<String, List<ConsumeStats>>> all = new ArrayList<>();
         long totalDiff = 0;
+        long totalInflight = 0;
         for (String group : new TreeSet<>(groups.names())) {
             Set<String> subscribed = consumers.group(group).map(g -> Set.copyOf(g.subscriptions.keySet()))
                     .orElse(Set.of());
@@ -193,11 +198,13 @@ final class GroupAdminProcessor implements RequestProcessor {
                 ConsumeStats stats = new ConsumeStats(progress(group, topic, true),
                         gets.of(topic + "@" + group).map(data -> data.statsMinute().tps()).orElse(0.0));
                 totalDiff += stats.lag();
+                totalInflight += stats.offsetTable().values().stream()
+                        .mapToLong(o -> o.pullOffset() - o.consumerOffset()).sum();
                 perTopic.add(stats);
             }
             all.add(Map.of(group, perTopic));
         }
-        return ok(request, json.encode(new ConsumeStatsList(all, brokerAddress.get(), totalDiff, 0)));
+        return ok(request, json.encode(new ConsumeStatsList(all, brokerAddress.get(), totalDiff, totalInflight)));
     }
 
     private RemotingCommand cloneOffsets(RemotingCommand request) {

@@ -93,6 +93,13 @@ final class ProducerGroups {
     }
 
     /** Live connections of the group's clients. */
+    /** Every group's live clients, one per connection and group. */
+    List<Member> allMembers() {
+        List<Member> all = new java.util.ArrayList<>();
+        groups.values().forEach(members -> all.addAll(members.values()));
+        return all;
+    }
+
     /** The group's live clients, one per connection. */
     List<Member> members(String group) {
         Map<String, Member> members = groups.get(group);

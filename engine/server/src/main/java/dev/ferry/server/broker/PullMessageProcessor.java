@@ -40,11 +40,14 @@ final class PullMessageProcessor implements RequestProcessor {
     private final PullRequestHold hold;
     private final Clock clock;
     private final TopicCounters counters;
+    private final PullOffsets pullOffsets;
     private final SubscriptionGroupTable subscriptionGroups;
 
     PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, ConsumerGroups groups,
                          ConsumerOffsetTable offsets, SubscriptionFilters filters, PullRequestHold hold, Clock clock,
-                         TopicCounters counters, SubscriptionGroupTable subscriptionGroups) {
+                         TopicCounters counters, SubscriptionGroupTable subscriptionGroups,
+                         PullOffsets pullOffsets) {
+        this.pullOffsets = pullOffsets;
         this.subscriptionGroups = subscriptionGroups;
         this.counters = counters;
         this.config = config;
@@ -177,7 +180,13 @@ final class PullMessageProcessor implements RequestProcessor {
                 maxMessages, maxBytes, filter);
         return switch (result.status()) {
             case FOUND -> {
-                counters.messagesOut(header.topic(), header.consumerGroup(), result.messages().size());
+                long bytes = 0;
+                for (java.nio.ByteBuffer message : result.messages()) {
+                    bytes += message.remaining();
+                }
+                counters.messagesOut(header.topic(), header.consumerGroup(), result.messages().size(), bytes);
+                pullOffsets.pulled(header.consumerGroup(), header.topic(), header.queueId(),
+                        result.nextBeginOffset());
                 yield found(request, result);
             }
             // A queue not dispatched yet is "nothing yet", never "move to 0": right after a send

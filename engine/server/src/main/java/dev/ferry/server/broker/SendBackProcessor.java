@@ -32,9 +32,13 @@ final class SendBackProcessor implements RequestProcessor {
     private final ScheduleService schedule;
     private final Supplier<InetSocketAddress> storeHost;
     private final SubscriptionGroupTable groups;
+    /** Where messages sent to a DLQ are counted. */
+    private final TopicCounters deadLetters;
 
     SendBackProcessor(MessageStore store, RetryRouting routing, ScheduleService schedule,
-                      Supplier<InetSocketAddress> storeHost, SubscriptionGroupTable groups) {
+                      Supplier<InetSocketAddress> storeHost, SubscriptionGroupTable groups,
+                      TopicCounters deadLetters) {
+        this.deadLetters = deadLetters;
         this.groups = groups;
         this.store = store;
         this.routing = routing;
@@ -76,6 +80,7 @@ final class SendBackProcessor implements RequestProcessor {
                         + routing.refusal(dlq));
             }
             next = copy.to(created.get(), 0, storeHost.get());
+            deadLetters.deadLettered(copy.property(MessageProperties.RETRY_TOPIC), h.group());
             LOG.log(System.Logger.Level.INFO, "message {0} of {1} goes to the DLQ of group {2} after {3} attempts",
                     originId, copy.property(MessageProperties.RETRY_TOPIC), h.group(), reconsumeTimes + 1);
         } else {

@@ -145,26 +145,30 @@ final class SendMessageProcessor implements RequestProcessor {
             }
             appended.add(result);
         }
+        TopicCounters.MessageType type = TopicCounters.MessageType.of(messages.get(0).sysFlag(),
+                messages.get(0).properties());
         return DeferredAnswer.when(CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)), context,
-                request, () -> answer(request, header, queueId, appended));
+                request, () -> answer(request, header, queueId, type, appended));
     }
 
     private RemotingCommand answer(RemotingCommand request, SendMessageRequestHeader header, int queueId,
-                                   List<CompletableFuture<AppendResult>> appended) {
+                                   TopicCounters.MessageType type, List<CompletableFuture<AppendResult>> appended) {
         List<String> ids = new ArrayList<>(appended.size());
         int code = ResponseCode.SUCCESS;
+        long bytes = 0;
         for (CompletableFuture<AppendResult> future : appended) {
             AppendResult result = future.join();
             if (!result.isStored()) {
                 return rejected(request, result);
             }
             ids.add(result.offsetMessageId());
+            bytes += result.size();
             if (result.status() == AppendStatus.FLUSH_DISK_TIMEOUT) {
                 code = ResponseCode.FLUSH_DISK_TIMEOUT;
             }
         }
         if (code == ResponseCode.SUCCESS) {
-            counters.messagesIn(header.topic(), appended.size());
+            counters.messagesIn(header.topic(), type, appended.size(), bytes);
         }
         return sent(request, header, queueId, appended.get(0).join(), ids, code);
     }
@@ -187,6 +191,7 @@ final class SendMessageProcessor implements RequestProcessor {
             MessageToStore routed = retries.directRetry(message, header.reconsumeTimes(),
                     header.maxReconsumeTimes());
             if (routed != message) {
+                counters.deadLettered(message.topic(), SystemTopics.groupOf(message.topic()));
                 return routed;
             }
         }

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -44,20 +45,20 @@ final class TopicAdminProcessor implements RequestProcessor {
     private final ConsumerOffsetTable offsets;
     private final ConsumerGroups consumers;
     private final MessageStore store;
-    private final TopicCounters counters;
+    private final Consumer<String> forgetTraffic;
     private final StatsWindows puts;
     private final BodyCodec json;
     private final Runnable topicsChanged;
 
     TopicAdminProcessor(BrokerConfig config, TopicConfigTable topics, ConsumerOffsetTable offsets,
-                        ConsumerGroups consumers, MessageStore store, TopicCounters counters, StatsWindows puts,
-                        BodyCodec json, Runnable topicsChanged) {
+                        ConsumerGroups consumers, MessageStore store, Consumer<String> forgetTraffic,
+                        StatsWindows puts, BodyCodec json, Runnable topicsChanged) {
         this.config = config;
         this.topics = topics;
         this.offsets = offsets;
         this.consumers = consumers;
         this.store = store;
-        this.counters = counters;
+        this.forgetTraffic = forgetTraffic;
         this.puts = puts;
         this.json = json;
         this.topicsChanged = topicsChanged;
@@ -135,7 +136,7 @@ final class TopicAdminProcessor implements RequestProcessor {
         }
         topics.remove(topic);
         int dropped = offsets.removeTopic(topic);
-        counters.forgetTopic(topic);
+        forgetTraffic.accept(topic);
         try {
             int queues = store.deleteTopic(topic).get(DELETION_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             store.flush(); // the checkpoint passes the deletion, so a restart does not dispatch the old entries again

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.MessageProperties;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -12,18 +13,114 @@ final class TopicCounters {
     private final Map<String, LongAdder> in = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> out = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> outByGroup = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> bytesIn = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> bytesOutByGroup = new ConcurrentHashMap<>();
+    private final Map<TypedKey, TypedTraffic> typedIn = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> deadLetters = new ConcurrentHashMap<>();
     private final LongAdder allIn = new LongAdder();
     private final LongAdder allOut = new LongAdder();
+    /** Told of each put (its topic, type, message count and bytes); nothing unless metrics are on. */
+    private volatile PutObserver puts = (topic, type, count, bytes) -> { };
+
+    /** Is told of each put as it is counted. */
+    @FunctionalInterface
+    interface PutObserver {
+        void stored(String topic, MessageType type, int count, long bytes);
+    }
 
     void messagesIn(String topic, int count) {
+        messagesIn(topic, count, 0);
+    }
+
+    /** Messages producers stored in {@code topic}, and their stored bytes. */
+    void messagesIn(String topic, int count, long bytes) {
+        messagesIn(topic, MessageType.NORMAL, count, bytes);
+    }
+
+    /** Messages of one type producers stored in {@code topic}, and their stored bytes. */
+    void messagesIn(String topic, MessageType type, int count, long bytes) {
         in.computeIfAbsent(topic, t -> new LongAdder()).add(count);
+        bytesIn.computeIfAbsent(topic, t -> new LongAdder()).add(bytes);
+        TypedTraffic typed = typedIn.computeIfAbsent(new TypedKey(topic, type), k -> new TypedTraffic());
+        typed.messages.add(count);
+        typed.bytes.add(bytes);
         allIn.add(count);
+        puts.stored(topic, type, count, bytes);
+    }
+
+    /** The kinds of message Apache's metrics tell apart. */
+    enum MessageType {
+        NORMAL, FIFO, DELAY, TRANSACTION;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** A message's kind, from its flags and properties as Apache tells it. */
+        static MessageType of(int sysFlag, String properties) {
+            if (TransactionService.isPrepared(sysFlag)) {
+                return TRANSACTION;
+            }
+            if (properties == null || properties.isEmpty()) {
+                return NORMAL;
+            }
+            if (has(properties, MessageProperties.DELAY) || has(properties, MessageProperties.TIMER_DELIVER_MS)
+                    || has(properties, MessageProperties.TIMER_DELAY_SEC)
+                    || has(properties, MessageProperties.TIMER_DELAY_MS)) {
+                return DELAY;
+            }
+            return has(properties, MessageProperties.SHARDING_KEY) ? FIFO : NORMAL;
+        }
+
+        /** Whether the encoded properties ({@code name\u0001value\u0002...}) hold {@code name}, without parsing. */
+        private static boolean has(String properties, String name) {
+            int at = properties.indexOf(name + MessageProperties.NAME_VALUE_SEPARATOR);
+            return at == 0 || at > 0 && properties.charAt(at - 1) == MessageProperties.PROPERTY_SEPARATOR;
+        }
+    }
+
+    /** A topic's messages of one type. */
+    record TypedKey(String topic, MessageType type) {
+    }
+
+    private static final class TypedTraffic {
+        final LongAdder messages = new LongAdder();
+        final LongAdder bytes = new LongAdder();
+    }
+
+    /** Messages and bytes stored since start, per topic and type: {@code [messages, bytes]}. */
+    Map<TypedKey, long[]> inByTopicAndType() {
+        Map<TypedKey, long[]> totals = new java.util.HashMap<>();
+        typedIn.forEach((key, traffic) -> totals.put(key, new long[] {traffic.messages.sum(), traffic.bytes.sum()}));
+        return totals;
+    }
+
+    /** A message a group's consumers failed too often went to its dead-letter topic. */
+    void deadLettered(String topic, String group) {
+        deadLetters.computeIfAbsent(topic + "@" + group, k -> new LongAdder()).increment();
+    }
+
+    /** Per {@code topic@group}, messages sent to the group's DLQ since start. */
+    Map<String, Long> deadLettered() {
+        return totals(deadLetters);
+    }
+
+    /** Where puts are told from now on. */
+    void observePuts(PutObserver observer) {
+        this.puts = observer;
     }
 
     /** Messages a pull of {@code group} returned from {@code topic}; the group is known to the broker. */
     void messagesOut(String topic, String group, int count) {
+        messagesOut(topic, group, count, 0);
+    }
+
+    /** Messages (and their bytes) a pull of {@code group} returned from {@code topic}. */
+    void messagesOut(String topic, String group, int count, long bytes) {
         out.computeIfAbsent(topic, t -> new LongAdder()).add(count);
-        outByGroup.computeIfAbsent(topic + "@" + group, t -> new LongAdder()).add(count);
+        String key = topic + "@" + group;
+        outByGroup.computeIfAbsent(key, t -> new LongAdder()).add(count);
+        bytesOutByGroup.computeIfAbsent(key, t -> new LongAdder()).add(bytes);
         allOut.add(count);
     }
 
@@ -47,6 +144,16 @@ final class TopicCounters {
         return totals(outByGroup);
     }
 
+    /** Per topic, bytes stored since start. */
+    Map<String, Long> bytesInByTopic() {
+        return totals(bytesIn);
+    }
+
+    /** Per {@code topic@group}, bytes pulls returned since start. */
+    Map<String, Long> bytesOutByGroup() {
+        return totals(bytesOutByGroup);
+    }
+
     private static Map<String, Long> totals(Map<String, LongAdder> adders) {
         Map<String, Long> totals = new java.util.HashMap<>();
         adders.forEach((key, adder) -> totals.put(key, adder.sum()));
@@ -57,7 +164,11 @@ final class TopicCounters {
     void forgetTopic(String topic) {
         in.remove(topic);
         out.remove(topic);
+        bytesIn.remove(topic);
+        typedIn.keySet().removeIf(key -> key.topic().equals(topic));
+        deadLetters.keySet().removeIf(key -> key.startsWith(topic + "@"));
         outByGroup.keySet().removeIf(key -> key.startsWith(topic + "@"));
+        bytesOutByGroup.keySet().removeIf(key -> key.startsWith(topic + "@"));
     }
 
     long in(String topic) {

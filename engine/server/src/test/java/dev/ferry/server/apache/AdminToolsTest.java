@@ -60,10 +60,7 @@ class AdminToolsTest {
         ferry = new FerryServerFixture(dir.resolve("store"));
         broker = "127.0.0.1:" + ferry.server().brokerPort();
         clients = new ApacheClients(ferry.nameServer());
-        admin = new DefaultMQAdminExt();
-        admin.setNamesrvAddr(ferry.nameServer());
-        admin.setInstanceName("admin" + System.nanoTime());
-        admin.start();
+        admin = ApacheClients.admin(ferry.nameServer());
     }
 
     @AfterAll

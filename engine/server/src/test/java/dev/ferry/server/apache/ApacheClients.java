@@ -27,6 +27,15 @@ final class ApacheClients implements AutoCloseable {
         this.nameServer = nameServer;
     }
 
+    /** A started Apache admin client (what mqadmin runs) of {@code nameServer}; shut it down after use. */
+    static org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin(String nameServer) throws Exception {
+        org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin = new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
+        admin.setNamesrvAddr(nameServer);
+        admin.setInstanceName("admin" + System.nanoTime());
+        admin.start();
+        return admin;
+    }
+
     /** A started producer of {@code group}. */
     DefaultMQProducer producer(String group) throws Exception {
         return started(new DefaultMQProducer(group));

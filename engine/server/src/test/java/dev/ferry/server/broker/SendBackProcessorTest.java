@@ -46,7 +46,8 @@ class SendBackProcessorTest {
             RetryRouting routing = new RetryRouting(16, group -> java.util.Optional.empty(), new TopicConfigTable(configDir, Clock.systemUTC(), 100),
                     () -> { });
             SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
-            SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups);
+            SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups,
+                    new TopicCounters());
             CompletableFuture<Answer> answered = new CompletableFuture<>();
             RequestContext context = new RequestContext() {
                 @Override
