@@ -194,9 +194,11 @@ public final class Broker implements AutoCloseable {
         TopicAdminProcessor topicAdmin = new TopicAdminProcessor(config, topics, offsets, consumers, store, topic -> {
             counters.forgetTopic(topic);
             pullOffsets.forget(key -> key.startsWith(topic + "@"));
-        }, putWindows, json, this::topicsChanged);
+        }, putWindows, json, this::topicsChanged, clock, (ok, system, millis) -> creations.topicCreated(ok, system,
+                millis));
         GroupAdminProcessor groupAdmin = new GroupAdminProcessor(config.brokerName(), topics, subscriptionGroups,
-                offsets, pullOffsets, consumers, producers, store, getWindows, json, this::address);
+                offsets, pullOffsets, consumers, producers, store, getWindows, json, this::address, clock,
+                (ok, system, millis) -> creations.groupCreated(ok, millis));
         ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
                 subscriptionGroups, offsets, consumers, store, json);
         BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
@@ -213,6 +215,7 @@ public final class Broker implements AutoCloseable {
         for (int code : BrokerInfoProcessor.CODES) {
             remoting.registerProcessor(code, info, queryExecutor);
         }
+        countDecisions();
         this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
                 consumers, producers, counters, executors());
         remoting.addConnectionListener(event -> {
@@ -320,9 +323,56 @@ public final class Broker implements AutoCloseable {
      * Publishes to {@code observer} every request answered and how long it took (before {@link #start()}), and every
      * put as it is counted.
      */
-    public void observe(RequestObserver requests, PutObserver puts) {
+    public void observe(RequestObserver requests, PutObserver puts, FinishObserver finishes,
+                        CreationObserver creations) {
+        this.creations = creations;
         remoting.observe(requests);
         counters.observePuts((topic, type, count, bytes) -> puts.stored(topic, type.label(), count, bytes));
+        this.finishes = finishes;
+    }
+
+    private volatile FinishObserver finishes = (topic, millis) -> { };
+    private volatile CreationObserver creations = CreationObserver.NONE;
+
+    /** Told how long each topic or subscription group creation request took, and whether it succeeded. */
+    public interface CreationObserver {
+        CreationObserver NONE = new CreationObserver() {
+            @Override
+            public void topicCreated(boolean success, boolean system, long millis) {
+            }
+
+            @Override
+            public void groupCreated(boolean success, long millis) {
+            }
+        };
+
+        void topicCreated(boolean success, boolean system, long millis);
+
+        void groupCreated(boolean success, long millis);
+    }
+
+    /** Counts what producers decide of their transactions, and tells whoever observes commits. */
+    private void countDecisions() {
+        transactions.listen(new TransactionService.DecisionListener() {
+            @Override
+            public void decided(String topic, boolean committed, long bornTimestamp) {
+                counters.transactionDecided(topic, committed);
+                if (committed) {
+                    finishes.committed(topic, clock.millis() - bornTimestamp);
+                }
+            }
+
+            @Override
+            public void discarded(String topic) {
+                counters.transactionDiscarded(topic);
+            }
+        });
+    }
+
+    /** Told of each committed transaction: its topic and how long after the producer prepared it. */
+    @FunctionalInterface
+    public interface FinishObserver {
+        void committed(String topic, long millisSincePrepared);
     }
 
     /** Told of each put the broker counted: its topic, message type, number of messages and stored bytes. */

@@ -122,6 +122,21 @@ public final class BrokerFigures {
         return dead;
     }
 
+    /** Per topic, transactions committed since start. */
+    public Map<String, Long> committedTransactions() {
+        return counters.commits();
+    }
+
+    /** Per topic, transactions rolled back since start. */
+    public Map<String, Long> rolledBackTransactions() {
+        return counters.rollbacks();
+    }
+
+    /** Per topic, transactions prepared since start and not yet decided or discarded. */
+    public Map<String, Long> halfMessages() {
+        return counters.undecided();
+    }
+
     /** Live consumer connections per group, language, version and consume mode. */
     public List<Connections> consumerConnections() {
         List<Connections> all = new ArrayList<>();

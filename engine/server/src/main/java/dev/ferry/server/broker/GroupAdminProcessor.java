@@ -62,11 +62,16 @@ final class GroupAdminProcessor implements RequestProcessor {
     private final StatsWindows gets;
     private final BodyCodec json;
     private final Supplier<String> brokerAddress;
+    private final java.time.Clock clock;
+    private final TopicAdminProcessor.Creations creations;
 
     GroupAdminProcessor(String brokerName, TopicConfigTable topics, SubscriptionGroupTable groups,
                         ConsumerOffsetTable offsets, PullOffsets pullOffsets, ConsumerGroups consumers,
                         ProducerGroups producers,
-                        MessageStore store, StatsWindows gets, BodyCodec json, Supplier<String> brokerAddress) {
+                        MessageStore store, StatsWindows gets, BodyCodec json, Supplier<String> brokerAddress,
+                        java.time.Clock clock, TopicAdminProcessor.Creations creations) {
+        this.clock = clock;
+        this.creations = creations;
         this.brokerName = brokerName;
         this.topics = topics;
         this.groups = groups;
@@ -83,7 +88,12 @@ final class GroupAdminProcessor implements RequestProcessor {
     @Override
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         return switch (request.code()) {
-            case RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP -> putGroup(request);
+            case RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP -> {
+                long start = clock.millis();
+                RemotingCommand answer = putGroup(request);
+                creations.created(answer.code() == ResponseCode.SUCCESS, false, clock.millis() - start);
+                yield answer;
+            }
             case RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG -> ok(request, json.encode(groups.snapshot()));
             case RequestCode.GET_SUBSCRIPTIONGROUP_CONFIG -> getGroup(request);
             case RequestCode.DELETE_SUBSCRIPTIONGROUP -> deleteGroup(request);

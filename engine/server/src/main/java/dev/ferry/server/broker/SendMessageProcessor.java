@@ -145,8 +145,8 @@ final class SendMessageProcessor implements RequestProcessor {
             }
             appended.add(result);
         }
-        TopicCounters.MessageType type = TopicCounters.MessageType.of(messages.get(0).sysFlag(),
-                messages.get(0).properties());
+        // from the request: a prepared message is stored in the half topic without its transaction flag
+        TopicCounters.MessageType type = TopicCounters.MessageType.of(header.sysFlag(), header.properties());
         return DeferredAnswer.when(CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)), context,
                 request, () -> answer(request, header, queueId, type, appended));
     }

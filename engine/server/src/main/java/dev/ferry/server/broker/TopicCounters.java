@@ -17,6 +17,9 @@ final class TopicCounters {
     private final Map<String, LongAdder> bytesOutByGroup = new ConcurrentHashMap<>();
     private final Map<TypedKey, TypedTraffic> typedIn = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> deadLetters = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> commits = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> rollbacks = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> discards = new ConcurrentHashMap<>();
     private final LongAdder allIn = new LongAdder();
     private final LongAdder allOut = new LongAdder();
     /** Told of each put (its topic, type, message count and bytes); nothing unless metrics are on. */
@@ -95,6 +98,46 @@ final class TopicCounters {
         return totals;
     }
 
+    /** A producer decided a transaction of {@code topic}. */
+    void transactionDecided(String topic, boolean committed) {
+        (committed ? commits : rollbacks).computeIfAbsent(topic, k -> new LongAdder()).increment();
+    }
+
+    /** A transaction of {@code topic} was discarded, undecided after all its checks. */
+    void transactionDiscarded(String topic) {
+        discards.computeIfAbsent(topic, k -> new LongAdder()).increment();
+    }
+
+    /**
+     * Per topic, transactions neither committed, rolled back nor discarded among those prepared since start (Apache's
+     * rocketmq_half_messages, which it also counts from its start).
+     */
+    Map<String, Long> undecided() {
+        Map<String, Long> open = new java.util.HashMap<>();
+        typedIn.forEach((key, traffic) -> {
+            if (key.type() == MessageType.TRANSACTION) {
+                open.put(key.topic(), traffic.messages.sum() - sum(commits, key.topic()) - sum(rollbacks, key.topic())
+                        - sum(discards, key.topic()));
+            }
+        });
+        return open;
+    }
+
+    private static long sum(Map<String, LongAdder> adders, String key) {
+        LongAdder adder = adders.get(key);
+        return adder == null ? 0 : adder.sum();
+    }
+
+    /** Per topic, transactions committed since start. */
+    Map<String, Long> commits() {
+        return totals(commits);
+    }
+
+    /** Per topic, transactions rolled back since start. */
+    Map<String, Long> rollbacks() {
+        return totals(rollbacks);
+    }
+
     /** A message a group's consumers failed too often went to its dead-letter topic. */
     void deadLettered(String topic, String group) {
         deadLetters.computeIfAbsent(topic + "@" + group, k -> new LongAdder()).increment();
@@ -167,6 +210,9 @@ final class TopicCounters {
         bytesIn.remove(topic);
         typedIn.keySet().removeIf(key -> key.topic().equals(topic));
         deadLetters.keySet().removeIf(key -> key.startsWith(topic + "@"));
+        commits.remove(topic);
+        rollbacks.remove(topic);
+        discards.remove(topic);
         outByGroup.keySet().removeIf(key -> key.startsWith(topic + "@"));
         bytesOutByGroup.keySet().removeIf(key -> key.startsWith(topic + "@"));
     }

@@ -199,7 +199,40 @@ final class TransactionService {
                         + real.join().detail());
             }
         }
-        return recordDecision(half, real);
+        boolean commit = outcome == Outcome.COMMIT;
+        String topic = half.property(MessageProperties.REAL_TOPIC);
+        long born = half.bornTimestamp();
+        CompletableFuture<String> decided = recordDecision(half, real);
+        decided.thenAccept(problem -> {
+            if (problem == null || problem.startsWith("decided")) {
+                listener.decided(topic, commit, born);
+            }
+        });
+        return decided;
+    }
+
+    /** Is told of each transaction a producer decided, and of each discarded after its checks ran out. */
+    interface DecisionListener {
+        DecisionListener NONE = new DecisionListener() {
+            @Override
+            public void decided(String topic, boolean committed, long bornTimestamp) {
+            }
+
+            @Override
+            public void discarded(String topic) {
+            }
+        };
+
+        void decided(String topic, boolean committed, long bornTimestamp);
+
+        void discarded(String topic);
+    }
+
+    private volatile DecisionListener listener = DecisionListener.NONE;
+
+    /** Where decisions are told from now on. */
+    void listen(DecisionListener value) {
+        this.listener = value;
     }
 
     private static CompletableFuture<String> refused(String why) {
@@ -290,7 +323,12 @@ final class TransactionService {
                     half.property(MessageProperties.PRODUCER_GROUP), asked);
             synchronized (this) {
                 if (!decided.contains(half.physicalOffset()) && !deciding.contains(half.physicalOffset())) {
-                    recordDecision(half, null);
+                    String topic = half.property(MessageProperties.REAL_TOPIC);
+                    recordDecision(half, null).thenAccept(problem -> {
+                        if (problem == null || problem.startsWith("decided")) {
+                            listener.discarded(topic);
+                        }
+                    });
                 }
                 return decided.contains(half.physicalOffset());
             }

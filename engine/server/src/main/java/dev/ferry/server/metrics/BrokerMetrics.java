@@ -31,11 +31,18 @@ public final class BrokerMetrics {
     /** Apache's buckets. */
     static final double[] MESSAGE_SIZE_BUCKETS = {1024, 4096, 524_288, 1_048_576, 2_097_152, 4_194_304};
     static final double[] RPC_LATENCY_BUCKETS = {1, 3, 5, 7, 10, 100, 1000, 2000, 3000};
+    /** Apache's, in seconds though its sample name says milliseconds: Apache records seconds there. */
+    static final double[] FINISH_LATENCY_BUCKETS = {5, 60, 600, 3600, 43_200, 86_400};
+    static final double[] CREATE_TIME_BUCKETS = {10, 100, 1000, 3000, 5000};
     /** Label sets kept per histogram: beyond, new label sets are folded into one overflow set. */
     static final int MAX_LABEL_SETS = 10_000;
 
     private final Histogram messageSize;
     private final Histogram rpcLatency;
+    private final Histogram finishLatency;
+    private final Histogram topicCreateTime;
+    private final Histogram groupCreateTime;
+    private final Map<String, DistributionDataPoint> finishPoints = new ConcurrentHashMap<>();
     private final Map<List<String>, DistributionDataPoint> sizePoints = new ConcurrentHashMap<>();
     private final Map<Long, DistributionDataPoint> rpcPoints = new ConcurrentHashMap<>();
 
@@ -54,11 +61,23 @@ public final class BrokerMetrics {
                 .register(registry);
         traffic(figures, registry, common);
         connections(figures, registry, common);
+        transactions(figures, registry, common);
         progress(figures, registry, common);
         storage(figures, registry, common);
         this.messageSize = Histogram.builder().name("rocketmq_message_size").help("Incoming messages size")
                 .constLabels(common).labelNames("topic", "message_type", "is_system").classicOnly()
                 .classicUpperBounds(MESSAGE_SIZE_BUCKETS).register(registry);
+        this.finishLatency = Histogram.builder().name("rocketmq_finish_message_latency_milliseconds")
+                .help("Transaction finish latency").constLabels(common).labelNames("topic").classicOnly()
+                .classicUpperBounds(FINISH_LATENCY_BUCKETS).register(registry);
+        this.topicCreateTime = Histogram.builder().name("rocketmq_topic_create_execution_time_milliseconds")
+                .help("The distribution of create topic time").constLabels(common)
+                .labelNames("invocation_status", "is_system").classicOnly().classicUpperBounds(CREATE_TIME_BUCKETS)
+                .register(registry);
+        this.groupCreateTime = Histogram.builder().name("rocketmq_consumer_group_create_execution_time_milliseconds")
+                .help("The distribution of create subscription group time").constLabels(common)
+                .labelNames("invocation_status").classicOnly().classicUpperBounds(CREATE_TIME_BUCKETS)
+                .register(registry);
         this.rpcLatency = Histogram.builder().name("rocketmq_rpc_latency_milliseconds").help("Rpc latency")
                 .constLabels(common).labelNames("protocol_type", "request_code", "response_code", "is_long_polling",
                         "result").classicOnly().classicUpperBounds(RPC_LATENCY_BUCKETS).register(registry);
@@ -67,7 +86,18 @@ public final class BrokerMetrics {
     /** Registers the broker's metrics in {@code registry} and has the broker report puts and answers to them. */
     public static BrokerMetrics register(Broker broker, PrometheusRegistry registry) {
         BrokerMetrics metrics = new BrokerMetrics(broker.figures(), registry);
-        broker.observe(metrics.rpcObserver(), metrics::stored);
+        broker.observe(metrics.rpcObserver(), metrics::stored, metrics::committed, new Broker.CreationObserver() {
+            @Override
+            public void topicCreated(boolean success, boolean system, long millis) {
+                metrics.topicCreateTime.labelValues(success ? "success" : "failure", String.valueOf(system))
+                        .observe(millis);
+            }
+
+            @Override
+            public void groupCreated(boolean success, long millis) {
+                metrics.groupCreateTime.labelValues(success ? "success" : "failure").observe(millis);
+            }
+        });
         return metrics;
     }
 
@@ -93,6 +123,30 @@ public final class BrokerMetrics {
                 .labelNames("topic", "consumer_group", "is_system")
                 .callback(cb -> figures.deadLettered().forEach(d -> cb.call(d.messages(), d.topic(), d.group(),
                         system(d.topic(), d.group())))).register(registry);
+    }
+
+    private static void transactions(BrokerFigures figures, PrometheusRegistry registry, Labels common) {
+        CounterWithCallback.builder().name("rocketmq_commit_messages_total").help("Total number of commit messages")
+                .constLabels(common).labelNames("topic")
+                .callback(cb -> figures.committedTransactions().forEach((topic, n) -> cb.call(n, topic)))
+                .register(registry);
+        CounterWithCallback.builder().name("rocketmq_rollback_messages_total")
+                .help("Total number of rollback messages").constLabels(common).labelNames("topic")
+                .callback(cb -> figures.rolledBackTransactions().forEach((topic, n) -> cb.call(n, topic)))
+                .register(registry);
+        GaugeWithCallback.builder().name("rocketmq_half_messages").help("Half messages of all topics")
+                .constLabels(common).labelNames("topic")
+                .callback(cb -> figures.halfMessages().forEach((topic, n) -> cb.call(n, topic))).register(registry);
+    }
+
+    /** A committed transaction: in seconds, as Apache records it under this name. */
+    private void committed(String topic, long millisSincePrepared) {
+        DistributionDataPoint point = finishPoints.get(topic);
+        if (point == null) {
+            String label = finishPoints.size() < MAX_LABEL_SETS ? topic : "other";
+            point = finishPoints.computeIfAbsent(label, finishLatency::labelValues);
+        }
+        point.observe(millisSincePrepared / 1000.0);
     }
 
     private static void connections(BrokerFigures figures, PrometheusRegistry registry, Labels common) {

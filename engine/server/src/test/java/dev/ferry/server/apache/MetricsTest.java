@@ -25,8 +25,12 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
@@ -50,7 +54,11 @@ class MetricsTest {
             "rocketmq_consumer_queueing_latency_milliseconds", "rocketmq_consumer_ready_messages",
             "rocketmq_rpc_latency_milliseconds_bucket", "rocketmq_rpc_latency_milliseconds_count",
             "rocketmq_storage_size_bytes", "rocketmq_storage_flush_behind_bytes",
-            "rocketmq_storage_dispatch_behind_bytes", "rocketmq_storage_message_reserve_time_milliseconds");
+            "rocketmq_storage_dispatch_behind_bytes", "rocketmq_storage_message_reserve_time_milliseconds",
+            "rocketmq_commit_messages_total", "rocketmq_rollback_messages_total", "rocketmq_half_messages",
+            "rocketmq_finish_message_latency_milliseconds_count",
+            "rocketmq_topic_create_execution_time_milliseconds_count",
+            "rocketmq_consumer_group_create_execution_time_milliseconds_count");
 
     @TempDir
     static Path dir;
@@ -168,7 +176,10 @@ class MetricsTest {
         assertThat(value(after, "rocketmq_topic_number")).isGreaterThanOrEqualTo(2);
         // the consumer families appear with the first consumer, as in Apache
         assertThat(after).extracting(Sample::name).containsAll(APACHE_NAMES.stream()
-                .filter(name -> !name.startsWith("rocketmq_consumer_") && !name.contains("_out_")).toList());
+                .filter(name -> name.startsWith("rocketmq_storage") || name.contains("_in_")
+                        || name.startsWith("rocketmq_message_size") || name.startsWith("rocketmq_rpc")
+                        || name.startsWith("rocketmq_producer") || name.endsWith("_number")
+                        || name.endsWith("permission") || name.endsWith("watermark")).toList());
     }
 
     @Test
@@ -210,8 +221,56 @@ class MetricsTest {
         List<Sample> lagging = scrape();
         assertThat(value(lagging, "rocketmq_consumer_lag_latency_milliseconds", group)).isPositive();
         assertThat(value(lagging, "rocketmq_consumer_ready_messages", group)).isZero();
-        assertThat(lagging).extracting(Sample::name).containsAll(APACHE_NAMES);
+        assertThat(lagging).extracting(Sample::name).containsAll(APACHE_NAMES.stream()
+                .filter(name -> !name.contains("_messages_total") && !name.contains("half") && !name.contains("finish")
+                        && !name.contains("create")).toList()); // those appear with their first event
         stalled.countDown();
         await().atMost(TIMEOUT).until(() -> value(scrape(), "rocketmq_consumer_lag_messages", group) == 0);
+    }
+
+    @Test
+    void transactionsAndCreationsAreTimedAndCounted() throws Exception {
+        TransactionMQProducer producer = new TransactionMQProducer("PG_METRICS_TX");
+        producer.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                return "commit".equals(new String(msg.getBody(), StandardCharsets.UTF_8))
+                        ? LocalTransactionState.COMMIT_MESSAGE : LocalTransactionState.ROLLBACK_MESSAGE;
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                return LocalTransactionState.ROLLBACK_MESSAGE;
+            }
+        });
+        clients.started(producer);
+        for (String body : new String[] {"commit", "commit", "rollback"}) {
+            assertThat(producer.sendMessageInTransaction(new Message("TxMetrics", body.getBytes(StandardCharsets.UTF_8)),
+                    null).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+        }
+        await().atMost(TIMEOUT).until(() -> value(scrape(), "rocketmq_commit_messages_total", "topic", "TxMetrics") == 2
+                && value(scrape(), "rocketmq_rollback_messages_total", "topic", "TxMetrics") == 1);
+        List<Sample> samples = scrape();
+        assertThat(samples).anySatisfy(sample -> {
+            assertThat(sample.name()).isEqualTo("rocketmq_half_messages");
+            assertThat(sample.labels()).containsEntry("topic", "TxMetrics");
+            assertThat(sample.value()).isZero(); // three prepared, all decided
+        });
+        assertThat(value(samples, "rocketmq_finish_message_latency_milliseconds_count", "topic", "TxMetrics"))
+                .isEqualTo(2);
+        assertThat(value(samples, "rocketmq_messages_in_total", "topic", "TxMetrics", "message_type", "transaction"))
+                .isEqualTo(3);
+
+        String broker = "127.0.0.1:" + ferry.server().brokerPort();
+        admin.createAndUpdateTopicConfig(broker, new org.apache.rocketmq.common.TopicConfig("Created", 2, 2, 6));
+        org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig group =
+                new org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig();
+        group.setGroupName("CG_CREATED");
+        admin.createAndUpdateSubscriptionGroupConfig(broker, group);
+        List<Sample> created = scrape();
+        assertThat(value(created, "rocketmq_topic_create_execution_time_milliseconds_count", "invocation_status",
+                "success", "is_system", "false")).isGreaterThanOrEqualTo(1);
+        assertThat(value(created, "rocketmq_consumer_group_create_execution_time_milliseconds_count",
+                "invocation_status", "success")).isGreaterThanOrEqualTo(1);
     }
 }
