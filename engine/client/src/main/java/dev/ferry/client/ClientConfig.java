@@ -36,12 +36,14 @@ import java.util.concurrent.ThreadLocalRandom;
  *     provider class that several of them see counts once
  * @param maxBodySize the largest body a received message may have once inflated; a compressed body that inflates
  *     to more is refused, so no broker can make the client allocate without bound
+ * @param metrics whether the client records send and consume latency, failures and per-queue lag
+ *     ({@link FerryClient#metrics()})
  */
 public record ClientConfig(List<String> nameServerAddresses, String clientIp, String instanceName,
                            Duration requestTimeout, Duration routeRefreshInterval, Duration heartbeatInterval,
                            Duration offsetPersistInterval, Optional<Path> localOffsetDirectory,
                            RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock, Ticker ticker,
-                           List<ClassLoader> pluginClassLoaders, int maxBodySize) {
+                           List<ClassLoader> pluginClassLoaders, int maxBodySize, boolean metrics) {
     /** The default {@link #maxBodySize}: far above RocketMQ's 4 MiB message limit, far below a heap. */
     public static final int DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
 
@@ -99,6 +101,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         private Ticker ticker = Ticker.SYSTEM;
         private List<ClassLoader> pluginClassLoaders = List.of(ClientConfig.class.getClassLoader());
         private int maxBodySize = DEFAULT_MAX_BODY_SIZE;
+        private boolean metrics;
 
         private Builder(String... nameServerAddresses) {
             this.nameServers = Arrays.stream(nameServerAddresses)
@@ -200,6 +203,12 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             return this;
         }
 
+        /** Records send and consume latency, failures and per-queue lag (off by default). */
+        public Builder metrics(boolean value) {
+            this.metrics = value;
+            return this;
+        }
+
         public ClientConfig build() {
             ThreadFactory threads = threadFactory != null ? threadFactory
                     : new DaemonThreads("ferry-client-" + instanceName);
@@ -216,7 +225,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             }
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
                     heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory),
-                    connections, threads, clock, ticker, pluginClassLoaders, maxBodySize);
+                    connections, threads, clock, ticker, pluginClassLoaders, maxBodySize, metrics);
         }
 
     }

@@ -109,6 +109,28 @@ final class ConsumerAdmin {
         return values;
     }
 
+    /** A held queue's lag: messages the broker had last time it answered, not yet committed by this consumer. */
+    record QueueLag(MessageQueue queue, long messages) {
+    }
+
+    /** The lag of every queue the consumer holds and has pulled at least once. */
+    java.util.List<QueueLag> lag() {
+        java.util.List<QueueLag> lag = new java.util.ArrayList<>();
+        parts.queues().get().forEach((queue, processQueue) -> {
+            long next = processQueue.brokerNextOffset();
+            long committed = parts.offsets().read(queue, ReadOffsetType.READ_FROM_MEMORY);
+            if (next >= 0) {
+                lag.add(new QueueLag(queue, Math.max(0, next - Math.max(committed, 0))));
+            }
+        });
+        return lag;
+    }
+
+    /** The consumer group. */
+    String group() {
+        return parts.settings().group();
+    }
+
     /** The consumer's committed offsets on {@code topic}, of the queues it holds (GET_CONSUMER_STATUS_FROM_CLIENT). */
     Map<MessageQueueBody, Long> offsets(String topic) {
         Map<MessageQueueBody, Long> offsets = new HashMap<>();

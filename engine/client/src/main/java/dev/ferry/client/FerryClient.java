@@ -68,6 +68,9 @@ public final class FerryClient implements AutoCloseable {
     /** Where admin tools' requests to this client run (one at a time; a few may wait). */
     private final ThreadPoolExecutor adminExecutor;
     private final ClientPlugins plugins;
+    /** What sends and consumption are recorded to: nothing unless metrics are on. */
+    private final ClientRecorder recorder;
+    private final ClientMetrics metrics;
     private final List<AutoCloseable> members = new CopyOnWriteArrayList<>();
     /** Producers with a transaction checker, by group: where check-backs go. */
     private final Map<String, Producer> transactional = new ConcurrentHashMap<>();
@@ -86,6 +89,9 @@ public final class FerryClient implements AutoCloseable {
                 ThreadLocalRandom.current().nextInt(), config.clock(), ZoneId.systemDefault());
         this.decoder = new MessageDecoder(config.maxBodySize());
         this.plugins = new ClientPlugins(config.pluginClassLoaders());
+        // only now is the metrics library loaded: a client without metrics runs without it
+        this.metrics = config.metrics() ? new ClientMetrics(config.clientId(), heartbeats::consumers) : null;
+        this.recorder = metrics != null ? metrics : ClientRecorder.NONE;
         this.scheduler = new ScheduledThreadPoolExecutor(2, threads);
         scheduler.setRemoveOnCancelPolicy(true);
         this.adminExecutor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(16),
@@ -188,6 +194,16 @@ public final class FerryClient implements AutoCloseable {
         if (answer.code() == ResponseCode.NO_PERMISSION) {
             throw WireErrors.fromResponse(answer, "consuming " + topic + " as " + group + " at " + broker);
         }
+    }
+
+    /** The client's metrics, when {@link ClientConfig#metrics()} is on. */
+    public Optional<ClientMetrics> metrics() {
+        return Optional.ofNullable(metrics);
+    }
+
+    /** Where sends and consumption are recorded. */
+    ClientRecorder recorder() {
+        return recorder;
     }
 
     /** The id brokers know this client by. */

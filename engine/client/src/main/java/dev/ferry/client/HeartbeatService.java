@@ -57,6 +57,11 @@ final class HeartbeatService {
         }
     }
 
+    /** The consumers of this client, as they are now. */
+    java.util.Collection<GroupMember> consumers() {
+        return java.util.List.copyOf(consumers.values());
+    }
+
     Optional<GroupMember> consumer(String group) {
         return Optional.ofNullable(consumers.get(group));
     }

@@ -37,6 +37,8 @@ final class ProcessQueue {
     private final AtomicBoolean consuming = new AtomicBoolean();
     /** When the last pull of the queue was answered and its last message consumed, for admin tools; 0 never. */
     private volatile long lastPullMillis;
+    /** The queue's next offset as the broker last said it (a pull's answer); -1 before the first. */
+    private volatile long brokerNextOffset = -1;
     private volatile long lastConsumeMillis;
 
     private final LongSupplier clock;
@@ -133,6 +135,16 @@ final class ProcessQueue {
             head.add(message);
         }
         return head;
+    }
+
+    /** Records the queue's next offset a pull's answer carried. */
+    void brokerNextOffset(long offset) {
+        brokerNextOffset = offset;
+    }
+
+    /** The queue's next offset as the broker last said it, or -1 before any pull was answered. */
+    long brokerNextOffset() {
+        return brokerNextOffset;
     }
 
     /**

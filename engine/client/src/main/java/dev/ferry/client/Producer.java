@@ -72,12 +72,23 @@ public final class Producer implements AutoCloseable {
 
     /** Sends a message; the future completes with the broker's answer or a {@link FerryException}. */
     public CompletableFuture<SendResult> sendAsync(Message message) {
+        long start = client.config().ticker().nanos();
         try {
             PreparedSend prepared = prepare(List.of(message), false);
-            return attempt(prepared, 0, null, config.sendTimeout());
+            return recorded(prepared.topic(), start, attempt(prepared, 0, null, config.sendTimeout()));
         } catch (FerryException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** Tells the client's recorder how the send went and how long it took, all attempts together. */
+    private CompletableFuture<SendResult> recorded(String topic, long start, CompletableFuture<SendResult> send) {
+        ClientRecorder recorder = client.recorder();
+        if (recorder == ClientRecorder.NONE) {
+            return send;
+        }
+        return send.whenComplete((result, failure) -> recorder.sent(topic, failure == null,
+                client.config().ticker().nanos() - start));
     }
 
     /** Sends a message without waiting for, or getting, an answer; never retried. */
@@ -104,9 +115,10 @@ public final class Producer implements AutoCloseable {
 
     /** Sends a batch asynchronously; see {@link #send(List)}. */
     public CompletableFuture<SendResult> sendAsync(List<Message> batch) {
+        long start = client.config().ticker().nanos();
         try {
             PreparedSend prepared = prepare(batch, false);
-            return attempt(prepared, 0, null, config.sendTimeout());
+            return recorded(prepared.topic(), start, attempt(prepared, 0, null, config.sendTimeout()));
         } catch (FerryException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -118,10 +130,11 @@ public final class Producer implements AutoCloseable {
      */
     public SendResult send(Message message, String shardingKey) {
         Objects.requireNonNull(shardingKey, "shardingKey");
+        long start = client.config().ticker().nanos();
         PreparedSend prepared = prepare(List.of(message), false);
         TopicRoute route = route(prepared.topic());
         MessageQueue queue = selector.selectBySharding(route, shardingKey);
-        return await(sendTo(prepared, route, queue, config.sendTimeout()));
+        return await(recorded(prepared.topic(), start, sendTo(prepared, route, queue, config.sendTimeout())));
     }
 
     /**

@@ -145,6 +145,7 @@ final class PullService {
         switch (response.code()) {
             case ResponseCode.SUCCESS -> {
                 PullMessageResponseHeader header = response.header(PullMessageResponseHeader.class);
+                queue.brokerNextOffset(header.maxOffset());
                 List<ReceivedMessage> messages = decoder.decodeAll(response.body(),
                         queue.queue().brokerName()).stream().filter(filter::accepts).toList();
                 if (queue.pulled(position.epoch(), messages, header.nextBeginOffset()) && !messages.isEmpty()) {
@@ -153,7 +154,9 @@ final class PullService {
                 pull(queue, position.epoch());
             }
             case ResponseCode.PULL_NOT_FOUND, ResponseCode.PULL_RETRY_IMMEDIATELY -> {
-                queue.moveTo(position.epoch(), response.header(PullMessageResponseHeader.class).nextBeginOffset());
+                PullMessageResponseHeader header = response.header(PullMessageResponseHeader.class);
+                queue.brokerNextOffset(header.maxOffset());
+                queue.moveTo(position.epoch(), header.nextBeginOffset());
                 pull(queue, position.epoch());
             }
             case ResponseCode.PULL_OFFSET_MOVED -> {

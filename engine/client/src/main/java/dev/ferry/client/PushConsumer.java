@@ -70,12 +70,13 @@ public final class PushConsumer implements AutoCloseable {
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());
         boolean locking = config.orderly() && config.messageModel() == MessageModel.CLUSTERING;
+        MessageListener consuming = recorded(listener, client.recorder(), client.config().ticker());
         this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
         this.consume = config.orderly()
-                ? new OrderlyConsumeService(config, listener, offsets, requests,
+                ? new OrderlyConsumeService(config, consuming, offsets, requests,
                         locks != null ? locks::holds : queue -> true, client.later(), client.config().ticker(),
                         client.threads())
-                : new ConcurrentConsumeService(config, listener, offsets, requests, client.later(),
+                : new ConcurrentConsumeService(config, consuming, offsets, requests, client.later(),
                         client.threads());
         this.pulls = PullService.of(client, settings, filters, offsets, new PullService.Sink() {
             @Override
@@ -104,6 +105,24 @@ public final class PushConsumer implements AutoCloseable {
         plugins.watch("offset store " + offsetStoreName(), offsets);
         filters.forEach((topic, filter) -> filter.localFilter().ifPresent(local -> plugins.watch(
                 "message filter " + local.expressionType() + " of topic " + topic, local)));
+    }
+
+    /** The listener, telling the recorder how long each message took and whether it failed. */
+    private MessageListener recorded(MessageListener listener, ClientRecorder recorder, Ticker ticker) {
+        if (recorder == ClientRecorder.NONE) {
+            return listener;
+        }
+        String group = config.group();
+        return message -> {
+            long start = ticker.nanos();
+            boolean success = false;
+            try {
+                listener.onMessage(message);
+                success = true;
+            } finally {
+                recorder.consumed(group, message.topic(), success, ticker.nanos() - start);
+            }
+        };
     }
 
     private String offsetStoreName() {

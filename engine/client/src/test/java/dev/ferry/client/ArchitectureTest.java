@@ -13,10 +13,20 @@ class ArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.client");
 
     @Test
-    void shouldDependOnTheApiSpiRemotingFormatAndTheJdkOnly() {
+    void shouldDependOnTheApiSpiRemotingFormatPrometheusAndTheJdkOnly() {
         classes()
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.client..", "dev.ferry.api..",
-                        "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.format..", "java..")
+                        "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.format..", "io.prometheus.metrics..",
+                        "java..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldLoadThePrometheusLibraryFromClientMetricsOnly() {
+        // optional at run time: a client without metrics runs without the library
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+                .that().doNotHaveFullyQualifiedName("dev.ferry.client.ClientMetrics")
+                .should().dependOnClassesThat().resideInAPackage("io.prometheus..")
                 .check(CLASSES);
     }
 }

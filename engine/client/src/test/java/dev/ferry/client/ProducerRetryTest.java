@@ -139,6 +139,28 @@ class ProducerRetryTest {
     }
 
     @Test
+    void aSendThatFailsAfterItsRetriesIsRecordedAsOneFailureWithItsTime() {
+        brokerA.answer = ResponseCode.SYSTEM_BUSY;
+        brokerB.answer = ResponseCode.SYSTEM_BUSY;
+        try (FerryClient measured = new FerryClient(ClientConfig.builder("127.0.0.1:" + nameServer.port())
+                .clientIp("127.0.0.1").metrics(true).build())) {
+            Producer producer = measured.producer(ProducerConfig.builder("PG_MEASURED").build());
+            assertThatThrownBy(() -> producer.send(message())).isInstanceOf(BrokerException.class);
+            brokerB.answer = ResponseCode.SUCCESS;
+            producer.send(message());
+            io.prometheus.metrics.model.snapshots.HistogramSnapshot sends =
+                    (io.prometheus.metrics.model.snapshots.HistogramSnapshot) measured.metrics().orElseThrow()
+                            .registry().scrape().stream()
+                            .filter(m -> m.getMetadata().getName().equals("rocketmq_send_cost_time_milliseconds"))
+                            .findFirst().orElseThrow();
+            assertThat(sends.getDataPoints()).extracting(p -> p.getLabels().get("invocation_status"),
+                    io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot::getCount)
+                    .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("failure", 1L),
+                            org.assertj.core.groups.Tuple.tuple("success", 1L));
+        }
+    }
+
+    @Test
     void shouldNotRetryWhatNoBrokerWillAccept() {
         brokerA.answer = ResponseCode.MESSAGE_ILLEGAL;
         brokerB.answer = ResponseCode.MESSAGE_ILLEGAL;

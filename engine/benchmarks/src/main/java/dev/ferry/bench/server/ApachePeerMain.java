@@ -27,7 +27,12 @@ public final class ApachePeerMain {
     private ApachePeerMain() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] allArgs) throws Exception {
+        // an optional --metrics-port=N anywhere: Apache's Prometheus exporter on that port
+        int metricsPort = java.util.Arrays.stream(allArgs).filter(a -> a.startsWith("--metrics-port="))
+                .mapToInt(a -> Integer.parseInt(a.substring("--metrics-port=".length()))).findFirst().orElse(-1);
+        String[] args = java.util.Arrays.stream(allArgs).filter(a -> !a.startsWith("--metrics-port="))
+                .toArray(String[]::new);
         int namesrvPort = Integer.parseInt(args[0]);
         int brokerPort = Integer.parseInt(args[1]);
         int haPort = Integer.parseInt(args[2]);
@@ -54,6 +59,11 @@ public final class ApachePeerMain {
         broker.setNamesrvAddr("127.0.0.1:" + namesrvPort);
         broker.setAutoCreateTopicEnable(true);
         broker.setEnablePropertyFilter(true);
+        if (metricsPort > 0) {
+            broker.setMetricsExporterType(org.apache.rocketmq.common.metrics.MetricsExporterType.PROM);
+            broker.setMetricsPromExporterHost("127.0.0.1");
+            broker.setMetricsPromExporterPort(metricsPort);
+        }
         NettyServerConfig brokerNetty = new NettyServerConfig();
         brokerNetty.setBindAddress("127.0.0.1");
         brokerNetty.setListenPort(brokerPort);

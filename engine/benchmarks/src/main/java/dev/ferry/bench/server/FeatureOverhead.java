@@ -31,19 +31,22 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * What security costs each broker: sync sends of 1 KiB from 16 threads (the Apache client) against ferry-server and
+ * What a switch costs each broker: sync sends of 1 KiB from 16 threads (the Apache client) against ferry-server and
  * Apache RocketMQ 5.3.3, each plain, with ACL 2.0 on (authentication and authorization, the client signing as a
- * normal user whose policy allows the topic) and with TLS enforcing, every measurement a fresh broker and load JVM.
+ * normal user whose policy allows the topic), with TLS enforcing, and with metrics on (the Prometheus endpoint
+ * scraped every 5 s, as Prometheus would), every measurement a fresh broker and load JVM.
  * Prints each broker's throughput per mode and its overhead ratios (mode / plain) side by side, and the broker's CPU
  * time per send: on two cores the load's own signing and encryption take CPU from the broker too, so throughput
  * shows what a switch costs the whole machine, the CPU time what it costs the broker.
  *
- * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.SecurityOverhead</pre>
+ * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.FeatureOverhead</pre>
  */
-@Command(name = "security-overhead", mixinStandardHelpOptions = true,
-        description = "Throughput with ACL and with TLS against without, for Ferry and Apache RocketMQ.")
-public final class SecurityOverhead implements Callable<Integer> {
-    private static final List<String> MODES = List.of("plain", "acl", "tls");
+@Command(name = "feature-overhead", mixinStandardHelpOptions = true,
+        description = "Throughput with ACL, TLS or metrics on against without, for Ferry and Apache RocketMQ.")
+public final class FeatureOverhead implements Callable<Integer> {
+    private static final List<String> MODES = List.of("plain", "acl", "tls", "metrics");
+    /** How often the metrics mode scrapes the broker's endpoint while it measures, as Prometheus would. */
+    private static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(5);
     private static final String SUPER_USER = "bench-admin";
     private static final String SUPER_PASSWORD = "bench-admin-secret";
     private static final String USER = "bench";
@@ -91,7 +94,7 @@ public final class SecurityOverhead implements Callable<Integer> {
     Path resultsFile;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SecurityOverhead()).execute(args));
+        System.exit(new CommandLine(new FeatureOverhead()).execute(args));
     }
 
     @Override
@@ -121,10 +124,8 @@ public final class SecurityOverhead implements Callable<Integer> {
             }
             Collections.reverse(order);
         }
-        if (runs == null) {
-            print(measured, 0, "sync send 1 KiB, 16 threads (msg/s)", "%,12.0f");
-            print(measured, 1, "broker CPU per send (us)", "%12.1f");
-        }
+        print(measured, 0, "sync send 1 KiB, 16 threads (msg/s)", "%,12.0f");
+        print(measured, 1, "broker CPU per send (us)", "%12.1f");
         measured.forEach((run, values) -> System.out.printf(Locale.ROOT, "  %s rounds: %s%n", run,
                 values.stream().map(v -> String.format(Locale.ROOT, "%.0f msg/s %.1f us", v[0], v[1])).toList()));
         return 0;
@@ -139,12 +140,12 @@ public final class SecurityOverhead implements Callable<Integer> {
         System.out.println("|" + "-".repeat(38) + "|" + "-".repeat(14) + "|" + "-".repeat(14) + "|");
         for (String m : MODES) {
             System.out.printf(Locale.ROOT, "| %-36s | " + format + " | " + format + " |%n", m,
-                    mean.get("ferry:" + m), mean.get("apache:" + m));
+                    mean.getOrDefault("ferry:" + m, Double.NaN), mean.getOrDefault("apache:" + m, Double.NaN));
         }
-        for (String m : List.of("acl", "tls")) {
+        for (String m : MODES.subList(1, MODES.size())) {
             System.out.printf(Locale.ROOT, "| %-36s | %12.3f | %12.3f |%n", m + " / plain",
-                    mean.get("ferry:" + m) / mean.get("ferry:plain"), mean.get("apache:" + m)
-                            / mean.get("apache:plain"));
+                    mean.getOrDefault("ferry:" + m, Double.NaN) / mean.getOrDefault("ferry:plain", Double.NaN),
+                    mean.getOrDefault("apache:" + m, Double.NaN) / mean.getOrDefault("apache:plain", Double.NaN));
         }
     }
 
@@ -153,7 +154,7 @@ public final class SecurityOverhead implements Callable<Integer> {
         Path results = workDir.resolve(name + ".result");
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                SecurityOverhead.class.getName(), "--only=" + broker, "--mode=" + runMode,
+                FeatureOverhead.class.getName(), "--only=" + broker, "--mode=" + runMode,
                 "--results-file=" + results, "--work-dir=" + workDir, "--heap=" + heap,
                 "--segment-mib=" + segmentMib, "--duration-s=" + durationSeconds, "--warmup-s=" + warmupSeconds,
                 "--client=" + client));
@@ -178,6 +179,8 @@ public final class SecurityOverhead implements Callable<Integer> {
         Path key = workDir.resolve("tls").resolve("broker.key.pem");
         boolean acl = runMode.equals("acl");
         boolean tls = runMode.equals("tls");
+        boolean metrics = runMode.equals("metrics");
+        int metricsPort = broker.equals("ferry") ? ports[2] : anyFreePort(); // Apache's HA port is ports[2]
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
         brokerJvmArgs.forEach(arg -> command.add(arg.replace("{run}", broker + "-" + runMode)));
@@ -191,6 +194,10 @@ public final class SecurityOverhead implements Callable<Integer> {
             if (tls) {
                 config.append("tlsMode=enforcing\ntlsCertPath=").append(cert).append("\ntlsKeyPath=").append(key)
                         .append('\n');
+            }
+            if (metrics) {
+                config.append("metricsExporterType=PROM\nmetricsPromExporterHost=127.0.0.1\nmetricsPromExporterPort=")
+                        .append(metricsPort).append('\n');
             }
             Path file = dir.resolve("ferry.properties");
             Files.writeString(file, config, StandardCharsets.UTF_8);
@@ -206,13 +213,17 @@ public final class SecurityOverhead implements Callable<Integer> {
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), ApachePeerMain.class.getName(),
                     ports[0] + "", ports[1] + "", ports[2] + "", dir.toString(),
                     Integer.toString(segmentMib * 1024 * 1024), "ASYNC_FLUSH"));
+            if (metrics) {
+                command.add("--metrics-port=" + metricsPort);
+            }
             if (acl) {
                 command.addAll(List.of(SUPER_USER, SUPER_PASSWORD));
             }
         }
         String nameServer = "127.0.0.1:" + ports[0];
         String prefix = "S" + broker + runMode;
-        try (ServerProcess server = ServerProcess.start(broker + "-" + runMode, nameServer, command, dir)) {
+        try (ServerProcess server = ServerProcess.start(broker + "-" + runMode, nameServer, command, dir);
+             Scraper scraper = metrics ? Scraper.every(SCRAPE_INTERVAL, metricsPort) : Scraper.NONE) {
             RPCHook admin = acl ? new AclClientRPCHook(new SessionCredentials(SUPER_USER, SUPER_PASSWORD)) : null;
             new ClientLoad(nameServer, prefix, admin, tls).timeToReadyMillis(server);
             RPCHook signer = null;
@@ -227,6 +238,12 @@ public final class SecurityOverhead implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "  %s %s: %,.0f msg/s, broker %.1f us per send%n", broker, runMode,
                     sends.perSecond(), sends.brokerCpuNanosPer() / 1000);
             return sends;
+        }
+    }
+
+    private static int anyFreePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
