@@ -65,22 +65,22 @@ public final class BrokerMetrics {
         progress(figures, registry, common);
         storage(figures, registry, common);
         this.messageSize = Histogram.builder().name("rocketmq_message_size").help("Incoming messages size")
-                .constLabels(common).labelNames("topic", "message_type", "is_system").classicOnly()
+                .constLabels(common).labelNames("topic", "message_type", "is_system").classicOnly().withoutExemplars()
                 .classicUpperBounds(MESSAGE_SIZE_BUCKETS).register(registry);
         this.finishLatency = Histogram.builder().name("rocketmq_finish_message_latency_milliseconds")
-                .help("Transaction finish latency").constLabels(common).labelNames("topic").classicOnly()
+                .help("Transaction finish latency").constLabels(common).labelNames("topic").classicOnly().withoutExemplars()
                 .classicUpperBounds(FINISH_LATENCY_BUCKETS).register(registry);
         this.topicCreateTime = Histogram.builder().name("rocketmq_topic_create_execution_time_milliseconds")
                 .help("The distribution of create topic time").constLabels(common)
-                .labelNames("invocation_status", "is_system").classicOnly().classicUpperBounds(CREATE_TIME_BUCKETS)
+                .labelNames("invocation_status", "is_system").classicOnly().withoutExemplars().classicUpperBounds(CREATE_TIME_BUCKETS)
                 .register(registry);
         this.groupCreateTime = Histogram.builder().name("rocketmq_consumer_group_create_execution_time_milliseconds")
                 .help("The distribution of create subscription group time").constLabels(common)
-                .labelNames("invocation_status").classicOnly().classicUpperBounds(CREATE_TIME_BUCKETS)
+                .labelNames("invocation_status").classicOnly().withoutExemplars().classicUpperBounds(CREATE_TIME_BUCKETS)
                 .register(registry);
         this.rpcLatency = Histogram.builder().name("rocketmq_rpc_latency_milliseconds").help("Rpc latency")
                 .constLabels(common).labelNames("protocol_type", "request_code", "response_code", "is_long_polling",
-                        "result").classicOnly().classicUpperBounds(RPC_LATENCY_BUCKETS).register(registry);
+                        "result").classicOnly().withoutExemplars().classicUpperBounds(RPC_LATENCY_BUCKETS).register(registry);
     }
 
     /** Registers the broker's metrics in {@code registry} and has the broker report puts and answers to them. */
@@ -162,27 +162,48 @@ public final class BrokerMetrics {
                         String.valueOf(systemGroup(c.group()))))).register(registry);
     }
 
-    private static void progress(BrokerFigures figures, PrometheusRegistry registry, Labels common) {
+    /** The groups' progress, computed once for the five gauges of one scrape (within a second) rather than five times. */
+    private static final class ProgressOfOneScrape {
+        private final BrokerFigures figures;
+        private volatile long computedNanos;
+        private volatile List<BrokerFigures.Progress> progress = List.of();
+
+        ProgressOfOneScrape(BrokerFigures figures) {
+            this.figures = figures;
+        }
+
+        synchronized List<BrokerFigures.Progress> get() {
+            long now = System.nanoTime();
+            if (computedNanos == 0 || now - computedNanos > 1_000_000_000L) {
+                progress = figures.progress();
+                computedNanos = now;
+            }
+            return progress;
+        }
+    }
+
+    private static void progress(BrokerFigures all, PrometheusRegistry registry, Labels common) {
+        ProgressOfOneScrape figures = new ProgressOfOneScrape(all);
         String[] labels = {"topic", "consumer_group", "is_retry", "is_system"};
         GaugeWithCallback.builder().name("rocketmq_consumer_lag_messages").help("Consumer lag messages")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.progress().forEach(p -> cb.call(p.lag(), progressLabels(p))))
+                .callback(cb -> figures.get().forEach(p -> cb.call(p.lag(), progressLabels(p))))
                 .register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_lag_latency_milliseconds").help("Consumer lag time")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.progress().forEach(p -> cb.call(p.lagLatencyMillis(), progressLabels(p))))
+                .callback(cb -> figures.get().forEach(p -> cb.call(p.lagLatencyMillis(), progressLabels(p))))
                 .register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_inflight_messages").help("Consumer inflight messages")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.progress().forEach(p -> cb.call(p.inflight(), progressLabels(p))))
+                .callback(cb -> figures.get().forEach(p -> cb.call(p.inflight(), progressLabels(p))))
                 .register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_queueing_latency_milliseconds")
                 .help("Consumer queueing time").constLabels(common).labelNames(labels)
-                .callback(cb -> figures.progress().forEach(p -> cb.call(p.queueingLatencyMillis(),
+                .callback(cb -> figures.get().forEach(p -> cb.call(p.queueingLatencyMillis(),
                         progressLabels(p)))).register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_ready_messages").help("Consumer ready messages")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.progress().forEach(p -> cb.call(p.ready(), progressLabels(p))))
+                .callback(cb -> figures.get().forEach(p -> cb.call(p.ready(), progressLabels(p))))
                 .register(registry);
     }
 
