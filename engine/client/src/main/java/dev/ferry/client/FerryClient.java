@@ -196,6 +196,19 @@ public final class FerryClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the name servers answered the client's last route request: {@code false} once none did, until one
+     * answers again (the client keeps trying meanwhile).
+     */
+    public boolean nameServerReachable() {
+        return routes.nameServerReachable();
+    }
+
+    /** Why no name server answered, while none does. */
+    public Optional<String> nameServerProblem() {
+        return routes.nameServerProblem();
+    }
+
     /** The client's metrics, when {@link ClientConfig#metrics()} is on. */
     public Optional<ClientMetrics> metrics() {
         return Optional.ofNullable(metrics);

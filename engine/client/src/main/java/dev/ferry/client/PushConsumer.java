@@ -107,22 +107,63 @@ public final class PushConsumer implements AutoCloseable {
                 "message filter " + local.expressionType() + " of topic " + topic, local)));
     }
 
-    /** The listener, telling the recorder how long each message took and whether it failed. */
+    /**
+     * The listener, counting each delivery's outcome (always: two additions a message) and telling the recorder how
+     * long it took (when metrics are on).
+     */
     private MessageListener recorded(MessageListener listener, ClientRecorder recorder, Ticker ticker) {
-        if (recorder == ClientRecorder.NONE) {
-            return listener;
-        }
         String group = config.group();
+        int maxReconsumeTimes = config.maxReconsumeTimes() < 0 ? DEFAULT_MAX_RECONSUME_TIMES
+                : config.maxReconsumeTimes();
+        boolean timed = recorder != ClientRecorder.NONE;
         return message -> {
-            long start = ticker.nanos();
+            long start = timed ? ticker.nanos() : 0;
             boolean success = false;
             try {
                 listener.onMessage(message);
                 success = true;
             } finally {
-                recorder.consumed(group, message.topic(), success, ticker.nanos() - start);
+                if (success) {
+                    delivered.increment();
+                } else {
+                    failed.increment();
+                    // a clustering consumer's failed message goes back to the broker: a retry, or the DLQ at the end
+                    (message.reconsumeTimes() >= maxReconsumeTimes ? deadLettered : retried).increment();
+                }
+                if (timed) {
+                    recorder.consumed(group, message.topic(), success, ticker.nanos() - start);
+                }
             }
         };
+    }
+
+    /** Apache's default of deliveries before the dead-letter queue, when the consumer sets none. */
+    private static final int DEFAULT_MAX_RECONSUME_TIMES = 16;
+    private final java.util.concurrent.atomic.LongAdder delivered = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder retried = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder deadLettered = new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * What the consumer has done and holds now, for management views.
+     *
+     * @param delivered    messages its listener took (returned normally) since it started
+     * @param failed       messages its listener threw for
+     * @param retried      of those, how many go back for another delivery
+     * @param deadLettered of those, how many used their last delivery and go to the group's dead-letter queue
+     * @param inFlight     messages pulled and not yet consumed
+     * @param lag          messages of its queues the broker holds beyond what it committed
+     */
+    public record Stats(long delivered, long failed, long retried, long deadLettered, long inFlight, long lag) {
+    }
+
+    public Stats stats() {
+        long inFlight = 0;
+        for (ProcessQueue queue : rebalance.queues().values()) {
+            inFlight += queue.messageCount();
+        }
+        long lag = member.admin().lag().stream().mapToLong(ConsumerAdmin.QueueLag::messages).sum();
+        return new Stats(delivered.sum(), failed.sum(), retried.sum(), deadLettered.sum(), inFlight, lag);
     }
 
     private String offsetStoreName() {

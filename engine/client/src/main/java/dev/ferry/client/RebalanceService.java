@@ -55,6 +55,8 @@ final class RebalanceService {
     private final Runnable sendHeartbeats;
     private final Later later;
     private final Clock clock;
+    /** The reason the last rebalance failed, so that a failure repeated every second is logged once. */
+    private volatile String lastFailure;
     private final Consumer<ProcessQueue> onAdded;
     private final QueueGate gate;
     private final Map<MessageQueue, ProcessQueue> queues = new ConcurrentHashMap<>();
@@ -137,10 +139,18 @@ final class RebalanceService {
                 }
                 balanced &= apply(topic, mine.get());
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "rebalance of " + topic + " for group " + settings.group() + " failed: "
-                        + e.getMessage());
+                // retried every second: said once per new reason, and not at all when the route cache has said
+                // the name servers do not answer
+                String reason = e.getMessage();
+                boolean known = !routes.nameServerReachable() || Objects.equals(reason, lastFailure);
+                lastFailure = reason;
+                LOG.log(known ? Level.DEBUG : Level.WARNING, "rebalance of " + topic + " for group "
+                        + settings.group() + " failed: " + reason);
                 balanced = false;
             }
+        }
+        if (balanced) {
+            lastFailure = null;
         }
         Set<String> read = new HashSet<>(topics);
         List<ProcessQueue> gone;

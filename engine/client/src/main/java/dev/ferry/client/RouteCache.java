@@ -121,6 +121,35 @@ final class RouteCache implements Routes {
         return addresses;
     }
 
+    /** Whether the last route request reached a name server that answered. */
+    @Override
+    public boolean nameServerReachable() {
+        return reachable;
+    }
+
+    /** Why no name server answered the last route request; empty while they answer. */
+    Optional<String> nameServerProblem() {
+        return reachable ? Optional.empty() : Optional.ofNullable(problem);
+    }
+
+    private volatile boolean reachable = true;
+    private volatile String problem;
+
+    /** One line when the name servers stop answering, one when they answer again: never one per attempt. */
+    private void answered(boolean yes, String why) {
+        if (yes && !reachable) {
+            reachable = true;
+            LOG.log(Level.INFO, "FERRY-CL-0101 name servers " + nameServers + " answer again");
+        } else if (!yes && reachable) {
+            problem = why;
+            reachable = false;
+            LOG.log(Level.WARNING, "FERRY-CL-0100 no name server of " + nameServers + " answers: " + why
+                    + " (the client keeps trying; this is said once)");
+        } else if (!yes) {
+            problem = why;
+        }
+    }
+
     /** Asks the name servers, one after the other until one answers. */
     private Optional<TopicRoute> fetch(String topic) {
         RuntimeException last = null;
@@ -130,6 +159,7 @@ final class RouteCache implements Routes {
                     new GetRouteInfoRequestHeader(topic, null)).build();
             try {
                 RemotingCommand response = calls.call(address, request, timeout);
+                answered(true, null);
                 if (response.code() == ResponseCode.TOPIC_NOT_EXIST) {
                     return Optional.empty();
                 }
@@ -142,6 +172,9 @@ final class RouteCache implements Routes {
                 nameServerIndex.incrementAndGet();
             }
         }
-        throw WireErrors.fromFailure(last, "no name server of " + nameServers + " answered for topic '" + topic + "'");
+        RuntimeException failure = WireErrors.fromFailure(last, "no name server of " + nameServers
+                + " answered for topic '" + topic + "'");
+        answered(false, failure.getMessage());
+        throw failure;
     }
 }

@@ -16,4 +16,9 @@ interface Routes {
 
     /** Every broker address of every cached route. */
     Set<String> brokerAddresses();
+
+    /** Whether the name servers answered the last request for a route (when not, that has been said already). */
+    default boolean nameServerReachable() {
+        return true;
+    }
 }

@@ -7,6 +7,7 @@ import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
 import dev.ferry.server.broker.BrokerConfig;
+import dev.ferry.server.broker.BrokerFigures;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
@@ -67,6 +68,32 @@ public final class EmbeddedEngine implements AutoCloseable {
     /** How a client of this process connects to the engine: TLS when its ports speak it, trusting its certificate. */
     public TlsConfig clientTls() {
         return server.config().broker().nameServerTls();
+    }
+
+    /**
+     * The engine's figures now, as management views show them.
+     *
+     * @param messagesIn       messages producers stored since the engine started
+     * @param messagesOut      messages consumers pulled since the engine started
+     * @param consumerLag      messages online groups have yet to consume, over all their topics
+     * @param consumerInFlight messages online groups pulled and have not committed
+     */
+    public record Status(int topics, int consumerGroups, long messagesIn, long messagesOut, int producerConnections,
+                         int consumerConnections, long consumerLag, long consumerInFlight, long flushBehindBytes,
+                         long dispatchBehindBytes) {
+    }
+
+    public Status status() {
+        BrokerFigures figures = server().broker().figures();
+        List<BrokerFigures.Progress> progress = figures.progress();
+        return new Status(figures.topicCount(), figures.consumerGroupCount(),
+                figures.messagesIn().stream().mapToLong(BrokerFigures.TopicTraffic::messages).sum(),
+                figures.messagesOut().stream().mapToLong(BrokerFigures.GroupTraffic::messages).sum(),
+                figures.producerConnections().stream().mapToInt(BrokerFigures.Connections::count).sum(),
+                figures.consumerConnections().stream().mapToInt(BrokerFigures.Connections::count).sum(),
+                progress.stream().mapToLong(BrokerFigures.Progress::lag).sum(),
+                progress.stream().mapToLong(BrokerFigures.Progress::inflight).sum(),
+                figures.flushBehindBytes(), figures.dispatchBehindBytes());
     }
 
     public FerryServer server() {
