@@ -3,6 +3,8 @@ package dev.ferry.ra;
 import dev.ferry.client.ClientConfig;
 import dev.ferry.client.FerryClient;
 import dev.ferry.remoting.Credentials;
+import dev.ferry.ra.management.EngineStatus;
+import dev.ferry.ra.management.ManagementBeans;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import dev.ferry.spi.PluginJars;
 import java.io.IOException;
@@ -45,7 +47,12 @@ public final class AdapterRuntime implements AutoCloseable {
         this.pluginJars = config.pluginDir().map(dir -> PluginJars.open(dir, AdapterRuntime.class.getClassLoader()))
                 .orElse(null);
         factories.add(threads);
+        this.engineBean = engine == null ? null : ManagementBeans.register("EmbeddedEngine",
+                engine.nameServerAddress(), new EngineStatus(engine));
     }
+
+    /** The embedded engine's management bean, or {@code null} without one. */
+    private final ManagementBeans engineBean;
 
     public AdapterConfig config() {
         return config;
@@ -148,6 +155,9 @@ public final class AdapterRuntime implements AutoCloseable {
             } catch (Exception e) {
                 LOG.log(Level.WARNING, "FERRY-RA-0010 closing " + resource + " failed", e);
             }
+        }
+        if (engineBean != null) {
+            engineBean.close();
         }
         if (engine != null) {
             try {

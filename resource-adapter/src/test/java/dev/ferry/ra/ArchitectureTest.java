@@ -21,7 +21,7 @@ class ArchitectureTest {
                         "dev.ferry.spi..", "dev.ferry.client..", "dev.ferry.format..", "dev.ferry.server.embedded..",
                         "dev.ferry.remoting",
                         "jakarta.resource..", "java..", "javax.naming..", "javax.security.auth..",
-                        "javax.transaction.xa..")
+                        "javax.transaction.xa..", "javax.management..")
                 .check(CLASSES);
     }
 }

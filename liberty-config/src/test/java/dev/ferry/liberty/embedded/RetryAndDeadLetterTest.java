@@ -9,6 +9,7 @@ import dev.ferry.api.Message;
 import dev.ferry.liberty.apps.DeadLetterMdb;
 import dev.ferry.liberty.apps.FailingMdb;
 import dev.ferry.liberty.support.Engine;
+import dev.ferry.liberty.support.ManagementView;
 import dev.ferry.liberty.support.TestApps;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -58,6 +59,25 @@ class RetryAndDeadLetterTest {
         assertThat(deadLetter.get("keys").get(0).asText()).isEqualTo("k-poison");
         assertThat(deadLetter.get("properties").get("origin").asText()).isEqualTo("retry-test");
         assertThat(deliveries("DeadLetterMdb")).noneMatch(d -> d.get("msgId").asText().equals(once));
+
+        // the same, as the server's platform MBean server shows it: each activation's counts and readiness
+        await().atMost(WAIT).untilAsserted(() -> {
+            ManagementView beans = ManagementView.read(HTTP, "retry-app");
+            JsonNode failing = beans.activation(FailingMdb.GROUP).orElseThrow();
+            assertThat(failing.get("Consuming").asBoolean()).isTrue();
+            assertThat(failing.get("NameServerReachable").asBoolean()).isTrue();
+            assertThat(failing.get("Delivered").asLong()).isEqualTo(1); // fail-once, its second delivery
+            assertThat(failing.get("Failed").asLong()).isEqualTo(4);    // fail-once once, poison three times
+            assertThat(failing.get("Retried").asLong()).isEqualTo(3);
+            assertThat(failing.get("DeadLettered").asLong()).isEqualTo(1);
+            assertThat(failing.get("InFlight").asLong()).isZero();
+            assertThat(failing.get("Lag").asLong()).isZero();
+            assertThat(beans.activation(FailingMdb.GROUP + "-dlq").orElseThrow().get("Delivered").asLong())
+                    .isEqualTo(1);
+            JsonNode engine = beans.engine().orElseThrow();
+            assertThat(engine.get("MessagesIn").asLong()).isGreaterThanOrEqualTo(2);
+            assertThat(engine.get("ConsumerConnections").asLong()).isPositive();
+        });
     }
 
     private static List<Integer> attempts(String bean, String msgId) {

@@ -5,6 +5,8 @@ import dev.ferry.api.MessageModel;
 import dev.ferry.client.FerryClient;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.ra.AdapterRuntime;
+import dev.ferry.ra.management.ActivationStatus;
+import dev.ferry.ra.management.ManagementBeans;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.System.Logger.Level;
@@ -31,21 +33,25 @@ final class EndpointActivation implements AutoCloseable {
     private final PushConsumer consumer;
     private final EndpointDelivery delivery;
     private final String name;
+    /** Its management bean ({@code dev.ferry:type=Activation}), for as long as it runs. */
+    private final ManagementBeans bean;
 
     private EndpointActivation(ActivationConfig config, FerryClient client, PushConsumer consumer,
-                               EndpointDelivery delivery, String name) {
+                               EndpointDelivery delivery, String name, String endpoint) {
         this.config = config;
         this.client = client;
         this.consumer = consumer;
         this.delivery = delivery;
         this.name = name;
+        this.bean = ManagementBeans.register("Activation", name, new ActivationStatus(config.consumerGroup(),
+                config.topic(), endpoint, client, consumer));
     }
 
     /** Starts consuming; the consumer looks its plugins up in {@code pluginLoaders}. */
     static EndpointActivation start(ActivationConfig config, MessageEndpointFactory endpoints, AdapterRuntime runtime,
                                     List<ClassLoader> pluginLoaders) throws ResourceException {
-        String name = "activation[" + config.consumerGroup() + " <- " + config.topic() + " "
-                + endpointName(endpoints) + "]";
+        String endpoint = endpointName(endpoints);
+        String name = "activation[" + config.consumerGroup() + " <- " + config.topic() + " " + endpoint + "]";
         EndpointDelivery delivery = new EndpointDelivery(endpoints, name);
         // A broadcasting consumer keeps its offsets in local files by client id: give it a stable one.
         Optional<String> instanceName = config.messageModel() == MessageModel.BROADCASTING
@@ -55,7 +61,7 @@ final class EndpointActivation implements AutoCloseable {
             client = runtime.newClient("consumer-" + config.consumerGroup(), config.nameServer(), instanceName,
                     pluginLoaders, config.credentials());
             if (!accessGranted(client, config, name)) {
-                return new EndpointActivation(config, client, null, delivery, name);
+                return new EndpointActivation(config, client, null, delivery, name, endpoint);
             }
             PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
             delivery.watch(consumer::isClosing);
@@ -63,7 +69,7 @@ final class EndpointActivation implements AutoCloseable {
                     config.messageModel(), config.consumeMode(), config.selectorType() + " "
                             + config.selectorExpression(), String.valueOf(config.maxConcurrency()),
                     config.nameServer().orElse(runtime.nameServerAddress()));
-            return new EndpointActivation(config, client, consumer, delivery, name);
+            return new EndpointActivation(config, client, consumer, delivery, name, endpoint);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -117,6 +123,7 @@ final class EndpointActivation implements AutoCloseable {
                 consumer.close();
             }
         } finally {
+            bean.close();
             delivery.close(LATE_DELIVERIES_TIMEOUT);
             client.close();
             LOG.log(Level.INFO, "FERRY-RA-0222 {0} stopped; offsets persisted", name);
