@@ -100,12 +100,26 @@ final class TopicCounters {
 
     /** A producer decided a transaction of {@code topic}. */
     void transactionDecided(String topic, boolean committed) {
-        (committed ? commits : rollbacks).computeIfAbsent(topic, k -> new LongAdder()).increment();
+        incrementBounded(committed ? commits : rollbacks, topic);
+    }
+
+    /** Counts under {@code key} unless the map holds {@link #MAX_GROUP_KEYS} others: keys here come from clients. */
+    private static void incrementBounded(Map<String, LongAdder> counts, String key) {
+        if (key == null) {
+            return;
+        }
+        LongAdder count = counts.get(key);
+        if (count == null && counts.size() < MAX_GROUP_KEYS) {
+            count = counts.computeIfAbsent(key, k -> new LongAdder());
+        }
+        if (count != null) {
+            count.increment();
+        }
     }
 
     /** A transaction of {@code topic} was discarded, undecided after all its checks. */
     void transactionDiscarded(String topic) {
-        discards.computeIfAbsent(topic, k -> new LongAdder()).increment();
+        incrementBounded(discards, topic);
     }
 
     /**
@@ -140,7 +154,7 @@ final class TopicCounters {
 
     /** A message a group's consumers failed too often went to its dead-letter topic. */
     void deadLettered(String topic, String group) {
-        deadLetters.computeIfAbsent(topic + "@" + group, k -> new LongAdder()).increment();
+        incrementBounded(deadLetters, topic + "@" + group);
     }
 
     /** Per {@code topic@group}, messages sent to the group's DLQ since start. */
@@ -158,14 +172,27 @@ final class TopicCounters {
         messagesOut(topic, group, count, 0);
     }
 
-    /** Messages (and their bytes) a pull of {@code group} returned from {@code topic}. */
+    /**
+     * Messages (and their bytes) a pull of {@code group} returned from {@code topic}. At most
+     * {@link #MAX_GROUP_KEYS} topic-and-group pairs are counted apart, so that no client can grow the table by
+     * pulling every topic under many groups; beyond, only the topic's and the broker's totals count.
+     */
     void messagesOut(String topic, String group, int count, long bytes) {
         out.computeIfAbsent(topic, t -> new LongAdder()).add(count);
         String key = topic + "@" + group;
-        outByGroup.computeIfAbsent(key, t -> new LongAdder()).add(count);
-        bytesOutByGroup.computeIfAbsent(key, t -> new LongAdder()).add(bytes);
+        LongAdder messages = outByGroup.get(key);
+        if (messages == null && outByGroup.size() < MAX_GROUP_KEYS) {
+            messages = outByGroup.computeIfAbsent(key, t -> new LongAdder());
+        }
+        if (messages != null) {
+            messages.add(count);
+            bytesOutByGroup.computeIfAbsent(key, t -> new LongAdder()).add(bytes);
+        }
         allOut.add(count);
     }
+
+    /** Topic-and-group pairs counted apart at most (pulls and dead letters each). */
+    static final int MAX_GROUP_KEYS = 100_000;
 
     /** Messages stored for producers since start, over all topics. */
     long allIn() {

@@ -169,6 +169,30 @@ class AdminToolsTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // mqadmin's queryMsgByOffset pulls with Apache's (deprecated) pull consumer
+    void queryMsgByOffsetReadsTheMessageAtAQueueOffsetAsMqadminDoes() throws Exception {
+        createTopic("OffsetQuery", 1, 6, false);
+        awaitRoute("OffsetQuery", 1);
+        send(clients.producer("PG_OFFSET_QUERY"), "OffsetQuery", 3);
+        org.apache.rocketmq.client.consumer.DefaultMQPullConsumer tools =
+                new org.apache.rocketmq.client.consumer.DefaultMQPullConsumer("TOOLS_CONSUMER");
+        tools.setNamesrvAddr(ferry.nameServer());
+        tools.setInstanceName("tools" + System.nanoTime());
+        tools.start();
+        try {
+            MessageQueue queue = new MessageQueue("OffsetQuery", "broker-a", 0);
+            await().atMost(TIMEOUT).until(() -> tools.maxOffset(queue) == 3);
+            org.apache.rocketmq.client.consumer.PullResult result = tools.pull(queue, "*", 1, 1);
+            assertThat(result.getPullStatus()).isEqualTo(org.apache.rocketmq.client.consumer.PullStatus.FOUND);
+            assertThat(result.getMsgFoundList()).hasSize(1);
+            assertThat(result.getMsgFoundList().get(0).getQueueOffset()).isEqualTo(1);
+            assertThat(result.getMsgFoundList().get(0).getKeys()).isEqualTo("key-1");
+        } finally {
+            tools.shutdown();
+        }
+    }
+
+    @Test
     void deleteTopicRemovesItFromTheBrokerTheNameServerAndItsOffsets() throws Exception {
         createTopic("Doomed", 2, 6, false);
         awaitRoute("Doomed", 2);
