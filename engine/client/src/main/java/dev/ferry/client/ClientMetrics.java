@@ -34,11 +34,13 @@ public final class ClientMetrics implements ClientRecorder {
         Labels client = Labels.of("client_id", clientId);
         this.sendCost = Histogram.builder().name("rocketmq_send_cost_time_milliseconds")
                 .help("Time a send took, all its attempts").constLabels(client)
-                .labelNames("topic", "invocation_status").classicOnly().withoutExemplars().classicUpperBounds(SEND_BUCKETS)
+                .labelNames("topic", "invocation_status").classicOnly()
+                .withoutExemplars().classicUpperBounds(SEND_BUCKETS)
                 .register(registry);
         this.processTime = Histogram.builder().name("rocketmq_process_time_milliseconds")
                 .help("Time the listener took for a message").constLabels(client)
-                .labelNames("topic", "consumer_group", "invocation_status").classicOnly().withoutExemplars()
+                .labelNames("topic", "consumer_group", "invocation_status").classicOnly()
+                .withoutExemplars()
                 .classicUpperBounds(PROCESS_BUCKETS).register(registry);
         GaugeWithCallback.builder().name("ferry_client_consumer_lag_messages")
                 .help("Messages of a held queue not yet committed").constLabels(client)

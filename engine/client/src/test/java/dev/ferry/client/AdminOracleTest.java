@@ -106,7 +106,8 @@ class AdminOracleTest extends AgainstCluster {
         }
         // a broker answers with what it has dispatched so far: the last send may still be on its way to its queue
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> admin
-                .examineTopicStats(topic).getOffsetTable().values().stream().mapToLong(o -> o.getMaxOffset()).sum() == 3);
+                .examineTopicStats(topic).getOffsetTable().values().stream().mapToLong(o -> o.getMaxOffset())
+                .sum() == 3);
         TopicStatsTable stats = admin.examineTopicStats(topic);
         assertThat(stats.getOffsetTable()).hasSize(3);
         assertThat(stats.getOffsetTable().keySet()).extracting(q -> q.getQueueId()).containsExactlyInAnyOrder(0, 1, 2);

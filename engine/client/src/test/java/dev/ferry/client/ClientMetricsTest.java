@@ -75,10 +75,11 @@ class ClientMetricsTest extends AgainstCluster {
                     });
             await().atMost(WAIT).until(() -> count(measured, "rocketmq_process_time_milliseconds", "topic", topic,
                     "consumer_group", group, "invocation_status", "failure") == 1);
+            // four wait in the listener; the failed one went back to the broker
             await().atMost(WAIT).until(() -> ((GaugeSnapshot) snapshot(measured,
                     "ferry_client_consumer_lag_messages")).getDataPoints().stream()
                     .filter(p -> matches(p, "topic", topic, "consumer_group", group))
-                    .mapToDouble(GaugeSnapshot.GaugeDataPointSnapshot::getValue).sum() == 4); // the failed one went back // the failed one went back
+                    .mapToDouble(GaugeSnapshot.GaugeDataPointSnapshot::getValue).sum() == 4);
             release.countDown();
             await().atMost(WAIT).until(() -> count(measured, "rocketmq_process_time_milliseconds", "topic", topic,
                     "consumer_group", group, "invocation_status", "success") >= 4);

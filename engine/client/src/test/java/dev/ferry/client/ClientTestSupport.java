@@ -19,7 +19,8 @@ final class ClientTestSupport {
 
     /** A started Apache admin client (what mqadmin runs) of {@code cluster}; shut it down after use. */
     static org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin(ClusterUnderTest cluster) throws Exception {
-        org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin = new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
+        org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin =
+                new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
         admin.setNamesrvAddr(cluster.nameServerAddress());
         admin.setInstanceName(unique("admin"));
         admin.start();

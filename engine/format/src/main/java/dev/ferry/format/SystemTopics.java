@@ -16,7 +16,7 @@ public final class SystemTopics {
     private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC);
 
-    /** Topics Apache reserves for itself (besides those with {@link #SYSTEM_PREFIX}): no operator creates or deletes them. */
+    /** Topics Apache reserves (besides those with {@link #SYSTEM_PREFIX}): no operator creates or deletes them. */
     private static final Set<String> RESERVED = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC, "BenchmarkTest", "RMQ_SYS_TRACE_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC",
             "SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC");

@@ -15,9 +15,9 @@ import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.RequestObserver;
 import dev.ferry.remoting.protocol.RequestCode;
-import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody;
+import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
@@ -58,8 +58,6 @@ public final class Broker implements AutoCloseable {
     private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
     /** How often due delayed messages are looked for: the most a delivery can be late by, plus the move. */
     private static final Duration DELAY_POLL = Duration.ofMillis(100);
-    /** Keys whose minute, hour and day counts are kept for VIEW_BROKER_STATS_DATA, per kind. */
-    private static final int STATS_KEYS = 100_000;
     /** How soon a new topic or group is on disk: one write per round however many were created. */
     private static final Duration TABLE_PERSIST = Duration.ofMillis(200);
 
@@ -93,11 +91,7 @@ public final class Broker implements AutoCloseable {
     private final ThreadPoolExecutor adminExecutor;
     private final BrokerSettings settings;
     private final TopicCounters counters;
-    private final ThroughputSampler putRate;
-    private final ThroughputSampler getRate;
-    private final StatsWindows putWindows;
-    private final StatsWindows getWindows;
-    private final DailyTotals daily;
+    private final BrokerStatistics statistics;
     private final PullOffsets pullOffsets;
     private final BrokerFigures figures;
     private volatile boolean closed;
@@ -143,11 +137,7 @@ public final class Broker implements AutoCloseable {
         this.counters = new TopicCounters();
         this.settings = new BrokerSettings(configDir, clock, config);
         this.adminExecutor = boundedPool(1, limits.queryQueueCapacity(), threadFactory);
-        this.putRate = new ThroughputSampler(counters::allIn);
-        this.getRate = new ThroughputSampler(counters::allOut);
-        this.putWindows = new StatsWindows(STATS_KEYS);
-        this.getWindows = new StatsWindows(STATS_KEYS);
-        this.daily = new DailyTotals(clock, java.time.ZoneId.systemDefault());
+        this.statistics = new BrokerStatistics(counters, clock, java.time.ZoneId.systemDefault());
         RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), subscriptionGroups::get, topics,
                 this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
@@ -181,7 +171,8 @@ public final class Broker implements AutoCloseable {
         }
         // Send-backs and transaction ends write to the store like sends do, in arrival order.
         remoting.registerProcessor(RequestCode.CONSUMER_SEND_MSG_BACK,
-                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters), sendExecutor);
+                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters),
+                sendExecutor);
         remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
                 sendExecutor);
         LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
@@ -194,15 +185,15 @@ public final class Broker implements AutoCloseable {
         TopicAdminProcessor topicAdmin = new TopicAdminProcessor(config, topics, offsets, consumers, store, topic -> {
             counters.forgetTopic(topic);
             pullOffsets.forget(key -> key.startsWith(topic + "@"));
-        }, putWindows, json, this::topicsChanged, clock, (ok, system, millis) -> creations.topicCreated(ok, system,
-                millis));
+        }, statistics.putWindows, json, this::topicsChanged, clock, (ok, system, millis) ->
+                observer.topicCreated(ok, system, millis));
         GroupAdminProcessor groupAdmin = new GroupAdminProcessor(config.brokerName(), topics, subscriptionGroups,
-                offsets, pullOffsets, consumers, producers, store, getWindows, json, this::address, clock,
-                (ok, system, millis) -> creations.groupCreated(ok, millis));
+                offsets, pullOffsets, consumers, producers, store, statistics.getWindows, json, this::address, clock,
+                (ok, system, millis) -> observer.groupCreated(ok, millis));
         ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
                 subscriptionGroups, offsets, consumers, store, json);
         BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
-                counters, putRate, getRate, putWindows, getWindows, daily, executors(), clock.millis()), json, clock);
+                counters, statistics, executors(), clock.millis()), json, clock);
         for (int code : TopicAdminProcessor.CODES) {
             remoting.registerProcessor(code, topicAdmin, adminExecutor);
         }
@@ -282,15 +273,10 @@ public final class Broker implements AutoCloseable {
         }), TABLE_PERSIST.toMillis(), TABLE_PERSIST.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::expireClients, 10, 10, TimeUnit.SECONDS);
         scheduler.scheduleWithFixedDelay(hold::expire, 200, 200, TimeUnit.MILLISECONDS);
-        scheduler.scheduleAtFixedRate(() -> quietly("sampling throughput", () -> {
-            putRate.sample();
-            getRate.sample();
-        }), 1, 1, TimeUnit.SECONDS);
-        scheduler.scheduleAtFixedRate(() -> quietly("rolling statistics", () -> {
-            putWindows.roll(counters.inByTopic());
-            getWindows.roll(counters.outByGroup());
-            daily.roll(counters.allIn(), counters.allOut());
-        }), 1, 1, TimeUnit.MINUTES);
+        scheduler.scheduleAtFixedRate(() -> quietly("sampling throughput", statistics::sampleSecond), 1, 1,
+                TimeUnit.SECONDS);
+        scheduler.scheduleAtFixedRate(() -> quietly("rolling statistics", statistics::rollMinute), 1, 1,
+                TimeUnit.MINUTES);
         scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),
                 DELAY_POLL.toMillis(), DELAY_POLL.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> quietly("persisting delay progress", schedule::persistIfChanged),
@@ -320,45 +306,25 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
-     * Publishes to {@code observer} every request answered and how long it took (before {@link #start()}), and every
-     * put as it is counted.
+     * Tells {@code requests} of every request answered and how long it took, and {@code observer} of puts, commits
+     * and creations, from now on (before {@link #start()}).
      */
-    public void observe(RequestObserver requests, PutObserver puts, FinishObserver finishes,
-                        CreationObserver creations) {
-        this.creations = creations;
+    public void observe(RequestObserver requests, BrokerObserver observer) {
         remoting.observe(requests);
-        counters.observePuts((topic, type, count, bytes) -> puts.stored(topic, type.label(), count, bytes));
-        this.finishes = finishes;
+        counters.observePuts((topic, type, count, bytes) -> observer.stored(topic, type.label(), count, bytes));
+        this.observer = observer;
     }
 
-    private volatile FinishObserver finishes = (topic, millis) -> { };
-    private volatile CreationObserver creations = CreationObserver.NONE;
+    private volatile BrokerObserver observer = BrokerObserver.NONE;
 
-    /** Told how long each topic or subscription group creation request took, and whether it succeeded. */
-    public interface CreationObserver {
-        CreationObserver NONE = new CreationObserver() {
-            @Override
-            public void topicCreated(boolean success, boolean system, long millis) {
-            }
-
-            @Override
-            public void groupCreated(boolean success, long millis) {
-            }
-        };
-
-        void topicCreated(boolean success, boolean system, long millis);
-
-        void groupCreated(boolean success, long millis);
-    }
-
-    /** Counts what producers decide of their transactions, and tells whoever observes commits. */
+    /** Counts what producers decide of their transactions, and tells the observer of commits. */
     private void countDecisions() {
         transactions.listen(new TransactionService.DecisionListener() {
             @Override
             public void decided(String topic, boolean committed, long bornTimestamp) {
                 counters.transactionDecided(topic, committed);
                 if (committed) {
-                    finishes.committed(topic, clock.millis() - bornTimestamp);
+                    observer.committed(topic, clock.millis() - bornTimestamp);
                 }
             }
 
@@ -367,18 +333,6 @@ public final class Broker implements AutoCloseable {
                 counters.transactionDiscarded(topic);
             }
         });
-    }
-
-    /** Told of each committed transaction: its topic and how long after the producer prepared it. */
-    @FunctionalInterface
-    public interface FinishObserver {
-        void committed(String topic, long millisSincePrepared);
-    }
-
-    /** Told of each put the broker counted: its topic, message type, number of messages and stored bytes. */
-    @FunctionalInterface
-    public interface PutObserver {
-        void stored(String topic, String messageType, int count, long bytes);
     }
 
     /** The store, for administration and tests. */

@@ -42,8 +42,7 @@ final class BrokerInfoProcessor implements RequestProcessor {
     static final String GROUP_GET_NUMS = "GROUP_GET_NUMS";
 
     /** What the runtime information is made of. */
-    record Sources(MessageStore store, TopicCounters counters, ThroughputSampler puts, ThroughputSampler gets,
-                   StatsWindows putWindows, StatsWindows getWindows, DailyTotals daily,
+    record Sources(MessageStore store, TopicCounters counters, BrokerStatistics statistics,
                    Map<String, ThreadPoolExecutor> executors, long bootMillis) {
     }
 
@@ -97,8 +96,8 @@ final class BrokerInfoProcessor implements RequestProcessor {
     private RemotingCommand statsData(RemotingCommand request) {
         ViewBrokerStatsDataRequestHeader h = request.header(ViewBrokerStatsDataRequestHeader.class);
         Optional<BrokerStatsData> data = switch (h.statsName()) {
-            case TOPIC_PUT_NUMS -> sources.putWindows().of(h.statsKey());
-            case GROUP_GET_NUMS -> sources.getWindows().of(h.statsKey());
+            case TOPIC_PUT_NUMS -> sources.statistics().putWindows.of(h.statsKey());
+            case GROUP_GET_NUMS -> sources.statistics().getWindows.of(h.statsKey());
             default -> Optional.empty();
         };
         return data.map(d -> ok(request, json.encode(d))).orElseGet(() -> error(request, ResponseCode.SYSTEM_ERROR,
@@ -143,14 +142,14 @@ final class BrokerInfoProcessor implements RequestProcessor {
         info.put("bootTimestamp", String.valueOf(sources.bootMillis()));
         info.put("startAcceptSendRequestTimeStamp", String.valueOf(sources.bootMillis()));
         info.put("runtime", uptime(Duration.ofMillis(now - sources.bootMillis())));
-        info.put("putTps", sources.puts().windows());
-        info.put("getTransferredTps", sources.gets().windows());
-        info.put("getTotalTps", sources.gets().windows());
-        info.put("getFoundTps", sources.gets().windows());
+        info.put("putTps", sources.statistics().putRate.windows());
+        info.put("getTransferredTps", sources.statistics().getRate.windows());
+        info.put("getTotalTps", sources.statistics().getRate.windows());
+        info.put("getFoundTps", sources.statistics().getRate.windows());
         info.put("getMissTps", "0.0 0.0 0.0");
         long putTotal = sources.counters().allIn();
         long getTotal = sources.counters().allOut();
-        long[] mornings = sources.daily().mornings();
+        long[] mornings = sources.statistics().daily.mornings();
         info.put("msgPutTotalYesterdayMorning", String.valueOf(mornings[0]));
         info.put("msgPutTotalTodayMorning", String.valueOf(mornings[1]));
         info.put("msgPutTotalTodayNow", String.valueOf(putTotal));

@@ -101,7 +101,8 @@ final class BrokerSettings {
 
     private static String problem(Values v) {
         if (v.defaultTopicQueueNums() < 1 || v.defaultTopicQueueNums() > 1024) {
-            return "broker config " + DEFAULT_TOPIC_QUEUES + " must be within 1..1024, not " + v.defaultTopicQueueNums();
+            return "broker config " + DEFAULT_TOPIC_QUEUES + " must be within 1..1024, not "
+                    + v.defaultTopicQueueNums();
         }
         if (v.maxMessageSize() < 1) {
             return "broker config " + MAX_MESSAGE_SIZE + " must be positive, not " + v.maxMessageSize();

@@ -171,7 +171,8 @@ final class GroupAdminProcessor implements RequestProcessor {
     }
 
     /** The group's progress on each queue of a topic this broker serves. */
-    private Map<MessageQueueBody, ConsumeStats.OffsetWrapper> progress(String group, String topic, boolean writeQueues) {
+    private Map<MessageQueueBody, ConsumeStats.OffsetWrapper> progress(String group, String topic,
+                                                                       boolean writeQueues) {
         Optional<TopicConfig> config = topics.get(topic);
         if (config.isEmpty()) {
             return Map.of();

@@ -137,7 +137,8 @@ final class SubscriptionGroupTable {
             return Optional.of(problem);
         }
         if (config.retryQueueNums() < 0 || config.retryQueueNums() > TopicConfigTable.MAX_QUEUES) {
-            return Optional.of("retryQueueNums " + config.retryQueueNums() + " outside 0.." + TopicConfigTable.MAX_QUEUES);
+            return Optional.of("retryQueueNums " + config.retryQueueNums() + " outside 0.."
+                    + TopicConfigTable.MAX_QUEUES);
         }
         if (config.retryMaxTimes() < -1) {
             return Optional.of("retryMaxTimes " + config.retryMaxTimes() + " below -1");

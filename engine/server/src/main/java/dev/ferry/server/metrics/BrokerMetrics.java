@@ -6,6 +6,7 @@ import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.broker.Broker;
 import dev.ferry.server.broker.BrokerFigures;
+import dev.ferry.server.broker.BrokerObserver;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -65,28 +66,43 @@ public final class BrokerMetrics {
         progress(figures, registry, common);
         storage(figures, registry, common);
         this.messageSize = Histogram.builder().name("rocketmq_message_size").help("Incoming messages size")
-                .constLabels(common).labelNames("topic", "message_type", "is_system").classicOnly().withoutExemplars()
+                .constLabels(common).labelNames("topic", "message_type", "is_system").classicOnly()
+                .withoutExemplars()
                 .classicUpperBounds(MESSAGE_SIZE_BUCKETS).register(registry);
         this.finishLatency = Histogram.builder().name("rocketmq_finish_message_latency_milliseconds")
-                .help("Transaction finish latency").constLabels(common).labelNames("topic").classicOnly().withoutExemplars()
+                .help("Transaction finish latency").constLabels(common).labelNames("topic").classicOnly()
+                .withoutExemplars()
                 .classicUpperBounds(FINISH_LATENCY_BUCKETS).register(registry);
         this.topicCreateTime = Histogram.builder().name("rocketmq_topic_create_execution_time_milliseconds")
                 .help("The distribution of create topic time").constLabels(common)
-                .labelNames("invocation_status", "is_system").classicOnly().withoutExemplars().classicUpperBounds(CREATE_TIME_BUCKETS)
+                .labelNames("invocation_status", "is_system").classicOnly()
+                .withoutExemplars().classicUpperBounds(CREATE_TIME_BUCKETS)
                 .register(registry);
         this.groupCreateTime = Histogram.builder().name("rocketmq_consumer_group_create_execution_time_milliseconds")
                 .help("The distribution of create subscription group time").constLabels(common)
-                .labelNames("invocation_status").classicOnly().withoutExemplars().classicUpperBounds(CREATE_TIME_BUCKETS)
+                .labelNames("invocation_status").classicOnly()
+                .withoutExemplars().classicUpperBounds(CREATE_TIME_BUCKETS)
                 .register(registry);
         this.rpcLatency = Histogram.builder().name("rocketmq_rpc_latency_milliseconds").help("Rpc latency")
                 .constLabels(common).labelNames("protocol_type", "request_code", "response_code", "is_long_polling",
-                        "result").classicOnly().withoutExemplars().classicUpperBounds(RPC_LATENCY_BUCKETS).register(registry);
+                        "result").classicOnly()
+                .withoutExemplars().classicUpperBounds(RPC_LATENCY_BUCKETS).register(registry);
     }
 
     /** Registers the broker's metrics in {@code registry} and has the broker report puts and answers to them. */
     public static BrokerMetrics register(Broker broker, PrometheusRegistry registry) {
         BrokerMetrics metrics = new BrokerMetrics(broker.figures(), registry);
-        broker.observe(metrics.rpcObserver(), metrics::stored, metrics::committed, new Broker.CreationObserver() {
+        broker.observe(metrics.rpcObserver(), new BrokerObserver() {
+            @Override
+            public void stored(String topic, String messageType, int count, long bytes) {
+                metrics.stored(topic, messageType, count, bytes);
+            }
+
+            @Override
+            public void committed(String topic, long millisSincePrepared) {
+                metrics.committed(topic, millisSincePrepared);
+            }
+
             @Override
             public void topicCreated(boolean success, boolean system, long millis) {
                 metrics.topicCreateTime.labelValues(success ? "success" : "failure", String.valueOf(system))
@@ -162,7 +178,7 @@ public final class BrokerMetrics {
                         String.valueOf(systemGroup(c.group()))))).register(registry);
     }
 
-    /** The groups' progress, computed once for the five gauges of one scrape (within a second) rather than five times. */
+    /** The groups' progress, computed once for the five gauges of a scrape (within a second), not five times. */
     private static final class ProgressOfOneScrape {
         private final BrokerFigures figures;
         private volatile long computedNanos;

@@ -29,7 +29,8 @@ final class ApacheClients implements AutoCloseable {
 
     /** A started Apache admin client (what mqadmin runs) of {@code nameServer}; shut it down after use. */
     static org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin(String nameServer) throws Exception {
-        org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin = new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
+        org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin =
+                new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
         admin.setNamesrvAddr(nameServer);
         admin.setInstanceName("admin" + System.nanoTime());
         admin.start();

@@ -245,8 +245,8 @@ class MetricsTest {
         });
         clients.started(producer);
         for (String body : new String[] {"commit", "commit", "rollback"}) {
-            assertThat(producer.sendMessageInTransaction(new Message("TxMetrics", body.getBytes(StandardCharsets.UTF_8)),
-                    null).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+            Message message = new Message("TxMetrics", body.getBytes(StandardCharsets.UTF_8));
+            assertThat(producer.sendMessageInTransaction(message, null).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
         }
         await().atMost(TIMEOUT).until(() -> value(scrape(), "rocketmq_commit_messages_total", "topic", "TxMetrics") == 2
                 && value(scrape(), "rocketmq_rollback_messages_total", "topic", "TxMetrics") == 1);

@@ -43,7 +43,8 @@ class SendBackProcessorTest {
             Path configDir = dir.resolve("config");
             ScheduleService schedule = new ScheduleService(DelayLevels.parse("1s 1s 1s"), store, configDir,
                     Clock.systemUTC(), () -> HOST);
-            RetryRouting routing = new RetryRouting(16, group -> java.util.Optional.empty(), new TopicConfigTable(configDir, Clock.systemUTC(), 100),
+            RetryRouting routing = new RetryRouting(16, group -> java.util.Optional.empty(),
+                    new TopicConfigTable(configDir, Clock.systemUTC(), 100),
                     () -> { });
             SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
             SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups,
