@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.remoting.protocol.header.QueryMessageRequestHeader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -21,7 +22,6 @@ public final class RequestSignature {
     public static final String SIGNATURE = "Signature";
     public static final String SECURITY_TOKEN = "SecurityToken";
     /** Clients of version 4.9.3 and before (399) do not sign this field of message queries; their brokers skip it. */
-    private static final String UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY";
     private static final int UNSIGNED_UNIQUE_KEY_UP_TO_VERSION = 399;
     private static final String ALGORITHM = "HmacSHA1";
 
@@ -76,7 +76,7 @@ public final class RequestSignature {
         String[] names = new String[fields.size()];
         int count = 0;
         for (String name : fields.keySet()) {
-            if (!name.equals(SIGNATURE) && !(legacy && name.equals(UNIQUE_KEY_QUERY))) {
+            if (!name.equals(SIGNATURE) && !(legacy && name.equals(QueryMessageRequestHeader.UNIQUE_KEY_QUERY))) {
                 names[count++] = name;
             }
         }

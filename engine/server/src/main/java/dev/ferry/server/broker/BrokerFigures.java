@@ -163,12 +163,27 @@ public final class BrokerFigures {
         return all;
     }
 
+    /** How long a computed progress is answered again: one scrape or one view reads it many times. */
+    static final long PROGRESS_REUSE_MILLIS = 1000;
+    /** The last progress computed and when; {@code null} before the first. */
+    private List<Progress> lastProgress;
+    private long lastProgressMillis;
+
     /**
      * Each online group's progress on the topics it subscribes to (retry topics and topics this broker does not
-     * serve left out, as Apache leaves them). A queue the group never committed on counts no lag.
+     * serve left out, as Apache leaves them). A queue the group never committed on counts no lag. Computed at most
+     * once a second: the metrics' five lag gauges and a management view's attributes all read it.
      */
-    public List<Progress> progress() {
+    public synchronized List<Progress> progress() {
         long now = clock.millis();
+        if (lastProgress == null || now - lastProgressMillis >= PROGRESS_REUSE_MILLIS || now < lastProgressMillis) {
+            lastProgress = List.copyOf(computeProgress(now));
+            lastProgressMillis = now;
+        }
+        return lastProgress;
+    }
+
+    private List<Progress> computeProgress(long now) {
         List<Progress> all = new ArrayList<>();
         for (String group : consumers.groupNames()) {
             for (String topic : consumers.group(group).map(g -> List.copyOf(g.subscriptions.keySet()))

@@ -19,11 +19,9 @@ import java.util.Optional;
 
 /**
  * VIEW_MESSAGE_BY_ID (by commit-log offset) and QUERY_MESSAGE (by key within a time range, or by
- * unique message id when the request carries {@value #UNIQUE_KEY_QUERY}).
+ * unique message id when the request carries {@value QueryMessageRequestHeader#UNIQUE_KEY_QUERY}).
  */
 final class MessageQueryProcessor implements RequestProcessor {
-    /** The ext field with which Apache's admin marks a lookup by message id (UNIQ_KEY) rather than by KEYS. */
-    static final String UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY";
     private static final int UNIQUE_KEY_CANDIDATES = 64;
     /** Keys are message ids and user keys; nothing longer is a key anyone stored (properties hold 32 KiB). */
     static final int MAX_KEY_LENGTH = 32 * 1024;
@@ -64,7 +62,7 @@ final class MessageQueryProcessor implements RequestProcessor {
             throw new BadRequestException(ResponseCode.INVALID_PARAMETER, "key must have 1 to " + MAX_KEY_LENGTH
                     + " characters, not " + h.key().length());
         }
-        boolean uniqueKey = "true".equals(request.extField(UNIQUE_KEY_QUERY));
+        boolean uniqueKey = "true".equals(request.extField(QueryMessageRequestHeader.UNIQUE_KEY_QUERY));
         // A unique-key lookup asks for few; the index may hold other messages whose KEYS or hash
         // collide, so look wider and keep only the one with that id. Never more than the cap.
         int maxResults = Math.min(this.maxResults, uniqueKey ? Math.max(UNIQUE_KEY_CANDIDATES, h.maxNum())

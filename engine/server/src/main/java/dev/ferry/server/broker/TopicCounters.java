@@ -13,7 +13,6 @@ final class TopicCounters {
     private final Map<String, LongAdder> in = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> out = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> outByGroup = new ConcurrentHashMap<>();
-    private final Map<String, LongAdder> bytesIn = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> bytesOutByGroup = new ConcurrentHashMap<>();
     private final Map<TypedKey, TypedTraffic> typedIn = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> deadLetters = new ConcurrentHashMap<>();
@@ -43,7 +42,6 @@ final class TopicCounters {
     /** Messages of one type producers stored in {@code topic}, and their stored bytes. */
     void messagesIn(String topic, MessageType type, int count, long bytes) {
         in.computeIfAbsent(topic, t -> new LongAdder()).add(count);
-        bytesIn.computeIfAbsent(topic, t -> new LongAdder()).add(bytes);
         TypedTraffic typed = typedIn.computeIfAbsent(new TypedKey(topic, type), k -> new TypedTraffic());
         typed.messages.add(count);
         typed.bytes.add(bytes);
@@ -214,11 +212,6 @@ final class TopicCounters {
         return totals(outByGroup);
     }
 
-    /** Per topic, bytes stored since start. */
-    Map<String, Long> bytesInByTopic() {
-        return totals(bytesIn);
-    }
-
     /** Per {@code topic@group}, bytes pulls returned since start. */
     Map<String, Long> bytesOutByGroup() {
         return totals(bytesOutByGroup);
@@ -234,7 +227,6 @@ final class TopicCounters {
     void forgetTopic(String topic) {
         in.remove(topic);
         out.remove(topic);
-        bytesIn.remove(topic);
         typedIn.keySet().removeIf(key -> key.topic().equals(topic));
         deadLetters.keySet().removeIf(key -> key.startsWith(topic + "@"));
         commits.remove(topic);

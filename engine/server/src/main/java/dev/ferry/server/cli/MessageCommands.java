@@ -28,8 +28,6 @@ import picocli.CommandLine.Parameters;
 /** {@code ferry-server admin message by-key|by-id}: stored messages found by key or id, as mqadmin finds them. */
 @Command(name = "message", mixinStandardHelpOptions = true, description = "Finds stored messages.")
 final class MessageCommands {
-    /** Apache's ext field marking a lookup by message id rather than by key. */
-    static final String UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY";
     /** Bodies longer than this are shown by size only. */
     static final int SHOWN_BODY = 4096;
 
@@ -104,7 +102,7 @@ final class MessageCommands {
                                                  boolean uniqueKey) {
         RemotingCommand answer = calls.call(broker, RemotingCommand.request(RequestCode.QUERY_MESSAGE,
                 new QueryMessageRequestHeader(topic, key, max, 0, Long.MAX_VALUE))
-                .extField(UNIQUE_KEY_QUERY, String.valueOf(uniqueKey)).build(), ResponseCode.QUERY_NOT_FOUND);
+                .extField(QueryMessageRequestHeader.UNIQUE_KEY_QUERY, String.valueOf(uniqueKey)).build(), ResponseCode.QUERY_NOT_FOUND);
         return answer.code() == ResponseCode.SUCCESS ? messages(answer.body()) : List.of();
     }
 

@@ -178,48 +178,27 @@ public final class BrokerMetrics {
                         String.valueOf(systemGroup(c.group()))))).register(registry);
     }
 
-    /** The groups' progress, computed once for the five gauges of a scrape (within a second), not five times. */
-    private static final class ProgressOfOneScrape {
-        private final BrokerFigures figures;
-        private volatile long computedNanos;
-        private volatile List<BrokerFigures.Progress> progress = List.of();
-
-        ProgressOfOneScrape(BrokerFigures figures) {
-            this.figures = figures;
-        }
-
-        synchronized List<BrokerFigures.Progress> get() {
-            long now = System.nanoTime();
-            if (computedNanos == 0 || now - computedNanos > 1_000_000_000L) {
-                progress = figures.progress();
-                computedNanos = now;
-            }
-            return progress;
-        }
-    }
-
-    private static void progress(BrokerFigures all, PrometheusRegistry registry, Labels common) {
-        ProgressOfOneScrape figures = new ProgressOfOneScrape(all);
+    private static void progress(BrokerFigures figures, PrometheusRegistry registry, Labels common) {
         String[] labels = {"topic", "consumer_group", "is_retry", "is_system"};
         GaugeWithCallback.builder().name("rocketmq_consumer_lag_messages").help("Consumer lag messages")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.get().forEach(p -> cb.call(p.lag(), progressLabels(p))))
+                .callback(cb -> figures.progress().forEach(p -> cb.call(p.lag(), progressLabels(p))))
                 .register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_lag_latency_milliseconds").help("Consumer lag time")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.get().forEach(p -> cb.call(p.lagLatencyMillis(), progressLabels(p))))
+                .callback(cb -> figures.progress().forEach(p -> cb.call(p.lagLatencyMillis(), progressLabels(p))))
                 .register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_inflight_messages").help("Consumer inflight messages")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.get().forEach(p -> cb.call(p.inflight(), progressLabels(p))))
+                .callback(cb -> figures.progress().forEach(p -> cb.call(p.inflight(), progressLabels(p))))
                 .register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_queueing_latency_milliseconds")
                 .help("Consumer queueing time").constLabels(common).labelNames(labels)
-                .callback(cb -> figures.get().forEach(p -> cb.call(p.queueingLatencyMillis(),
+                .callback(cb -> figures.progress().forEach(p -> cb.call(p.queueingLatencyMillis(),
                         progressLabels(p)))).register(registry);
         GaugeWithCallback.builder().name("rocketmq_consumer_ready_messages").help("Consumer ready messages")
                 .constLabels(common).labelNames(labels)
-                .callback(cb -> figures.get().forEach(p -> cb.call(p.ready(), progressLabels(p))))
+                .callback(cb -> figures.progress().forEach(p -> cb.call(p.ready(), progressLabels(p))))
                 .register(registry);
     }
 

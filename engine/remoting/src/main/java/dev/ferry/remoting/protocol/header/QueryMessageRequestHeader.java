@@ -10,4 +10,7 @@ public record QueryMessageRequestHeader(
         int maxNum,
         long beginTimestamp,
         long endTimestamp) implements CommandHeader {
+
+    /** The ext field with which Apache's admin marks a lookup by message id (UNIQ_KEY) rather than by KEYS. */
+    public static final String UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY";
 }
