@@ -3,6 +3,7 @@ package dev.ferry.payara;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
@@ -11,6 +12,7 @@ import dev.ferry.liberty.apps.UnknownPluginMdb;
 import dev.ferry.liberty.support.Directories;
 import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.Http;
+import dev.ferry.liberty.support.ManagementView;
 import dev.ferry.liberty.support.OrderRoundTrip;
 import dev.ferry.liberty.support.TestApps;
 import java.io.IOException;
@@ -33,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The same ferry-ra.rar and order-app.war on Payara Micro 6, configured by the boot command files in
  * {@code src/main/payara} (with the test's own ports and a plugin directory): a message goes round, an
  * application's own {@code @ConnectionFactoryDefinition} works as it does on Liberty, and a bean naming a strategy
- * that is nowhere is refused with the names the plugin directory offers.
+ * that is nowhere is refused with the names the plugin directory offers; the engine and each activation show as JMX
+ * beans there as on Liberty.
  */
 class PayaraMicroTest {
     private static final int HTTP_PORT = 19380;
@@ -132,6 +135,25 @@ class PayaraMicroTest {
                 .findFirst().orElseThrow();
         assertThat(refusal).contains("FERRY-RA-0201", "no allocate strategy plugin of that name; found: ",
                 "averagely", "queue-id-modulo");
+    }
+
+    @Test
+    void shouldShowTheEngineAndTheBeansActivationAsJmxBeansOnPayara() {
+        Http http = new Http(HTTP_PORT);
+        OrderRoundTrip.verify(http, "order-app");
+        // Read from inside Payara by an application (factory-app's probe), as a JMX console attached to it would.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            ManagementView view = ManagementView.read(http, "factory-app");
+            JsonNode activation = view.activation("order-app").orElseThrow();
+            assertThat(activation.get("Topic").asText()).isEqualTo("orders");
+            assertThat(activation.get("Consuming").asBoolean()).isTrue();
+            assertThat(activation.get("Delivered").asLong()).isPositive();
+            assertThat(activation.get("NameServerReachable").asBoolean()).isTrue();
+            JsonNode engine = view.engine().orElseThrow();
+            assertThat(engine.get("NameServerAddress").asText()).isEqualTo(NAME_SERVER);
+            assertThat(engine.get("MessagesIn").asLong()).isPositive();
+            assertThat(engine.get("ConsumerGroups").asInt()).isPositive();
+        });
     }
 
     private static String log() throws IOException {
