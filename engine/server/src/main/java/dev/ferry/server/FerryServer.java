@@ -18,8 +18,9 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * A name server and a broker in one process, as {@code ferry-server} and the resource
- * adapter's embedded mode run them. The name server starts first, so the broker's first
- * registration makes routes answerable by the time {@link #start()} returns.
+ * adapter's embedded mode run them, or either alone ({@link FerryServerConfig.Role}) for a cluster of processes.
+ * The name server starts first, so the broker's first registration makes routes answerable by the time
+ * {@link #start()} returns.
  */
 public final class FerryServer implements AutoCloseable {
     private final FerryServerConfig config;
@@ -34,23 +35,36 @@ public final class FerryServer implements AutoCloseable {
 
     public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threads) {
         ThreadFactory threadFactory = NettyThreadLocals.clearedAfterEachTask(threads);
-        this.pluginLoader = pluginLoader(config.pluginDir());
-        this.nameServer = new NameServer(config.nameServer(), clock, threadFactory);
+        FerryServerConfig.Role role = config.role();
+        this.pluginLoader = role.runsBroker() ? pluginLoader(config.pluginDir()) : null;
         this.authMetadata = authMetadata(config);
-        if (config.auth().authenticationEnabled()) {
-            nameServer.controlAccess(authMetadata, config.broker().clusterName(), true,
-                    config.auth().authorizationEnabled());
+        if (role.runsNameServer()) {
+            this.nameServer = new NameServer(config.nameServer(), clock, threadFactory);
+            if (config.auth().authenticationEnabled()) {
+                nameServer.controlAccess(authMetadata, config.broker().clusterName(), true,
+                        config.auth().authorizationEnabled());
+            }
+            this.nameServer.start();
+            // the name server's port is known now, also when 0 asked for any free one
+            this.config = config.registeringWith(config.nameServer().host() + ":" + nameServer.port());
+        } else {
+            this.nameServer = null;
+            this.config = config;
         }
-        this.nameServer.start();
-        // the name server's port is known now, also when 0 asked for any free one
-        this.config = config.registeringWith(config.nameServer().host() + ":" + nameServer.port());
+        if (!role.runsBroker()) {
+            this.broker = null;
+            this.metrics = null;
+            return;
+        }
         Broker created = null;
         try {
             created = new Broker(this.config.broker(), this.config.store(), clock, threadFactory,
                     pluginLoader != null ? pluginLoader : FerryServer.class.getClassLoader());
             created.controlAccess(authMetadata, config.auth());
         } catch (RuntimeException e) {
-            nameServer.close();
+            if (nameServer != null) {
+                nameServer.close();
+            }
             throw e;
         }
         this.broker = created;
@@ -82,9 +96,11 @@ public final class FerryServer implements AutoCloseable {
         return dir == null ? null : PluginJars.open(dir, FerryServer.class.getClassLoader());
     }
 
-    /** Starts the broker (the name server is already listening). */
+    /** Starts the broker, if it runs one (the name server is already listening). */
     public FerryServer start() {
-        broker.start();
+        if (broker != null) {
+            broker.start();
+        }
         if (metrics != null) {
             metrics.start();
         }
@@ -101,24 +117,38 @@ public final class FerryServer implements AutoCloseable {
         return config;
     }
 
+    /** @throws IllegalStateException when the process runs no name server */
     public int namesrvPort() {
-        return nameServer.port();
+        return nameServer().port();
     }
 
+    /** @throws IllegalStateException when the process runs no broker */
     public int brokerPort() {
-        return broker.port();
+        return broker().port();
     }
 
-    /** {@code host:port} of the name server, as clients configure it. */
+    /**
+     * {@code host:port} of a name server, as clients configure it: this process's own, else the first the broker
+     * registers with.
+     */
     public String nameServerAddress() {
-        return config.nameServer().host() + ":" + nameServer.port();
+        return nameServer != null ? config.nameServer().host() + ":" + nameServer.port()
+                : config.broker().nameServers().get(0);
     }
 
+    /** @throws IllegalStateException when the process runs no broker */
     public Broker broker() {
+        if (broker == null) {
+            throw new IllegalStateException("this process runs no broker (role " + config.role() + ")");
+        }
         return broker;
     }
 
+    /** @throws IllegalStateException when the process runs no name server */
     public NameServer nameServer() {
+        if (nameServer == null) {
+            throw new IllegalStateException("this process runs no name server (role " + config.role() + ")");
+        }
         return nameServer;
     }
 
@@ -128,9 +158,13 @@ public final class FerryServer implements AutoCloseable {
             metrics.close();
         }
         try {
-            broker.close();
+            if (broker != null) {
+                broker.close();
+            }
         } finally {
-            nameServer.close();
+            if (nameServer != null) {
+                nameServer.close();
+            }
             if (pluginLoader != null) {
                 try {
                     pluginLoader.close();

@@ -13,13 +13,14 @@ import dev.ferry.store.FlushMode;
 import dev.ferry.store.StoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Settings of a {@link FerryServer}: one name server and one broker in one process, each with its own config, and the
- * broker's message store. Built with {@link #builder}, whose shortcuts set what several parts share (the host) and
+ * Settings of a {@link FerryServer}: what the process runs ({@link Role}: a name server and a broker, as by default,
+ * or either alone), each part with its own config, and the broker's message store. Built with {@link #builder}, whose shortcuts set what several parts share (the host) and
  * what users set most; everything else is reached through {@link Builder#nameServer}, {@link Builder#broker} and
  * {@link Builder#store}. Each part validates itself once, with messages that name the bad key and value.
  *
@@ -29,9 +30,28 @@ import java.util.function.Consumer;
  * @param pluginDir  a directory of plugin jars, or {@code null}
  * @param auth       authentication and authorization of both servers
  * @param metrics    whether and where both servers publish their metrics
+ * @param role       which of the two servers the process runs
  */
 public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker, StoreConfig store, Path pluginDir,
-                                AuthConfig auth, MetricsConfig metrics) {
+                                AuthConfig auth, MetricsConfig metrics, Role role) {
+
+    /** What one process runs. */
+    public enum Role {
+        /** A name server and a broker registered with it (and with any other name servers given). */
+        NAME_SERVER_AND_BROKER,
+        /** A name server alone, which brokers elsewhere register with. */
+        NAME_SERVER,
+        /** A broker alone, registering with the name servers given ({@code namesrvAddr}). */
+        BROKER;
+
+        public boolean runsNameServer() {
+            return this != BROKER;
+        }
+
+        public boolean runsBroker() {
+            return this != NAME_SERVER;
+        }
+    }
 
     /** RocketMQ's transactionCheckInterval and transactionCheckMax. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
@@ -47,6 +67,11 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(role, "role");
+        if (role == Role.BROKER && broker.nameServers().isEmpty()) {
+            throw new IllegalArgumentException("namesrvAddr is missing: a broker alone registers with the name "
+                    + "servers it names (host:port;host:port)");
+        }
     }
 
     /** The defaults of {@code ferry-server}: RocketMQ's ports on 127.0.0.1, 1 GiB commit-log files. */
@@ -64,10 +89,49 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         return broker.storeDir();
     }
 
-    /** This config with the broker registering with the name server at {@code address}, once its port is known. */
+    /**
+     * This config with the broker registering also with the name server at {@code address} (its own, once its port
+     * is known), first.
+     */
     FerryServerConfig registeringWith(String address) {
-        return new FerryServerConfig(nameServer, broker.withNameServers(List.of(address)), store, pluginDir, auth,
-                metrics);
+        List<String> all = new ArrayList<>(List.of(address));
+        broker.nameServers().stream().filter(other -> !other.equals(address)).forEach(all::add);
+        return new FerryServerConfig(nameServer, broker.withNameServers(all), store, pluginDir, auth, metrics, role);
+    }
+
+    /**
+     * Name-server addresses as Apache writes them ({@code host:port;host:port}, Apache's namesrvAddr), each checked.
+     *
+     * @throws IllegalArgumentException naming the bad entry
+     */
+    public static List<String> parseNameServers(String value) {
+        List<String> addresses = new ArrayList<>();
+        for (String part : value.split(";")) {
+            String address = part.trim();
+            if (address.isEmpty()) {
+                continue;
+            }
+            int colon = address.lastIndexOf(':');
+            int port = -1;
+            if (colon > 0) {
+                try {
+                    port = Integer.parseInt(address.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    port = -1;
+                }
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("namesrvAddr = " + value + ": '" + address
+                        + "' is not host:port with a port within 1..65535");
+            }
+            if (!addresses.contains(address)) {
+                addresses.add(address);
+            }
+        }
+        if (addresses.isEmpty()) {
+            throw new IllegalArgumentException("namesrvAddr = " + value + ": names no name server (host:port;...)");
+        }
+        return List.copyOf(addresses);
     }
 
     /**
@@ -89,6 +153,8 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         private AuthConfig auth = AuthConfig.DISABLED;
         private MetricsConfig metrics = MetricsConfig.DISABLED;
         private TlsConfig tls = TlsConfig.DISABLED;
+        private Role role = Role.NAME_SERVER_AND_BROKER;
+        private List<String> nameServers = List.of();
         // shared or combined by several parts, so kept here until build()
         private BrokerLimits brokerLimits = BrokerLimits.defaults();
         private RemotingLimits remotingLimits = RemotingLimits.defaults();
@@ -99,6 +165,25 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
             Objects.requireNonNull(storeDir, "storeDir");
             this.broker = BrokerConfig.builder(storeDir);
             this.store = StoreConfig.builder(storeDir.resolve("store")).commitLogSegmentSize(DEFAULT_SEGMENT_SIZE);
+        }
+
+        /** What the process runs (by default a name server and a broker). */
+        public Builder role(Role value) {
+            this.role = Objects.requireNonNull(value, "role");
+            return this;
+        }
+
+        public Role role() {
+            return role;
+        }
+
+        /**
+         * The name servers the broker registers with: all of them with a broker alone; besides its own with a name
+         * server and a broker.
+         */
+        public Builder nameServers(List<String> addresses) {
+            this.nameServers = List.copyOf(addresses);
+            return this;
         }
 
         /** Any name-server setting. */
@@ -246,9 +331,9 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
             nameServer.remotingLimits(nameServerShare(remotingLimits)).tls(tls);
             broker.tls(tls).nameServerTls(nameServerClientTls(tls)).nameServerCredentials(auth.brokerCredentials());
             NameServerConfig builtNameServer = nameServer.build();
-            BrokerConfig builtBroker = broker.nameServers(List.of(builtNameServer.host() + ":" + builtNameServer.port()))
-                    .build();
-            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir, auth, metrics);
+            // a process's own name server is added when its port is known (registeringWith)
+            BrokerConfig builtBroker = broker.nameServers(nameServers).build();
+            return new FerryServerConfig(builtNameServer, builtBroker, store.build(), pluginDir, auth, metrics, role);
         }
 
         private static TlsConfig nameServerClientTls(TlsConfig server) {

@@ -6,6 +6,7 @@ import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.metrics.MetricsConfig;
 import dev.ferry.server.broker.BrokerLimits;
+import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
@@ -92,6 +93,15 @@ public final class FerryServerProperties {
         k.put("pluginDir", (t, v) -> t.server.pluginDir(Path.of(v)));
         k.put("brokerName", (t, v) -> t.server.brokerName(v));
         k.put("clusterName", (t, v) -> t.server.clusterName(v));
+        // The cluster's keys under Apache's names, so a broker's Apache config file reads the same here.
+        k.put("brokerClusterName", (t, v) -> t.server.clusterName(v));
+        k.put("namesrvAddr", (t, v) -> t.server.nameServers(FerryServerConfig.parseNameServers(v)));
+        k.put("brokerId", (t, v) -> t.server.broker(b -> b.brokerId(longValue("brokerId", v))));
+        k.put("brokerRole", (t, v) -> t.server.broker(b -> b.brokerRole(BrokerRole.parse(v))));
+        k.put("haListenPort", (t, v) -> t.server.broker(b -> b.haPort(integer("haListenPort", v))));
+        k.put("listenPort", FerryServerProperties::listenPort);
+        k.put("registerNameServerPeriod", (t, v) -> t.server.broker(b -> b.registerInterval(
+                Duration.ofMillis(longValue("registerNameServerPeriod", v)))));
         k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));
         k.put("commitLogSegmentSize", (t, v) -> t.server.commitLogSegmentSize(integer("commitLogSegmentSize", v)));
         k.put("autoCreateTopics", (t, v) -> t.server.autoCreateTopics(bool("autoCreateTopics", v)));
@@ -168,6 +178,17 @@ public final class FerryServerProperties {
         }
         target.finish();
         return builder;
+    }
+
+    /** Apache's listenPort: the port of what the process runs, which is ambiguous when it runs both. */
+    private static void listenPort(Target target, String value) {
+        int port = integer("listenPort", value);
+        switch (target.server.role()) {
+            case NAME_SERVER -> target.server.namesrvPort(port);
+            case BROKER -> target.server.brokerPort(port);
+            default -> throw new IllegalArgumentException("listenPort = " + value + ": a process running a name "
+                    + "server and a broker has two ports; set namesrvPort and brokerPort");
+        }
     }
 
     private static int integer(String key, String value) {

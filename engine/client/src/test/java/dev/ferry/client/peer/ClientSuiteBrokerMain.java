@@ -1,6 +1,7 @@
 package dev.ferry.client.peer;
 
 import java.io.File;
+import dev.ferry.client.cluster.ApacheNodeMain;
 import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.BrokerConfig;
@@ -77,15 +78,7 @@ public final class ClientSuiteBrokerMain {
         NettyServerConfig brokerNetty = new NettyServerConfig();
         brokerNetty.setBindAddress("127.0.0.1");
         brokerNetty.setListenPort(brokerPort);
-        MessageStoreConfig store = new MessageStoreConfig();
-        String storeRoot = new File(dir, "store").getPath();
-        store.setStorePathRootDir(storeRoot);
-        store.setStorePathCommitLog(new File(storeRoot, "commitlog").getPath());
-        store.setMappedFileSizeCommitLog(64 * 1024 * 1024);
-        store.setMappedFileSizeConsumeQueue(30_000 * 20);
-        store.setMaxIndexNum(10_000);
-        store.setMaxHashSlotNum(2_500);
-        store.setHaListenPort(haPort);
+        MessageStoreConfig store = ApacheNodeMain.smallStore(dir, 64 * 1024 * 1024, haPort);
         BrokerController broker = args.length > 4 && args[4].equals("secured")
                 ? new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store,
                         acl(new File(dir, "auth"), brokerConfig.getBrokerClusterName(), args[5], args[6]))

@@ -17,7 +17,9 @@ import dev.ferry.remoting.RequestObserver;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody;
+import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
+import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
@@ -106,6 +108,11 @@ public final class Broker implements AutoCloseable {
         BrokerLimits limits = config.limits();
         Path configDir = config.storeDir().resolve("config");
         this.topics = new TopicConfigTable(configDir, clock, limits.maxTopics());
+        // As Apache's broker: a topic named after its cluster (16 queues) and one after itself (1 queue), which
+        // Apache's tools route by; an Apache name server also refuses a broker's first registration of one topic.
+        int everything = Permission.READ | Permission.WRITE | Permission.INHERIT;
+        topics.putIfAbsent(new TopicConfig(config.clusterName(), 16, 16, everything, null, 0, false, Map.of()));
+        topics.putIfAbsent(new TopicConfig(config.brokerName(), 1, 1, everything, null, 0, false, Map.of()));
         this.offsets = new ConsumerOffsetTable(configDir, limits.maxConsumerOffsets());
         this.subscriptionGroups = new SubscriptionGroupTable(configDir, clock, limits.maxSubscriptionGroups(),
                 config.maxReconsumeTimes(), offsets.groups());
@@ -261,7 +268,7 @@ public final class Broker implements AutoCloseable {
     public Broker start() {
         remoting.start();
         send.storeHost(new InetSocketAddress(config.host(), remoting.port()));
-        registration.brokerAddress(address());
+        registration.addresses(address(), config.host() + ":" + config.haPort(remoting.port()));
         registration.registerAll();
         long register = config.registerInterval().toMillis();
         registrar.scheduleWithFixedDelay(this::registerQuietly, register, register, TimeUnit.MILLISECONDS);

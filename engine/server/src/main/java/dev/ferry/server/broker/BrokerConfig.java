@@ -37,6 +37,10 @@ import java.util.Optional;
  * @param tls                  TLS of the broker's port
  * @param nameServerTls        TLS of its connections to name servers
  * @param nameServerCredentials what it signs its requests to name servers with (authentication on), or empty
+ * @param brokerId             0 for the master of its broker group, 1 and up for slaves (Apache's brokerId)
+ * @param brokerRole           its part in the broker group
+ * @param haPort               where it serves replication to slaves (Apache's haListenPort); 0 means the port after
+ *                             {@code port}, Apache's default
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -44,7 +48,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int maxPullMessages, boolean sql92Enabled, DelayLevels delayLevels,
                            int maxReconsumeTimes, Duration transactionCheckInterval, Duration transactionTimeout,
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
-                           TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials) {
+                           TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
+                           long brokerId, BrokerRole brokerRole, int haPort) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -76,6 +81,24 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(nameServerTls, "nameServerTls");
         Objects.requireNonNull(nameServerCredentials, "nameServerCredentials");
+        Objects.requireNonNull(brokerRole, "brokerRole");
+        require(haPort >= 0 && haPort <= 65535, "haListenPort", haPort, "must be within 0..65535");
+        if (brokerRole.isMaster()) {
+            require(brokerId == MASTER_ID, "brokerId", brokerId, "a master's must be 0 (brokerRole = " + brokerRole
+                    + ")");
+        } else {
+            require(brokerId > MASTER_ID, "brokerId", brokerId, "a slave's must be 1 or more");
+        }
+        require(brokerRole == BrokerRole.ASYNC_MASTER, "brokerRole", brokerRole,
+                "only ASYNC_MASTER is available: this broker cannot replicate yet");
+    }
+
+    /** The brokerId of a master. */
+    public static final long MASTER_ID = 0;
+
+    /** The port slaves replicate from: {@code haPort}, or the one after the broker's port when that is 0. */
+    public int haPort(int boundPort) {
+        return haPort != 0 ? haPort : boundPort + 1;
     }
 
     private static void require(boolean ok, String key, Object value, String rule) {
@@ -104,7 +127,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                nameServerCredentials);
+                nameServerCredentials, brokerId, brokerRole, haPort);
     }
 
     public static Builder builder(Path storeDir) {
@@ -137,6 +160,9 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private TlsConfig tls = TlsConfig.DISABLED;
         private TlsConfig nameServerTls = TlsConfig.DISABLED;
         private Optional<Credentials> nameServerCredentials = Optional.empty();
+        private long brokerId = MASTER_ID;
+        private BrokerRole brokerRole = BrokerRole.ASYNC_MASTER;
+        private int haPort;
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -154,6 +180,22 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
 
         public Builder nameServerCredentials(Optional<Credentials> value) {
             this.nameServerCredentials = value;
+            return this;
+        }
+
+        public Builder brokerId(long value) {
+            this.brokerId = value;
+            return this;
+        }
+
+        public Builder brokerRole(BrokerRole value) {
+            this.brokerRole = value;
+            return this;
+        }
+
+        /** Where slaves replicate from; 0 for the port after the broker's. */
+        public Builder haPort(int value) {
+            this.haPort = value;
             return this;
         }
 
@@ -262,7 +304,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                    nameServerCredentials);
+                    nameServerCredentials, brokerId, brokerRole, haPort);
         }
     }
 }

@@ -45,6 +45,7 @@ final class BrokerRegistration {
     private final int compressAbove;
     private final int splitAbove;
     private volatile String brokerAddress;
+    private volatile String haAddress;
 
     BrokerRegistration(BrokerConfig config, TopicConfigTable topics, RemotingClient client, BodyCodec json) {
         this(config, topics, client, json, COMPRESS_ABOVE, SPLIT_ABOVE);
@@ -61,8 +62,10 @@ final class BrokerRegistration {
         this.splitAbove = splitAbove;
     }
 
-    void brokerAddress(String address) {
+    /** Where clients reach the broker, and where slaves would replicate from. */
+    void addresses(String address, String haAddress) {
         this.brokerAddress = address;
+        this.haAddress = haAddress;
     }
 
     /**
@@ -131,14 +134,14 @@ final class BrokerRegistration {
         CRC32 crc = new CRC32();
         crc.update(body);
         RegisterBrokerRequestHeader header = new RegisterBrokerRequestHeader(config.brokerName(), brokerAddress,
-                config.clusterName(), brokerAddress, 0L, null, false, isCompressed,
+                config.clusterName(), haAddress, config.brokerId(), null, false, isCompressed,
                 (int) (crc.getValue() & 0x7FFFFFFF));
         return RemotingCommand.request(RequestCode.REGISTER_BROKER, header).body(body).build();
     }
 
     void unregisterAll() {
         UnregisterBrokerRequestHeader header = new UnregisterBrokerRequestHeader(config.brokerName(), brokerAddress,
-                config.clusterName(), 0L);
+                config.clusterName(), config.brokerId());
         for (String nameServer : config.nameServers()) {
             try {
                 client.invokeSync(nameServer, RemotingCommand.request(RequestCode.UNREGISTER_BROKER, header).build(),

@@ -3,14 +3,19 @@ package dev.ferry.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.remoting.TlsConfig;
+import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
+import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -102,5 +107,108 @@ class FerryServerCommandTest {
                 file.toString());
         assertThat(exit).isNotZero();
         assertThat(err.toString()).contains("flushMode = SOMETIMES");
+    }
+
+    private static FerryServerConfig brokerConfig(String... args) throws Exception {
+        CommandLine line = new CommandLine(new FerryServerCommand());
+        String[] all = new String[args.length + 1];
+        all[0] = "broker";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return ((BrokerCommand) line.parseArgs(all).subcommand().commandSpec().userObject()).config();
+    }
+
+    private static FerryServerConfig nameServerConfig(String... args) throws Exception {
+        CommandLine line = new CommandLine(new FerryServerCommand());
+        String[] all = new String[args.length + 1];
+        all[0] = "namesrv";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return ((NameServerCommand) line.parseArgs(all).subcommand().commandSpec().userObject()).config();
+    }
+
+    private static String failure(String... args) {
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new FerryServerCommand()).setErr(new PrintWriter(err)).execute(args);
+        assertThat(exit).as("exit code of %s", List.of(args)).isNotZero();
+        return err.toString();
+    }
+
+    @Test
+    void shouldRunABrokerAloneRegisteringWithEveryNameServerGivenOnTheCommandLine() throws Exception {
+        FerryServerConfig config = brokerConfig("--namesrv-addr", "127.0.0.1:9876;127.0.0.1:9877", "--broker-name",
+                "broker-b", "--broker-id", "0", "--cluster-name", "orders", "--broker-port", "10921", "--store-dir",
+                dir.resolve("b").toString(), "--broker-role", "async_master");
+        assertThat(config.role()).isEqualTo(FerryServerConfig.Role.BROKER);
+        assertThat(config.broker().nameServers()).containsExactly("127.0.0.1:9876", "127.0.0.1:9877");
+        assertThat(config.broker().brokerName()).isEqualTo("broker-b");
+        assertThat(config.broker().brokerId()).isZero();
+        assertThat(config.broker().brokerRole()).isEqualTo(BrokerRole.ASYNC_MASTER);
+        assertThat(config.broker().clusterName()).isEqualTo("orders");
+        assertThat(config.broker().port()).isEqualTo(10921);
+        assertThat(config.broker().haPort(10921)).as("Apache's haListenPort default").isEqualTo(10922);
+        assertThat(config.storeDir()).isEqualTo(dir.resolve("b"));
+        // Apache's periods: a registration every 30 s
+        assertThat(config.broker().registerInterval()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void shouldReadABrokersApacheStyleConfigFileWithItsKeyNames() throws Exception {
+        Path file = dir.resolve("broker-c.properties");
+        Files.writeString(file, "namesrvAddr=10.0.0.1:9876;10.0.0.2:9876\nbrokerName=broker-c\nbrokerId=0\n"
+                + "brokerClusterName=payments\nlistenPort=10931\nbrokerRole=ASYNC_MASTER\nhaListenPort=10939\n"
+                + "registerNameServerPeriod=10000\n");
+        FerryServerConfig config = brokerConfig("--config", file.toString());
+        assertThat(config.broker().nameServers()).containsExactly("10.0.0.1:9876", "10.0.0.2:9876");
+        assertThat(config.broker().brokerName()).isEqualTo("broker-c");
+        assertThat(config.broker().clusterName()).isEqualTo("payments");
+        assertThat(config.broker().port()).isEqualTo(10931);
+        assertThat(config.broker().haPort(10931)).isEqualTo(10939);
+        assertThat(config.broker().registerInterval()).isEqualTo(Duration.ofSeconds(10));
+        // the flag wins over the file
+        assertThat(brokerConfig("--config", file.toString(), "--namesrv-addr", "127.0.0.1:1").broker().nameServers())
+                .containsExactly("127.0.0.1:1");
+    }
+
+    @Test
+    void shouldRunANameServerAloneOnItsListenPort() throws Exception {
+        assertThat(nameServerConfig("--port", "9999").nameServer().port()).isEqualTo(9999);
+        Path file = dir.resolve("namesrv.properties");
+        Files.writeString(file, "listenPort=9988\n");
+        FerryServerConfig config = nameServerConfig("--config", file.toString());
+        assertThat(config.role()).isEqualTo(FerryServerConfig.Role.NAME_SERVER);
+        assertThat(config.nameServer().port()).isEqualTo(9988);
+    }
+
+    @Test
+    void shouldRefuseABrokerWithoutNameServersOrWithABadAddressOrRole() throws Exception {
+        assertThat(failure("broker", "--store-dir", dir.toString())).contains("namesrvAddr is missing");
+        assertThat(failure("broker", "--namesrv-addr", "localhost")).contains("namesrvAddr = localhost",
+                "'localhost' is not host:port");
+        assertThat(failure("broker", "--namesrv-addr", "a:1;b:99999")).contains("'b:99999' is not host:port");
+        assertThat(failure("broker", "--namesrv-addr", "a:1", "--broker-role", "LEADER"))
+                .contains("brokerRole = LEADER: expected one of ASYNC_MASTER, SYNC_MASTER, SLAVE");
+        assertThat(failure("broker", "--namesrv-addr", "a:1", "--broker-id", "2"))
+                .contains("brokerId = 2: a master's must be 0");
+        assertThat(failure("broker", "--namesrv-addr", "a:1", "--broker-role", "SLAVE"))
+                .contains("brokerId = 0: a slave's must be 1 or more");
+        assertThat(failure("broker", "--namesrv-addr", "a:1", "--broker-role", "SLAVE", "--broker-id", "1"))
+                .contains("brokerRole = SLAVE: only ASYNC_MASTER is available");
+        Path file = dir.resolve("both.properties");
+        Files.writeString(file, "listenPort=1\n");
+        assertThat(failure("--config", file.toString())).contains("set namesrvPort and brokerPort");
+    }
+
+    @Test
+    void shouldRegisterTheCombinedBrokerWithItsOwnNameServerFirstAndAnyOthersGiven() throws Exception {
+        Path file = dir.resolve("both.properties");
+        // a port nothing listens on: the extra registration fails at once, and the broker runs on
+        Files.writeString(file, "namesrvPort=0\nbrokerPort=0\nnamesrvAddr=127.0.0.1:1\n");
+        FerryServerConfig config = parse("--config", file.toString(), "--store-dir", dir.resolve("s").toString())
+                .config();
+        assertThat(config.role()).isEqualTo(FerryServerConfig.Role.NAME_SERVER_AND_BROKER);
+        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("command-test", true))
+                .start()) {
+            assertThat(server.config().broker().nameServers())
+                    .containsExactly(server.nameServerAddress(), "127.0.0.1:1");
+        }
     }
 }

@@ -1,0 +1,36 @@
+package dev.ferry.client.cluster;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.BiConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+
+/** Apache 5.3.3's clients as the cluster tests use them. */
+final class ApacheClients {
+    private ApacheClients() {
+    }
+
+    /**
+     * A started push consumer of {@code topic} from its first offset, handing each message's body (as text) and the
+     * broker it came from to {@code received}.
+     */
+    static DefaultMQPushConsumer pushConsumer(String nameServers, String group, String topic,
+                                              BiConsumer<String, String> received) throws Exception {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        consumer.setNamesrvAddr(nameServers);
+        consumer.setInstanceName(group + "-" + System.nanoTime());
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.subscribe(topic, "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            for (MessageExt message : messages) {
+                received.accept(new String(message.getBody(), StandardCharsets.UTF_8), message.getBrokerName());
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        return consumer;
+    }
+}

@@ -1,0 +1,193 @@
+package dev.ferry.client.cluster;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One name server alone or broker alone in a child JVM: {@code ferry-server namesrv|broker} started as its launcher
+ * starts it, or Apache RocketMQ 5.3.3's ({@link ApacheNodeMain}), with a small heap and small commit-log files.
+ * Restarting reuses the arguments, so a broker comes back on its port and its store. Output goes to a file: a pipe
+ * would tie the child's fate to ours.
+ */
+final class ClusterNode implements AutoCloseable {
+    private static final String FERRY_MAIN = "dev.ferry.server.cli.FerryServerCommand";
+
+    private final String name;
+    private final String mainClass;
+    private final List<String> arguments;
+    private final Path log;
+    private final int port;
+    private Process process;
+
+    private ClusterNode(String name, String mainClass, List<String> arguments, Path log, int port) {
+        this.name = name;
+        this.mainClass = mainClass;
+        this.arguments = arguments;
+        this.log = log;
+        this.port = port;
+    }
+
+    /** A Ferry name server alone on a free port. */
+    static ClusterNode nameServer(Path dir, String name) throws IOException, InterruptedException {
+        int port = freePort();
+        ClusterNode node = new ClusterNode(name, FERRY_MAIN, List.of("namesrv", "--port", Integer.toString(port),
+                "--store-dir", dir.resolve(name).toString()), dir.resolve(name + ".log"), port);
+        node.start();
+        return node;
+    }
+
+    /** An Apache 5.3.3 name server alone on a free port. */
+    static ClusterNode apacheNameServer(Path dir, String name) throws IOException, InterruptedException {
+        int port = freePort();
+        ClusterNode node = new ClusterNode(name, ApacheNodeMain.class.getName(), List.of("namesrv",
+                dir.resolve(name).toString(), Integer.toString(port)), dir.resolve(name + ".log"), port);
+        node.start();
+        return node;
+    }
+
+    /** An Apache 5.3.3 master broker alone, registering with {@code nameServers}. */
+    static ClusterNode apacheBroker(Path dir, String brokerName, String clusterName, String nameServers)
+            throws IOException, InterruptedException {
+        int port = freeApacheBrokerPort();
+        ClusterNode node = new ClusterNode(brokerName, ApacheNodeMain.class.getName(), List.of("broker",
+                dir.resolve(brokerName).toString(), nameServers, brokerName, clusterName, Integer.toString(port)),
+                dir.resolve(brokerName + ".log"), port);
+        node.start();
+        return node;
+    }
+
+    /**
+     * A master broker alone on a free port, registering with {@code nameServers} ({@code host:port;...}), writing
+     * with SYNC_FLUSH, re-registering every second (so tests need not wait Apache's 30 s).
+     */
+    static ClusterNode broker(Path dir, String brokerName, String clusterName, String nameServers)
+            throws IOException, InterruptedException {
+        int port = freePort();
+        Path config = dir.resolve(brokerName + ".properties");
+        Files.createDirectories(dir);
+        Files.writeString(config, String.join("\n", "brokerName=" + brokerName, "brokerClusterName=" + clusterName,
+                "namesrvAddr=" + nameServers, "listenPort=" + port, "flushMode=SYNC_FLUSH",
+                "commitLogSegmentSize=" + (8 << 20), "registerNameServerPeriod=1000", ""));
+        ClusterNode node = new ClusterNode(brokerName, FERRY_MAIN, List.of("broker", "--config", config.toString(), "--store-dir",
+                dir.resolve(brokerName).toString()), dir.resolve(brokerName + ".log"), port);
+        node.start();
+        return node;
+    }
+
+    /** Starts the child JVM and waits for its ready line. */
+    void start() throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Duser.home=" + log.getParent(), "-Drocketmq.home.dir=" + log.getParent(),
+                "-cp", classpath, mainClass));
+        command.addAll(arguments);
+        Files.writeString(log, "--- start\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        awaitOutput("ready", 60);
+    }
+
+    /** Waits for a line of the current run containing {@code text}; fails with the output. */
+    void awaitOutput(String text, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        boolean exited = false;
+        while (true) {
+            if (currentRun().stream().anyMatch(line -> line.contains(text))) {
+                return;
+            }
+            if (exited || System.nanoTime() > deadline) {
+                throw new AssertionError(name + " printed no line with '" + text + "': " + currentRun());
+            }
+            exited = !process.isAlive(); // one more look after it ended: its last lines are in the file now
+            Thread.sleep(100); // polling a log file, not asserting on time
+        }
+    }
+
+    private List<String> currentRun() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return lines.subList(lines.lastIndexOf("--- start") + 1, lines.size());
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** {@code 127.0.0.1:port}: the name server's or the broker's address. */
+    String address() {
+        return "127.0.0.1:" + port;
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** SIGKILL: no shutdown hook, no flush, no unregistration. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError(name + " did not die");
+        }
+    }
+
+    /** SIGTERM; returns once it stopped cleanly. */
+    void stop() throws InterruptedException {
+        process.destroy();
+        awaitOutput("stopped cleanly", 60);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError(name + " did not exit after SIGTERM");
+        }
+    }
+
+    /** Apache's broker also listens two below its port (its VIP channel) and one above (replication). */
+    private static int freeApacheBrokerPort() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+            if (isFree(port - 2) && isFree(port) && isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IOException("no free broker port");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort() == port;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " at " + address();
+    }
+}

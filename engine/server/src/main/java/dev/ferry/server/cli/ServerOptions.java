@@ -1,0 +1,93 @@
+package dev.ferry.server.cli;
+
+import dev.ferry.server.FerryServerConfig;
+import dev.ferry.server.FerryServerProperties;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every server role takes: where it listens, where it keeps its files, TLS, and a {@code --config}
+ * properties file whose keys the flags override.
+ */
+final class ServerOptions {
+    @Option(names = "--host", description = "Address to listen on and advertise (default 127.0.0.1).")
+    String host;
+
+    @Option(names = "--store-dir", description = "Directory of messages, offsets, topics, users (default "
+            + "./ferry-store).")
+    Path storeDir;
+
+    @Option(names = "--tls-mode", description = "disabled (default), permissive (TLS and plain) or enforcing "
+            + "(TLS only).")
+    String tlsMode;
+
+    @Option(names = "--tls-cert-path", description = "PEM certificate (chain) the server presents.")
+    String tlsCertPath;
+
+    @Option(names = "--tls-key-path", description = "Its private key: unencrypted PKCS#8 PEM.")
+    String tlsKeyPath;
+
+    @Option(names = "--tls-trust-cert-path", description = "PEM certificates client certificates must chain to.")
+    String tlsTrustCertPath;
+
+    @Option(names = "--tls-need-client-auth", description = "Require a client certificate (mutual TLS).")
+    Boolean tlsNeedClientAuth;
+
+    @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
+            + "host, namesrvPort, brokerPort, listenPort, storeDir, pluginDir, namesrvAddr, brokerName, brokerId, "
+            + "clusterName (or brokerClusterName), brokerRole, haListenPort, registerNameServerPeriod (ms), flushMode (ASYNC_FLUSH|SYNC_FLUSH), "
+            + "commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels (\"1s 5s 10s ...\"), "
+            + "transactionCheckInterval (30s), transactionCheckMax (15), the limits (maxTopics, sendQueueCapacity, "
+            + "maxConnections, ...: see docs/operations.md), authenticationEnabled, authorizationEnabled, "
+            + "initAuthenticationUser, innerClientAuthenticationCredentials, tlsMode, tlsCertPath, tlsKeyPath, "
+            + "tlsTrustCertPath, tlsNeedClientAuth (see docs/security.md), metricsExporterType, "
+            + "metricsPromExporterHost, metricsPromExporterPort.")
+    Path configFile;
+
+    /**
+     * Defaults, then the config file, then the flags ({@code flags} sets the role's own), for a process of
+     * {@code role}.
+     *
+     * @throws CommandLine.ParameterException naming the file, the key and the rule of a bad value
+     */
+    FerryServerConfig config(CommandLine.Model.CommandSpec spec, FerryServerConfig.Role role,
+                             Consumer<FerryServerConfig.Builder> flags) throws IOException {
+        Properties file = new Properties();
+        if (configFile != null) {
+            try (InputStream in = Files.newInputStream(configFile)) {
+                file.load(in);
+            }
+        }
+        putIfGiven(file, "tlsMode", tlsMode);
+        putIfGiven(file, "tlsCertPath", tlsCertPath);
+        putIfGiven(file, "tlsKeyPath", tlsKeyPath);
+        putIfGiven(file, "tlsTrustCertPath", tlsTrustCertPath);
+        putIfGiven(file, "tlsNeedClientAuth", tlsNeedClientAuth == null ? null : tlsNeedClientAuth.toString());
+        Path store = storeDir != null ? storeDir : Path.of(file.getProperty("storeDir", "ferry-store"));
+        file.remove("storeDir");
+        try {
+            FerryServerConfig.Builder builder = FerryServerProperties.apply(
+                    FerryServerConfig.builder(store).role(role), file);
+            if (host != null) {
+                builder.host(host);
+            }
+            flags.accept(builder);
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), (configFile == null ? "" : configFile + ": ")
+                    + e.getMessage());
+        }
+    }
+
+    private static void putIfGiven(Properties properties, String key, String value) {
+        if (value != null) {
+            properties.setProperty(key, value);
+        }
+    }
+}
