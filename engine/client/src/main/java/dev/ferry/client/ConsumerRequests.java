@@ -131,7 +131,7 @@ final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBa
      */
     @Override
     public void sendBack(ReceivedMessage message, int maxReconsumeTimes, int delayLevel) {
-        RemotingCommand response = call(message.brokerName(), RemotingCommand.request(
+        RemotingCommand response = callAt(masterAddress(message.brokerName()), RemotingCommand.request(
                 RequestCode.CONSUMER_SEND_MSG_BACK, new ConsumerSendMsgBackRequestHeader(message.commitLogOffset(),
                         group, delayLevel, message.msgId(), message.topic(), false, maxReconsumeTimes,
                         message.brokerName())).build());
@@ -140,7 +140,7 @@ final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBa
 
     /** Locks {@code queues} (all on broker {@code brokerName}) to this client; returns those now locked to it. */
     Set<MessageQueue> lock(String brokerName, Collection<MessageQueue> queues) {
-        RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.LOCK_BATCH_MQ)
+        RemotingCommand response = callAt(masterAddress(brokerName), RemotingCommand.request(RequestCode.LOCK_BATCH_MQ)
                 .body(codec.encode(lockBody(queues))).build());
         requireSuccess(response, "lock of " + queues.size() + " queues on " + brokerName);
         return codec.decode(response.body(), LockBatchResponseBody.class).lockOKMQSet().stream()
@@ -149,7 +149,7 @@ final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBa
 
     /** Gives up this client's locks on {@code queues} (all on broker {@code brokerName}). */
     void unlock(String brokerName, Collection<MessageQueue> queues) {
-        RemotingCommand response = call(brokerName, RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ)
+        RemotingCommand response = callAt(masterAddress(brokerName), RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ)
                 .body(codec.encode(lockBody(queues))).build());
         requireSuccess(response, "unlock of " + queues.size() + " queues on " + brokerName);
     }
@@ -160,8 +160,12 @@ final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBa
                 false);
     }
 
+    /** Calls the broker read from ({@link #address}). */
     private RemotingCommand call(String brokerName, RemotingCommand request) {
-        String address = address(brokerName);
+        return callAt(address(brokerName), request);
+    }
+
+    private RemotingCommand callAt(String address, RemotingCommand request) {
         try {
             return calls.call(address, request, timeout);
         } catch (RuntimeException e) {
@@ -169,9 +173,16 @@ final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBa
         }
     }
 
+    /** Where offsets and queue figures are read and committed: the master, or a slave while it is away. */
     private String address(String brokerName) {
-        return routes.brokerAddress(brokerName).orElseThrow(() -> new RetriableException(
+        return routes.readAddress(brokerName).orElseThrow(() -> new RetriableException(
                 "no known address for broker " + brokerName));
+    }
+
+    /** Where what only a master does goes: locks and send-backs. */
+    private String masterAddress(String brokerName) {
+        return routes.brokerAddress(brokerName).orElseThrow(() -> new RetriableException(
+                "no master known for broker " + brokerName));
     }
 
     private static void requireSuccess(RemotingCommand response, String what) {

@@ -184,7 +184,7 @@ public final class FerryClient implements AutoCloseable {
             return;
         }
         MessageQueue queue = route.get().readQueues().get(0);
-        String broker = route.get().brokerAddresses().get(queue.brokerName());
+        String broker = route.get().readAddresses().get(queue.brokerName());
         if (broker == null) {
             return;
         }

@@ -104,7 +104,7 @@ final class PullService {
         if (filter == null) {
             return;
         }
-        String address = routes.brokerAddress(queue.queue().brokerName()).orElse(null);
+        String address = routes.readAddress(queue.queue().brokerName()).orElse(null);
         if (address == null) {
             pullLater(queue, epoch, settings.pullErrorPause());
             return;

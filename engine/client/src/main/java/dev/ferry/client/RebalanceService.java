@@ -176,7 +176,11 @@ final class RebalanceService {
         if (settings.messageModel() == MessageModel.BROADCASTING) {
             return Optional.of(all);
         }
-        String broker = route.get().brokerAddresses().keySet().iterator().next();
+        if (route.get().readAddresses().isEmpty()) {
+            return Optional.empty(); // no broker of the route has an address now
+        }
+        // any broker of the route answers: each has the group's heartbeats (a slave too, while its master is away)
+        String broker = route.get().readAddresses().keySet().iterator().next();
         List<String> ids = new ArrayList<>(queries.consumerIds(broker));
         if (!ids.contains(clientId)) {
             // The broker has not had this consumer's heartbeat yet (a broker new to this client): send it,

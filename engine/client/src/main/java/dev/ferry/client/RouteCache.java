@@ -5,6 +5,7 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.BrokerData;
 import dev.ferry.remoting.protocol.body.TopicRouteData;
 import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
 import java.lang.System.Logger.Level;
@@ -112,12 +113,33 @@ final class RouteCache implements Routes {
         return Optional.empty();
     }
 
-    /** The master addresses of every broker in any cached route. */
+    /** Where to read {@code brokerName}'s queues, from any cached route: its master, else a slave. */
+    @Override
+    public Optional<String> readAddress(String brokerName) {
+        for (Map<String, TopicRoute> all : List.of(routes, pendingTopics)) {
+            for (TopicRoute route : all.values()) {
+                String address = route.readAddresses().get(brokerName);
+                if (address != null) {
+                    return Optional.of(address);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every address, masters' and slaves', of every broker in any cached route: where heartbeats go. */
     @Override
     public Set<String> brokerAddresses() {
         Set<String> addresses = new TreeSet<>();
-        routes.values().forEach(route -> addresses.addAll(route.brokerAddresses().values()));
-        pendingTopics.values().forEach(route -> addresses.addAll(route.brokerAddresses().values()));
+        for (Map<String, TopicRoute> all : List.of(routes, pendingTopics)) {
+            for (TopicRoute route : all.values()) {
+                for (BrokerData broker : route.data().brokerDatas()) {
+                    if (broker.brokerAddrs() != null) {
+                        addresses.addAll(broker.brokerAddrs().values());
+                    }
+                }
+            }
+        }
         return addresses;
     }
 

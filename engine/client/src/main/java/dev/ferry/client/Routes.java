@@ -14,7 +14,12 @@ interface Routes {
     /** The master address of {@code brokerName}, from any cached route. */
     Optional<String> brokerAddress(String brokerName);
 
-    /** Every broker address of every cached route. */
+    /** Where to read {@code brokerName}'s queues: its master, or while it has none a slave. */
+    default Optional<String> readAddress(String brokerName) {
+        return brokerAddress(brokerName);
+    }
+
+    /** Every broker address (masters and slaves) of every cached route. */
     Set<String> brokerAddresses();
 
     /** Whether the name servers answered the last request for a route (when not, that has been said already). */

@@ -19,10 +19,11 @@ import java.util.TreeMap;
  * @param writeQueues writable queues of brokers that have a master, sorted
  * @param readQueues readable queues, sorted
  * @param brokerAddresses master address by broker name
+ * @param readAddresses where to read each broker's queues: its master, or while it has none its first slave
  * @param data the route as the name server sent it
  */
 record TopicRoute(String topic, List<MessageQueue> writeQueues, List<MessageQueue> readQueues,
-                  Map<String, String> brokerAddresses, TopicRouteData data) {
+                  Map<String, String> brokerAddresses, Map<String, String> readAddresses, TopicRouteData data) {
 
     /** The route of {@code topic} from the name server's answer. */
     static TopicRoute of(String topic, TopicRouteData data) {
@@ -35,10 +36,15 @@ record TopicRoute(String topic, List<MessageQueue> writeQueues, List<MessageQueu
      */
     static TopicRoute of(String topic, TopicRouteData data, int maxQueues) {
         Map<String, String> addresses = new TreeMap<>();
+        Map<String, String> readAddresses = new TreeMap<>();
         for (BrokerData broker : data.brokerDatas()) {
             String master = broker.masterAddress();
             if (master != null) {
                 addresses.put(broker.brokerName(), master);
+                readAddresses.put(broker.brokerName(), master);
+            } else if (broker.brokerAddrs() != null && !broker.brokerAddrs().isEmpty()) {
+                // Apache's consumers read from a slave while the master is away, the lowest id first
+                readAddresses.put(broker.brokerName(), new TreeMap<>(broker.brokerAddrs()).firstEntry().getValue());
             }
         }
         List<MessageQueue> write = new ArrayList<>();
@@ -58,6 +64,6 @@ record TopicRoute(String topic, List<MessageQueue> writeQueues, List<MessageQueu
         Collections.sort(write);
         Collections.sort(read);
         return new TopicRoute(topic, List.copyOf(write), List.copyOf(read), Collections.unmodifiableMap(addresses),
-                data);
+                Collections.unmodifiableMap(readAddresses), data);
     }
 }

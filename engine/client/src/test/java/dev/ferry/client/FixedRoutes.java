@@ -18,7 +18,8 @@ final class FixedRoutes implements Routes {
     FixedRoutes topic(String topic, String brokerName, String address, int queues) {
         List<MessageQueue> all = IntStream.range(0, queues).mapToObj(i -> new MessageQueue(topic, brokerName, i))
                 .toList();
-        routes.put(topic, new TopicRoute(topic, all, all, Map.of(brokerName, address), null));
+        routes.put(topic, new TopicRoute(topic, all, all, Map.of(brokerName, address), Map.of(brokerName, address),
+                null));
         return this;
     }
 

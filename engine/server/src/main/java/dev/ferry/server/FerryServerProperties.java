@@ -100,6 +100,8 @@ public final class FerryServerProperties {
         k.put("brokerRole", (t, v) -> t.server.broker(b -> b.brokerRole(BrokerRole.parse(v))));
         k.put("haListenPort", (t, v) -> t.server.broker(b -> b.haPort(integer("haListenPort", v))));
         k.put("listenPort", FerryServerProperties::listenPort);
+        k.put("slaveSyncInterval", (t, v) -> t.server.broker(b -> b.slaveSyncInterval(
+                DelayLevels.parseDuration(v, "slaveSyncInterval"))));
         k.put("registerNameServerPeriod", (t, v) -> t.server.broker(b -> b.registerInterval(
                 Duration.ofMillis(longValue("registerNameServerPeriod", v)))));
         k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));

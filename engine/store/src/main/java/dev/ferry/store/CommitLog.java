@@ -2,10 +2,13 @@ package dev.ferry.store;
 
 import dev.ferry.format.StoredMessageCodec;
 import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SysFlags;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -324,6 +327,141 @@ final class CommitLog {
             offset += size;
         }
         return offset;
+    }
+
+    /**
+     * Appends entries a master replicated: whole stored entries, each at the offset it has on the master, which must
+     * be where this log ends (or, for an empty log, the start of a segment). A blank marker (its first
+     * {@link StoredMessageCodec#BLANK_MARKER_SIZE} bytes suffice) ends its segment as a roll does here. Every entry is
+     * checked before any is written; returns the new end.
+     *
+     * @throws IllegalArgumentException when the bytes are not whole, intact entries at the right offsets, or do not
+     *                                  fit this log's segments (a master with another segment size)
+     */
+    long appendReplicated(long offset, ByteBuffer entries) {
+        appendLock.lock();
+        try {
+            if (closed || failure != null) {
+                throw new IllegalStateException(closed ? "commit log is closed" : failure);
+            }
+            boolean empty = file.segments().isEmpty();
+            if (empty ? offset % file.segmentSize() != 0 : offset != writtenOffset) {
+                throw new IllegalArgumentException("replicated bytes start at " + offset + " but this commit log "
+                        + (empty ? "is empty and needs the start of a segment" : "ends at " + writtenOffset));
+            }
+            writePending();
+            List<ReplicaEntry> checked = check(offset, entries);
+            long now = Math.max(clock.millis(), lastStoreTimestamp);
+            long at = offset;
+            for (ReplicaEntry entry : checked) {
+                at = entry.offset();
+                MappedSegment segment = segmentForReplica(at, now);
+                int inSegment = (int) (at - segment.baseOffset());
+                int position = entry.position();
+                int size = entry.size();
+                if (entry.blank()) {
+                    write(segment, entries.slice(position, StoredMessageCodec.BLANK_MARKER_SIZE), inSegment);
+                    segment.publishWritePosition(segment.size(), now);
+                } else {
+                    StoredMessageView view = StoredMessageView.over(entries.slice(position, size));
+                    write(segment, entries.slice(position, size), inSegment);
+                    segment.publishWritePosition(inSegment + size, view.storeTimestamp());
+                    if (SysFlags.isDispatchedToConsumeQueue(view.sysFlag())) {
+                        nextQueueOffsets.merge(new QueueKey(view.topic(), view.queueId()), view.queueOffset() + 1,
+                                Math::max);
+                    }
+                    lastStoreTimestamp = Math.max(lastStoreTimestamp, view.storeTimestamp());
+                }
+                at += size;
+            }
+            writtenOffset = at;
+            return at;
+        } catch (UncheckedIOException e) {
+            stop("commit log stopped after a failed write of replicated entries: " + e.getMessage());
+            throw e;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** A replicated entry, checked: where it goes, where it is in the bytes received, and whether it ends a segment. */
+    private record ReplicaEntry(long offset, int position, int size, boolean blank) {
+    }
+
+    /** Checks every replicated entry against this log's segments before any is written. */
+    private List<ReplicaEntry> check(long offset, ByteBuffer entries) {
+        List<ReplicaEntry> checked = new ArrayList<>();
+        long at = offset;
+        int position = entries.position();
+        int segmentSize = file.segmentSize();
+        while (position < entries.limit()) {
+            int left = (int) (segmentSize - at % segmentSize);
+            if (entries.limit() - position < StoredMessageCodec.BLANK_MARKER_SIZE) {
+                throw new IllegalArgumentException("a partial entry at " + at);
+            }
+            int size = entries.getInt(position + StoredMessageCodec.TOTAL_SIZE_POSITION);
+            int magic = entries.getInt(position + StoredMessageCodec.MAGIC_POSITION);
+            if (magic == StoredMessageCodec.BLANK_MAGIC) {
+                if (size != left) {
+                    throw new IllegalArgumentException("a blank marker at " + at + " covers " + size + " bytes but "
+                            + "its segment has " + left + " left: the master's segments are not " + segmentSize
+                            + " bytes");
+                }
+                checked.add(new ReplicaEntry(at, position, size, true));
+                position += Math.min(size, entries.limit() - position); // the marker alone, or the whole rest
+            } else {
+                if (size <= 0 || size > left || entries.limit() - position < size) {
+                    throw new IllegalArgumentException("an entry of " + size + " bytes at " + at + " is not whole "
+                            + "or does not fit its segment (" + left + " bytes left)");
+                }
+                if (!StoredMessageCodec.isIntactEntry(entries.slice(position, size), at)) {
+                    throw new IllegalArgumentException("the entry at " + at + " is damaged or not stored there");
+                }
+                checked.add(new ReplicaEntry(at, position, size, false));
+                position += size;
+            }
+            at += size;
+        }
+        return checked;
+    }
+
+    /** The segment {@code offset} goes into, created when it starts one. */
+    private MappedSegment segmentForReplica(long offset, long now) {
+        Optional<MappedSegment> last = file.last();
+        if (last.isPresent() && offset < last.get().baseOffset() + last.get().size()) {
+            return last.get();
+        }
+        return file.addSegment(offset, now);
+    }
+
+    private static void write(MappedSegment segment, ByteBuffer bytes, int position) {
+        if (segment.writesThroughChannel()) {
+            segment.writeThroughChannel(bytes, position);
+        } else {
+            segment.buffer().put(position, bytes, bytes.position(), bytes.remaining());
+        }
+    }
+
+    /**
+     * Up to {@code maxBytes} written bytes from {@code offset}, within the one segment holding it (from the next
+     * segment when {@code offset} ends one), as a master sends them to its slaves; empty when nothing is written
+     * there yet.
+     *
+     * @throws IllegalArgumentException when {@code offset} is below the first segment still on disk
+     */
+    Optional<ByteBuffer> replicaChunk(long offset, int maxBytes) {
+        if (offset >= writtenOffset) {
+            return Optional.empty();
+        }
+        if (offset < file.minOffset()) {
+            throw new IllegalArgumentException("offset " + offset + " is no longer on disk; the commit log starts at "
+                    + file.minOffset());
+        }
+        return file.segmentFor(offset).flatMap(segment -> {
+            int position = (int) (offset - segment.baseOffset());
+            int length = Math.min(maxBytes, segment.writePosition() - position);
+            return length > 0 ? Optional.of(segment.slice(position, length)) : Optional.empty();
+        });
     }
 
     /** Refuses further appends. */

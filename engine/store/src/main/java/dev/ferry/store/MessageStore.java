@@ -6,6 +6,7 @@ import dev.ferry.format.DurableDirectories;
 import dev.ferry.format.StoredMessageView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -194,6 +195,41 @@ public final class MessageStore implements AutoCloseable {
         } catch (MessageRejectedException e) {
             return e.toResult();
         }
+    }
+
+    /**
+     * Appends what a master replicated (whole stored entries at their master offsets, see
+     * {@link CommitLog#appendReplicated}); under sync flush returns once they are durable. Returns the commit log's
+     * new end, which is what a slave reports to its master.
+     *
+     * @throws IllegalArgumentException when the bytes do not continue this commit log as whole, intact entries
+     * @throws IllegalStateException    when the store is closed or stopped by a failed write
+     */
+    public long appendReplicated(long offset, ByteBuffer entries) {
+        if (closed) {
+            throw new IllegalStateException("store is closed");
+        }
+        long end = commitLog.appendReplicated(offset, entries);
+        if (groupCommit != null && end > offset) {
+            AppendResult covering = new AppendResult(AppendStatus.PUT_OK, offset, (int) (end - offset), 0, 0, null,
+                    "");
+            AppendResult durable = groupCommit.awaitDurable(covering, config.syncFlushTimeout());
+            if (durable.status() != AppendStatus.PUT_OK) {
+                return commitLog.flushedOffset();
+            }
+        }
+        dispatchLoop.wake();
+        return end;
+    }
+
+    /**
+     * Up to {@code maxBytes} written commit-log bytes from {@code offset}, within one segment, for a slave; empty
+     * when nothing is written there yet.
+     *
+     * @throws IllegalArgumentException when {@code offset} is no longer on disk
+     */
+    public Optional<ByteBuffer> replicaChunk(long offset, int maxBytes) {
+        return commitLog.replicaChunk(offset, maxBytes);
     }
 
     /**

@@ -5,12 +5,22 @@ import java.util.function.BiConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 
 /** Apache 5.3.3's clients as the cluster tests use them. */
 final class ApacheClients {
     private ApacheClients() {
+    }
+
+    /** A started producer of {@code group}. */
+    static DefaultMQProducer producer(String nameServers, String group) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer(group);
+        producer.setNamesrvAddr(nameServers);
+        producer.setInstanceName(group + "-" + System.nanoTime());
+        producer.start();
+        return producer;
     }
 
     /**

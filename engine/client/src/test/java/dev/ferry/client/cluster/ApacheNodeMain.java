@@ -8,14 +8,20 @@ import org.apache.rocketmq.common.namesrv.NamesrvConfig;
 import org.apache.rocketmq.namesrv.NamesrvController;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.store.config.BrokerRole;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
 
 /**
  * An Apache RocketMQ 5.3.3 name server alone or broker alone in a child JVM ({@link ClusterNode}), on 127.0.0.1,
- * with small files. Arguments: {@code namesrv DIR PORT} or {@code broker DIR NAMESRV_ADDR BROKER_NAME CLUSTER PORT}.
+ * with small files. Arguments: {@code namesrv DIR PORT} or {@code broker DIR NAMESRV_ADDR BROKER_NAME CLUSTER PORT},
+ * then optionally {@code slave} for a slave (brokerId 1, reading allowed) or {@code sync-master} for a SYNC_MASTER
+ * rather than an ASYNC_MASTER, and then a commit-log file size other than {@value #COMMIT_LOG_SIZE} bytes.
  * Prints {@code ready} once it runs; runs until killed.
  */
 public final class ApacheNodeMain {
+    /** The commit-log file size of the brokers it runs. */
+    public static final int COMMIT_LOG_SIZE = 16 * 1024 * 1024;
+
     private ApacheNodeMain() {
     }
 
@@ -59,10 +65,22 @@ public final class ApacheNodeMain {
             config.setBrokerIP2("127.0.0.1");
             config.setAutoCreateTopicEnable(true);
             config.setRegisterNameServerPeriod(10_000); // Apache's least
+            String role = args.length > 6 ? args[6] : "master";
+            boolean slave = role.equals("slave");
+            if (slave) {
+                config.setBrokerId(1);
+                config.setSlaveReadEnable(true);
+            }
             NettyServerConfig netty = new NettyServerConfig();
             netty.setBindAddress("127.0.0.1");
             netty.setListenPort(port);
-            MessageStoreConfig store = smallStore(dir, 16 * 1024 * 1024, port + 1);
+            MessageStoreConfig store = smallStore(dir, args.length > 7 ? Integer.parseInt(args[7]) : COMMIT_LOG_SIZE,
+                    port + 1);
+            if (slave) {
+                store.setBrokerRole(BrokerRole.SLAVE);
+            } else if (role.equals("sync-master")) {
+                store.setBrokerRole(BrokerRole.SYNC_MASTER);
+            }
             BrokerController broker = new BrokerController(config, netty, new NettyClientConfig(), store);
             if (!broker.initialize()) {
                 throw new IllegalStateException("broker did not initialize");

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -54,15 +55,25 @@ final class ClusterNode implements AutoCloseable {
         return node;
     }
 
-    /** An Apache 5.3.3 master broker alone, registering with {@code nameServers}. */
+    /** An Apache 5.3.3 master broker alone (ASYNC_MASTER), registering with {@code nameServers}. */
     static ClusterNode apacheBroker(Path dir, String brokerName, String clusterName, String nameServers)
             throws IOException, InterruptedException {
+        return apacheBroker(dir, brokerName, brokerName, clusterName, nameServers, false);
+    }
+
+    /** An Apache 5.3.3 broker alone named {@code node}: a master, or a slave (brokerId 1) of {@code brokerName}. */
+    static ClusterNode apacheBroker(Path dir, String node, String brokerName, String clusterName, String nameServers,
+                                    boolean slave) throws IOException, InterruptedException {
         int port = freeApacheBrokerPort();
-        ClusterNode node = new ClusterNode(brokerName, ApacheNodeMain.class.getName(), List.of("broker",
-                dir.resolve(brokerName).toString(), nameServers, brokerName, clusterName, Integer.toString(port)),
-                dir.resolve(brokerName + ".log"), port);
-        node.start();
-        return node;
+        List<String> arguments = new ArrayList<>(List.of("broker", dir.resolve(node).toString(), nameServers,
+                brokerName, clusterName, Integer.toString(port)));
+        if (slave) {
+            arguments.add("slave");
+        }
+        ClusterNode started = new ClusterNode(node, ApacheNodeMain.class.getName(), arguments,
+                dir.resolve(node + ".log"), port);
+        started.start();
+        return started;
     }
 
     /**
@@ -71,16 +82,32 @@ final class ClusterNode implements AutoCloseable {
      */
     static ClusterNode broker(Path dir, String brokerName, String clusterName, String nameServers)
             throws IOException, InterruptedException {
+        return broker(dir, brokerName, brokerName, clusterName, nameServers, Map.of());
+    }
+
+    /**
+     * A broker alone as {@link #broker(Path, String, String, String)}, named {@code node} (its log and store), with
+     * {@code settings} added to its config file (a role, an id, ...).
+     */
+    static ClusterNode broker(Path dir, String node, String brokerName, String clusterName, String nameServers,
+                              Map<String, String> settings) throws IOException, InterruptedException {
         int port = freePort();
-        Path config = dir.resolve(brokerName + ".properties");
+        Path config = dir.resolve(node + ".properties");
         Files.createDirectories(dir);
-        Files.writeString(config, String.join("\n", "brokerName=" + brokerName, "brokerClusterName=" + clusterName,
+        List<String> lines = new ArrayList<>(List.of("brokerName=" + brokerName, "brokerClusterName=" + clusterName,
                 "namesrvAddr=" + nameServers, "listenPort=" + port, "flushMode=SYNC_FLUSH",
-                "commitLogSegmentSize=" + (8 << 20), "registerNameServerPeriod=1000", ""));
-        ClusterNode node = new ClusterNode(brokerName, FERRY_MAIN, List.of("broker", "--config", config.toString(), "--store-dir",
-                dir.resolve(brokerName).toString()), dir.resolve(brokerName + ".log"), port);
-        node.start();
-        return node;
+                "commitLogSegmentSize=" + (8 << 20), "registerNameServerPeriod=1000"));
+        settings.forEach((key, value) -> lines.add(key + "=" + value));
+        Files.writeString(config, String.join("\n", lines) + "\n");
+        ClusterNode started = new ClusterNode(node, FERRY_MAIN, List.of("broker", "--config", config.toString(),
+                "--store-dir", dir.resolve(node).toString()), dir.resolve(node + ".log"), port);
+        started.start();
+        return started;
+    }
+
+    /** Where this node keeps its files (a broker's store). */
+    Path storeDir(Path dir) {
+        return dir.resolve(name);
     }
 
     /** Starts the child JVM and waits for its ready line. */
@@ -137,6 +164,23 @@ final class ClusterNode implements AutoCloseable {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError(name + " did not die");
+        }
+    }
+
+    /** SIGSTOP: the process and its connections stay, but it answers nothing until {@link #resume()}. */
+    void pause() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String which) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", which, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill " + which + " " + process.pid() + " failed");
         }
     }
 

@@ -12,6 +12,9 @@ import dev.ferry.client.Producer;
 import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.server.cli.FerryServerCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,10 +30,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * Two Ferry name servers and three Ferry brokers, each a process of its own, writing with SYNC_FLUSH. A topic made
@@ -55,9 +58,12 @@ class ManyBrokersTest {
                  ClusterNode b = ClusterNode.broker(dir, "broker-b", "SpreadCluster", nameServers);
                  ClusterNode c = ClusterNode.broker(dir, "broker-c", "SpreadCluster", nameServers);
                  ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(nameServers)) {
+                await().atMost(WAIT).until(() -> admin.brokerNames().size() == 3);
+                // ferry-server admin creates it on every master the name server knows
+                String created = ferryAdmin(ns1.address(), "topic", "create", TOPIC, "--queues",
+                        Integer.toString(QUEUES_PER_BROKER));
                 for (ClusterNode broker : List.of(a, b, c)) {
-                    admin.apache().createAndUpdateTopicConfig(broker.address(),
-                            new TopicConfig(TOPIC, QUEUES_PER_BROKER, QUEUES_PER_BROKER));
+                    assertThat(created).contains("created topic " + TOPIC + " on " + broker.address());
                 }
                 await().atMost(WAIT).untilAsserted(() -> {
                     TopicRouteData route = admin.apache().examineTopicRouteInfo(TOPIC);
@@ -65,17 +71,24 @@ class ManyBrokersTest {
                     assertThat(route.getQueueDatas()).hasSize(3);
                 });
                 run(nameServers, b);
+                // every queue of every broker in the group's lag, and nothing left to consume
+                await().atMost(WAIT).untilAsserted(() -> {
+                    List<String> rows = ferryAdmin(ns2.address(), "lag", "spread-ferry").lines()
+                            .filter(line -> line.contains(" " + TOPIC + " ")).toList();
+                    assertThat(rows).hasSize(3 * QUEUES_PER_BROKER);
+                    for (String broker : List.of("broker-a", "broker-b", "broker-c")) {
+                        assertThat(rows).filteredOn(row -> row.startsWith(broker + " ")).hasSize(QUEUES_PER_BROKER);
+                    }
+                    assertThat(rows).allMatch(row -> row.endsWith(" 0"), "no lag left");
+                });
             }
         }
     }
 
     private void run(String nameServers, ClusterNode victim) throws Exception {
         Traffic traffic = new Traffic();
-        DefaultMQProducer apacheProducer = new DefaultMQProducer("spread-apache-producer");
-        apacheProducer.setNamesrvAddr(nameServers);
-        apacheProducer.setInstanceName("spread-" + System.nanoTime());
+        DefaultMQProducer apacheProducer = ApacheClients.producer(nameServers, "spread-apache-producer");
         apacheProducer.setSendLatencyFaultEnable(true); // Apache's latency fault tolerance
-        apacheProducer.start();
         DefaultMQPushConsumer apacheConsumer = ApacheClients.pushConsumer(nameServers, "spread-apache", TOPIC,
                 traffic::consumedByApache);
         FerryClient producerClient = client(nameServers, "producer");
@@ -172,6 +185,18 @@ class ManyBrokersTest {
             consumerClient2.close();
             producerClient.close();
         }
+    }
+
+    /** Runs {@code ferry-server admin --namesrv NAMESRV ARGS...}; returns its output, failing on a non-zero exit. */
+    private static String ferryAdmin(String nameServer, String... args) {
+        List<String> all = new ArrayList<>(List.of("admin", "--namesrv", nameServer));
+        all.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err)).execute(all.toArray(String[]::new));
+        assertThat(exit).as("ferry-server %s: %s", all, err).isZero();
+        return out.toString();
     }
 
     private FerryClient client(String nameServers, String name) {

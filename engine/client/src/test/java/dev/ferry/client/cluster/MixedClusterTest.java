@@ -11,9 +11,16 @@ import dev.ferry.client.Producer;
 import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +32,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,7 +45,7 @@ class MixedClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int MESSAGES = 200;
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the processes' logs stay when a test fails
     Path dir;
 
     @Test
@@ -56,6 +64,60 @@ class MixedClusterTest {
              ClusterNode ferryBroker = ClusterNode.broker(dir, "ferry-b", "Mixed", nameServer.address())) {
             sendAndConsumeAcross(nameServer.address(), apacheBroker, ferryBroker);
         }
+    }
+
+    @Test
+    void shouldReplicateAnApacheMasterToAFerrySlaveThatServesItsMessagesOnceTheMasterIsGone() throws Exception {
+        String topic = "FromApache";
+        try (ClusterNode nameServer = ClusterNode.apacheNameServer(dir, "apache-ns");
+             ClusterNode master = ClusterNode.apacheBroker(dir, "apache-a", "Mixed", nameServer.address());
+             // the same commit-log files as the Apache master's: offsets map to files alike on both
+             ClusterNode slave = ClusterNode.broker(dir, "ferry-slave", "apache-a", "Mixed", nameServer.address(),
+                     Map.of("brokerRole", "SLAVE", "brokerId", "1", "slaveSyncInterval", "500ms",
+                             "commitLogSegmentSize", Integer.toString(ApacheNodeMain.COMMIT_LOG_SIZE)));
+             ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(nameServer.address());
+             RemotingClient raw = new RemotingClient(RemotingClientConfig.builder().build())) {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(admin.clusterInfo().getBrokerAddrTable()
+                    .get("apache-a").getBrokerAddrs()).containsEntry(0L, master.address())
+                    .containsEntry(1L, slave.address()));
+            admin.apache().createAndUpdateTopicConfig(master.address(), new TopicConfig(topic, 4, 4));
+            DefaultMQProducer producer = ApacheClients.producer(nameServer.address(), "from-apache-producer");
+            Set<String> sent = new HashSet<>();
+            try {
+                for (int i = 0; i < MESSAGES; i++) {
+                    producer.send(new org.apache.rocketmq.common.message.Message(topic,
+                            ("replicated-" + i).getBytes(StandardCharsets.UTF_8)));
+                    sent.add("replicated-" + i);
+                }
+            } finally {
+                producer.shutdown();
+            }
+            // asynchronous replication: the slave's queues catch up with the master's
+            await().atMost(WAIT).untilAsserted(() -> {
+                for (int queue = 0; queue < 4; queue++) {
+                    assertThat(maxOffset(raw, slave.address(), topic, queue)).as("queue %d on the slave", queue)
+                            .isEqualTo(maxOffset(raw, master.address(), topic, queue));
+                }
+            });
+            master.kill();
+
+            Map<String, String> consumed = new ConcurrentHashMap<>();
+            DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(nameServer.address(), "from-apache", topic,
+                    consumed::put);
+            try {
+                await().atMost(WAIT).untilAsserted(() -> assertThat(consumed.keySet())
+                        .as("consumed from the Ferry slave").containsExactlyInAnyOrderElementsOf(sent));
+            } finally {
+                consumer.shutdown();
+            }
+        }
+    }
+
+    private static long maxOffset(RemotingClient raw, String address, String topic, int queue) {
+        RemotingCommand response = raw.invokeSync(address, RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
+                new GetMaxOffsetRequestHeader(topic, queue, null, "apache-a")).build(), Duration.ofSeconds(3));
+        assertThat(response.code()).as(response.remark()).isEqualTo(ResponseCode.SUCCESS);
+        return Long.parseLong(response.extFields().get("offset"));
     }
 
     private void sendAndConsumeAcross(String nameServer, ClusterNode apacheBroker, ClusterNode ferryBroker)
@@ -81,10 +143,7 @@ class MixedClusterTest {
         Map<String, String> ferryConsumed = new ConcurrentHashMap<>();
         DefaultMQPushConsumer apacheConsumer = ApacheClients.pushConsumer(nameServer, "mixed-apache", topic,
                 apacheConsumed::put);
-        DefaultMQProducer apacheProducer = new DefaultMQProducer("mixed-apache-producer");
-        apacheProducer.setNamesrvAddr(nameServer);
-        apacheProducer.setInstanceName("mixed-" + System.nanoTime());
-        apacheProducer.start();
+        DefaultMQProducer apacheProducer = ApacheClients.producer(nameServer, "mixed-apache-producer");
         try (FerryClient client = new FerryClient(ClientConfig.builder(nameServer).clientIp("127.0.0.1")
                 .localOffsetDirectory(dir.resolve("offsets")).build())) {
             PushConsumer ferryConsumer = client.pushConsumer(PushConsumerConfig.builder("mixed-ferry")

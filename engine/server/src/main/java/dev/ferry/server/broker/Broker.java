@@ -75,6 +75,7 @@ public final class Broker implements AutoCloseable {
     private final RemotingServer remoting;
     private final RemotingClient nameServerClient;
     private final BrokerRegistration registration;
+    private final BrokerReplication replication;
     private final ThreadPoolExecutor sendExecutor;
     private final ThreadPoolExecutor pullExecutor;
     private final ThreadPoolExecutor clientExecutor;
@@ -148,9 +149,12 @@ public final class Broker implements AutoCloseable {
         RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), subscriptionGroups::get, topics,
                 this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
+        this.replication = new BrokerReplication(config, store, new MasterCopy(nameServerClient, json, topics,
+                subscriptionGroups, offsets, schedule), storeConfig.syncFlushTimeout(), threadFactory, System::nanoTime);
+        registration.whenMasterNamed(replication::masterNamed);
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
-                counters, subscriptionGroups, settings);
+                counters, subscriptionGroups, settings, replication.sendWait(), replication::appended);
         this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
                 clock, counters, subscriptionGroups, pullOffsets);
@@ -213,6 +217,7 @@ public final class Broker implements AutoCloseable {
         for (int code : BrokerInfoProcessor.CODES) {
             remoting.registerProcessor(code, info, queryExecutor);
         }
+        replication.registerProcessors(remoting, offsets, schedule, json, adminExecutor, sendExecutor);
         countDecisions();
         this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
                 consumers, producers, counters, executors());
@@ -268,7 +273,7 @@ public final class Broker implements AutoCloseable {
     public Broker start() {
         remoting.start();
         send.storeHost(new InetSocketAddress(config.host(), remoting.port()));
-        registration.addresses(address(), config.host() + ":" + config.haPort(remoting.port()));
+        registration.addresses(address(), replication.start(remoting.port(), scheduler));
         registration.registerAll();
         long register = config.registerInterval().toMillis();
         registrar.scheduleWithFixedDelay(this::registerQuietly, register, register, TimeUnit.MILLISECONDS);
@@ -284,17 +289,19 @@ public final class Broker implements AutoCloseable {
                 TimeUnit.SECONDS);
         scheduler.scheduleAtFixedRate(() -> quietly("rolling statistics", statistics::rollMinute), 1, 1,
                 TimeUnit.MINUTES);
-        scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),
-                DELAY_POLL.toMillis(), DELAY_POLL.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> quietly("persisting delay progress", schedule::persistIfChanged),
                 persist, persist, TimeUnit.MILLISECONDS);
-        long check = config.transactionCheckInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(() -> quietly("checking transactions", () -> {
-            transactions.checkUndecided();
-            transactions.persistIfChanged();
-        }), check, check, TimeUnit.MILLISECONDS);
-        LOG.log(System.Logger.Level.INFO, "broker {0} of cluster {1} serving at {2}", config.brokerName(),
-                config.clusterName(), address());
+        if (!replication.isSlave()) { // a slave's copy of the log is written by its master alone
+            scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),
+                    DELAY_POLL.toMillis(), DELAY_POLL.toMillis(), TimeUnit.MILLISECONDS);
+            long check = config.transactionCheckInterval().toMillis();
+            scheduler.scheduleWithFixedDelay(() -> quietly("checking transactions", () -> {
+                transactions.checkUndecided();
+                transactions.persistIfChanged();
+            }), check, check, TimeUnit.MILLISECONDS);
+        }
+        LOG.log(System.Logger.Level.INFO, "broker {0} id {1} ({2}) of cluster {3} serving at {4}",
+                config.brokerName(), config.brokerId(), config.brokerRole(), config.clusterName(), address());
         return this;
     }
 
@@ -455,6 +462,7 @@ public final class Broker implements AutoCloseable {
         subscriptionGroups.persist();
         schedule.persist();
         transactions.persist();
+        replication.close();
         nameServerClient.close();
         store.close();
         LOG.log(System.Logger.Level.INFO, "broker {0} stopped", config.brokerName());

@@ -39,8 +39,10 @@ import java.util.Optional;
  * @param nameServerCredentials what it signs its requests to name servers with (authentication on), or empty
  * @param brokerId             0 for the master of its broker group, 1 and up for slaves (Apache's brokerId)
  * @param brokerRole           its part in the broker group
- * @param haPort               where it serves replication to slaves (Apache's haListenPort); 0 means the port after
- *                             {@code port}, Apache's default
+ * @param haPort               where a master serves replication to slaves (Apache's haListenPort). 0 leaves an
+ *                             ASYNC_MASTER without one (the port streams every message unauthenticated, so it is
+ *                             opened only when asked for) and puts a SYNC_MASTER's on the port after {@code port}
+ * @param slaveSyncInterval    how often a slave copies its master's topics, groups, consumer and delay offsets
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -49,7 +51,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int maxReconsumeTimes, Duration transactionCheckInterval, Duration transactionTimeout,
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
-                           long brokerId, BrokerRole brokerRole, int haPort) {
+                           long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -89,16 +91,24 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         } else {
             require(brokerId > MASTER_ID, "brokerId", brokerId, "a slave's must be 1 or more");
         }
-        require(brokerRole == BrokerRole.ASYNC_MASTER, "brokerRole", brokerRole,
-                "only ASYNC_MASTER is available: this broker cannot replicate yet");
+        positive("slaveSyncInterval", slaveSyncInterval);
     }
 
     /** The brokerId of a master. */
     public static final long MASTER_ID = 0;
 
-    /** The port slaves replicate from: {@code haPort}, or the one after the broker's port when that is 0. */
+    /**
+     * The port a master serves slaves on, given the port the broker listens on: {@code haPort}; else, for a
+     * SYNC_MASTER, the one after the broker's (or any free one when the broker's was any free one); else -1: none.
+     */
     public int haPort(int boundPort) {
-        return haPort != 0 ? haPort : boundPort + 1;
+        if (haPort != 0) {
+            return haPort;
+        }
+        if (brokerRole != BrokerRole.SYNC_MASTER) {
+            return -1;
+        }
+        return port == 0 ? 0 : boundPort + 1;
     }
 
     private static void require(boolean ok, String key, Object value, String rule) {
@@ -127,7 +137,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                nameServerCredentials, brokerId, brokerRole, haPort);
+                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval);
     }
 
     public static Builder builder(Path storeDir) {
@@ -163,6 +173,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private long brokerId = MASTER_ID;
         private BrokerRole brokerRole = BrokerRole.ASYNC_MASTER;
         private int haPort;
+        private Duration slaveSyncInterval = Duration.ofSeconds(10);
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -196,6 +207,11 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         /** Where slaves replicate from; 0 for the port after the broker's. */
         public Builder haPort(int value) {
             this.haPort = value;
+            return this;
+        }
+
+        public Builder slaveSyncInterval(Duration value) {
+            this.slaveSyncInterval = value;
             return this;
         }
 
@@ -304,7 +320,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                    nameServerCredentials, brokerId, brokerRole, haPort);
+                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval);
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.ferry.remoting.protocol.body.RegisterBrokerBody;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.remoting.protocol.header.RegisterBrokerRequestHeader;
+import dev.ferry.remoting.protocol.header.RegisterBrokerResponseHeader;
 import dev.ferry.remoting.protocol.header.UnregisterBrokerRequestHeader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.zip.CRC32;
 
 /**
@@ -46,6 +48,8 @@ final class BrokerRegistration {
     private final int splitAbove;
     private volatile String brokerAddress;
     private volatile String haAddress;
+    /** Told of each name server's answer naming this broker group's master: what a slave replicates from. */
+    private volatile BiConsumer<String, String> masterListener = (master, ha) -> { };
 
     BrokerRegistration(BrokerConfig config, TopicConfigTable topics, RemotingClient client, BodyCodec json) {
         this(config, topics, client, json, COMPRESS_ABOVE, SPLIT_ABOVE);
@@ -60,6 +64,11 @@ final class BrokerRegistration {
         this.compressed = new CompressedRegistration(json);
         this.compressAbove = compressAbove;
         this.splitAbove = splitAbove;
+    }
+
+    /** {@code listener} gets the master's address and HA address from each answer that names them (slaves). */
+    void whenMasterNamed(BiConsumer<String, String> listener) {
+        this.masterListener = listener;
     }
 
     /** Where clients reach the broker, and where slaves would replicate from. */
@@ -98,12 +107,24 @@ final class BrokerRegistration {
                             nameServer, response.code(), response.remark());
                     return false;
                 }
+                masterNamed(response);
                 return true;
             });
         } catch (RemotingException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot register with name server {0}: {1}", nameServer,
                     e.getMessage());
             return CompletableFuture.completedFuture(false);
+        }
+    }
+
+    private void masterNamed(RemotingCommand response) {
+        try {
+            RegisterBrokerResponseHeader answer = response.header(RegisterBrokerResponseHeader.class);
+            if (answer.masterAddr() != null && !answer.masterAddr().isEmpty()) {
+                masterListener.accept(answer.masterAddr(), answer.haServerAddr());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "no master in a name server''s answer: {0}", e.getMessage());
         }
     }
 

@@ -46,8 +46,31 @@ final class ConsumerOffsetTable {
     }
 
     private void load(Stored stored) {
+        Map<String, Map<Integer, Long>> valid = valid(stored);
+        offsets.putAll(valid);
+        valid.values().forEach(queues -> entries.addAndGet(queues.size()));
+    }
+
+    /** The master's offsets in place of these (a slave's copy); what is not in them is dropped. */
+    synchronized void replaceWith(Stored master) {
+        Map<String, Map<Integer, Long>> valid = valid(master);
+        offsets.keySet().retainAll(valid.keySet());
+        offsets.putAll(valid);
+        entries.set(offsets.values().stream().mapToInt(Map::size).sum());
+        unsaved.record();
+    }
+
+    /** This table as RocketMQ writes it, for a slave. */
+    Stored snapshot() {
+        Map<String, Map<Integer, Long>> copy = new HashMap<>();
+        offsets.forEach((key, queues) -> copy.put(key, new HashMap<>(queues)));
+        return new Stored(copy);
+    }
+
+    private static Map<String, Map<Integer, Long>> valid(Stored stored) {
+        Map<String, Map<Integer, Long>> all = new HashMap<>();
         if (stored.offsetTable() == null) {
-            return;
+            return all;
         }
         stored.offsetTable().forEach((key, queues) -> {
             int at = key.indexOf('@');
@@ -63,9 +86,9 @@ final class ConsumerOffsetTable {
                     valid.put(queueId, offset);
                 }
             });
-            offsets.put(key, valid);
-            entries.addAndGet(valid.size());
+            all.put(key, valid);
         });
+        return all;
     }
 
     private static String key(String topic, String group) {
@@ -193,8 +216,6 @@ final class ConsumerOffsetTable {
     }
 
     void persist() {
-        Map<String, Map<Integer, Long>> copy = new HashMap<>();
-        offsets.forEach((key, queues) -> copy.put(key, new HashMap<>(queues)));
-        file.write(new Stored(copy));
+        file.write(snapshot());
     }
 }

@@ -206,6 +206,27 @@ final class ScheduleService {
     }
 
     void persist() {
-        file.write(new Stored(new HashMap<>(nextOffsets)));
+        file.write(snapshot());
+    }
+
+    /** The delay progress as RocketMQ writes it ({@code delayOffset.json}), for a slave. */
+    Stored snapshot() {
+        return new Stored(new HashMap<>(nextOffsets));
+    }
+
+    /** The master's delay progress in place of this one (a slave's copy, which delivers nothing itself). */
+    void replaceWith(Stored master) {
+        if (master.offsetTable() == null) {
+            return;
+        }
+        Map<Integer, Long> valid = new HashMap<>();
+        master.offsetTable().forEach((level, offset) -> {
+            if (level != null && level > 0 && offset != null && offset >= 0) {
+                valid.put(level, offset);
+            }
+        });
+        nextOffsets.keySet().retainAll(valid.keySet());
+        nextOffsets.putAll(valid);
+        unsaved.record();
     }
 }

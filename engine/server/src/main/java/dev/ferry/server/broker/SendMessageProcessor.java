@@ -14,6 +14,8 @@ import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.header.SendMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
+import dev.ferry.server.replica.ReplicaOutcome;
+import dev.ferry.server.replica.ReplicaWait;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
 import dev.ferry.store.MessageStore;
@@ -49,7 +51,10 @@ final class SendMessageProcessor implements RequestProcessor {
 
     SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
                          InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
-                         TopicCounters counters, SubscriptionGroupTable groups, BrokerSettings settings) {
+                         TopicCounters counters, SubscriptionGroupTable groups, BrokerSettings settings,
+                         ReplicaWait replicas, Runnable appendedHint) {
+        this.replicas = replicas;
+        this.appendedHint = appendedHint;
         this.groups = groups;
         this.settings = settings;
         this.config = config;
@@ -61,6 +66,11 @@ final class SendMessageProcessor implements RequestProcessor {
         this.retries = retries;
         this.counters = counters;
     }
+
+    /** What a send waits for after it is stored: slaves, for a SYNC_MASTER. */
+    private final ReplicaWait replicas;
+    /** Tells replication there is more to send. */
+    private final Runnable appendedHint;
 
     InetSocketAddress storeHost() {
         return storeHost;
@@ -145,14 +155,21 @@ final class SendMessageProcessor implements RequestProcessor {
             }
             appended.add(result);
         }
+        appendedHint.run();
         // from the request: a prepared message is stored in the half topic without its transaction flag
         TopicCounters.MessageType type = TopicCounters.MessageType.of(header.sysFlag(), header.properties());
-        return DeferredAnswer.when(CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)), context,
-                request, () -> answer(request, header, queueId, type, appended));
+        CompletableFuture<AppendResult> last = appended.get(appended.size() - 1);
+        CompletableFuture<ReplicaOutcome> replicated = CompletableFuture.allOf(appended.toArray(
+                CompletableFuture[]::new)).thenCompose(stored -> last.join().isStored()
+                ? replicas.replicated(last.join().nextPhysicalOffset(), store.commitLogEndOffset())
+                : CompletableFuture.completedFuture(ReplicaOutcome.REPLICATED));
+        return DeferredAnswer.when(replicated, context, request,
+                () -> answer(request, header, queueId, type, appended, replicated.join()));
     }
 
     private RemotingCommand answer(RemotingCommand request, SendMessageRequestHeader header, int queueId,
-                                   TopicCounters.MessageType type, List<CompletableFuture<AppendResult>> appended) {
+                                   TopicCounters.MessageType type, List<CompletableFuture<AppendResult>> appended,
+                                   ReplicaOutcome replicated) {
         List<String> ids = new ArrayList<>(appended.size());
         int code = ResponseCode.SUCCESS;
         long bytes = 0;
@@ -166,6 +183,11 @@ final class SendMessageProcessor implements RequestProcessor {
             if (result.status() == AppendStatus.FLUSH_DISK_TIMEOUT) {
                 code = ResponseCode.FLUSH_DISK_TIMEOUT;
             }
+        }
+        // As Apache's: stored here either way, the code tells the producer no slave confirmed it
+        if (code == ResponseCode.SUCCESS && replicated != ReplicaOutcome.REPLICATED) {
+            code = replicated == ReplicaOutcome.TIMED_OUT ? ResponseCode.FLUSH_SLAVE_TIMEOUT
+                    : ResponseCode.SLAVE_NOT_AVAILABLE;
         }
         if (code == ResponseCode.SUCCESS) {
             counters.messagesIn(header.topic(), type, appended.size(), bytes);

@@ -60,19 +60,36 @@ final class SubscriptionGroupTable {
     }
 
     private void load(Stored stored) {
+        groups.putAll(valid(stored));
+        if (stored.dataVersion() != null) {
+            version = stored.dataVersion();
+        }
+    }
+
+    /** The master's groups in place of these (a slave's copy); groups not in them are dropped. */
+    synchronized void replaceWith(Stored master) {
+        Map<String, SubscriptionGroupConfig> valid = valid(master);
+        groups.keySet().retainAll(valid.keySet());
+        groups.putAll(valid);
+        if (master.dataVersion() != null) {
+            version = master.dataVersion();
+        }
+        unsaved.record();
+    }
+
+    private static Map<String, SubscriptionGroupConfig> valid(Stored stored) {
+        Map<String, SubscriptionGroupConfig> valid = new HashMap<>();
         if (stored.subscriptionGroupTable() != null) {
             stored.subscriptionGroupTable().forEach((name, config) -> {
                 if (config != null && name.equals(config.groupName()) && NameRules.isValidGroup(name)) {
-                    groups.put(name, config);
+                    valid.put(name, config);
                 } else {
                     LOG.log(System.Logger.Level.WARNING, "ignoring subscription group {0} in {1}: not a valid "
                             + "group", NameRules.shown(name), "subscriptionGroup.json");
                 }
             });
         }
-        if (stored.dataVersion() != null) {
-            version = stored.dataVersion();
-        }
+        return valid;
     }
 
     boolean contains(String group) {

@@ -9,6 +9,7 @@ import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,6 +52,25 @@ final class TopicConfigTable {
     }
 
     private void load(Stored stored) {
+        topics.putAll(valid(stored));
+        if (stored.dataVersion() != null) {
+            version = stored.dataVersion();
+        }
+    }
+
+    /** The master's topics in place of these (a slave's copy); topics not in them are dropped. */
+    synchronized void replaceWith(Stored master) {
+        Map<String, TopicConfig> valid = valid(master);
+        topics.keySet().retainAll(valid.keySet());
+        topics.putAll(valid);
+        if (master.dataVersion() != null) {
+            version = master.dataVersion();
+        }
+        unsaved.record();
+    }
+
+    private static Map<String, TopicConfig> valid(Stored stored) {
+        Map<String, TopicConfig> valid = new HashMap<>();
         if (stored.topicConfigTable() != null) {
             stored.topicConfigTable().forEach((name, config) -> {
                 String problem = NameRules.topicProblem(name);
@@ -58,16 +78,14 @@ final class TopicConfigTable {
                     problem = configProblem(name, config);
                 }
                 if (problem == null) {
-                    topics.put(name, config);
+                    valid.put(name, config);
                 } else {
-                    LOG.log(System.Logger.Level.WARNING, "ignoring topic {0} in topics.json: {1}",
+                    LOG.log(System.Logger.Level.WARNING, "ignoring topic {0} of topics.json or its master: {1}",
                             NameRules.shown(name), problem);
                 }
             });
         }
-        if (stored.dataVersion() != null) {
-            version = stored.dataVersion();
-        }
+        return valid;
     }
 
     /** The most queues a topic may have: clients build one object per queue of a route. */

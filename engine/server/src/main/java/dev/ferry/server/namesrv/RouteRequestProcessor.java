@@ -8,6 +8,7 @@ import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.protocol.body.BrokerData;
 import dev.ferry.remoting.protocol.body.CompressedRegistration;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.RegisterBrokerBody;
@@ -115,9 +116,12 @@ final class RouteRequestProcessor implements RequestProcessor {
         if (!outcome.accepted()) {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(outcome.refusal()).build();
         }
-        String master = routes.masterAddress(header.brokerName());
+        // As Apache's: a slave learns where its master serves and replicates from
+        boolean slave = header.brokerId() != BrokerData.MASTER_ID;
+        String master = slave ? routes.masterAddress(header.brokerName()) : null;
         RemotingCommand.Builder response = RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
-                .header(new RegisterBrokerResponseHeader(null, master));
+                .header(new RegisterBrokerResponseHeader(master == null ? null
+                        : routes.masterHaAddress(header.brokerName()), master));
         int skipped = invalid + outcome.topicsSkipped();
         if (skipped > 0) {
             response.remark(skipped + " topics not routed: " + invalid + " with invalid names, "

@@ -308,12 +308,25 @@ public final class RouteTable {
         }
     }
 
-    /** The HA address of the master of {@code brokerName}, for slaves registering. */
+    /** The address of the master of {@code brokerName}, for slaves registering. */
     public String masterAddress(String brokerName) {
         lock.readLock().lock();
         try {
             BrokerData data = brokers.get(brokerName);
             return data == null ? null : data.masterAddress();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The HA address the master of {@code brokerName} registered, for its slaves; null when it has none. */
+    public String masterHaAddress(String brokerName) {
+        lock.readLock().lock();
+        try {
+            BrokerData data = brokers.get(brokerName);
+            String master = data == null ? null : data.masterAddress();
+            LiveBroker broker = master == null ? null : live.get(master);
+            return broker == null ? null : broker.haServerAddr;
         } finally {
             lock.readLock().unlock();
         }

@@ -144,7 +144,9 @@ class FerryServerCommandTest {
         assertThat(config.broker().brokerRole()).isEqualTo(BrokerRole.ASYNC_MASTER);
         assertThat(config.broker().clusterName()).isEqualTo("orders");
         assertThat(config.broker().port()).isEqualTo(10921);
-        assertThat(config.broker().haPort(10921)).as("Apache's haListenPort default").isEqualTo(10922);
+        assertThat(config.broker().haPort(10921)).as("no HA port unless asked for").isEqualTo(-1);
+        assertThat(brokerConfig("--namesrv-addr", "a:1", "--broker-role", "SYNC_MASTER", "--broker-port", "10921")
+                .broker().haPort(10921)).as("a SYNC_MASTER's: Apache's haListenPort default").isEqualTo(10922);
         assertThat(config.storeDir()).isEqualTo(dir.resolve("b"));
         // Apache's periods: a registration every 30 s
         assertThat(config.broker().registerInterval()).isEqualTo(Duration.ofSeconds(30));
@@ -155,7 +157,7 @@ class FerryServerCommandTest {
         Path file = dir.resolve("broker-c.properties");
         Files.writeString(file, "namesrvAddr=10.0.0.1:9876;10.0.0.2:9876\nbrokerName=broker-c\nbrokerId=0\n"
                 + "brokerClusterName=payments\nlistenPort=10931\nbrokerRole=ASYNC_MASTER\nhaListenPort=10939\n"
-                + "registerNameServerPeriod=10000\n");
+                + "registerNameServerPeriod=10000\nslaveSyncInterval=2s\n");
         FerryServerConfig config = brokerConfig("--config", file.toString());
         assertThat(config.broker().nameServers()).containsExactly("10.0.0.1:9876", "10.0.0.2:9876");
         assertThat(config.broker().brokerName()).isEqualTo("broker-c");
@@ -163,6 +165,7 @@ class FerryServerCommandTest {
         assertThat(config.broker().port()).isEqualTo(10931);
         assertThat(config.broker().haPort(10931)).isEqualTo(10939);
         assertThat(config.broker().registerInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.broker().slaveSyncInterval()).isEqualTo(Duration.ofSeconds(2));
         // the flag wins over the file
         assertThat(brokerConfig("--config", file.toString(), "--namesrv-addr", "127.0.0.1:1").broker().nameServers())
                 .containsExactly("127.0.0.1:1");
@@ -190,8 +193,9 @@ class FerryServerCommandTest {
                 .contains("brokerId = 2: a master's must be 0");
         assertThat(failure("broker", "--namesrv-addr", "a:1", "--broker-role", "SLAVE"))
                 .contains("brokerId = 0: a slave's must be 1 or more");
-        assertThat(failure("broker", "--namesrv-addr", "a:1", "--broker-role", "SLAVE", "--broker-id", "1"))
-                .contains("brokerRole = SLAVE: only ASYNC_MASTER is available");
+        FerryServerConfig slave = brokerConfig("--namesrv-addr", "a:1", "--broker-role", "SLAVE", "--broker-id", "1");
+        assertThat(slave.broker().brokerRole()).isEqualTo(BrokerRole.SLAVE);
+        assertThat(slave.broker().haPort(10911)).as("a slave serves no replication").isEqualTo(-1);
         Path file = dir.resolve("both.properties");
         Files.writeString(file, "listenPort=1\n");
         assertThat(failure("--config", file.toString())).contains("set namesrvPort and brokerPort");

@@ -1,0 +1,253 @@
+package dev.ferry.remoting.ha;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * A slave's side of the HA stream: keeps one connection to its master's HA port, reports where its commit log ends,
+ * and hands what the master streams to its {@link HaFrameSink} on a thread of its own, so that a sync-flush force
+ * never stalls the connection; it reports again whenever the end moved. When the master goes away it tries again
+ * every second, and every {@value #MAX_RETRY_SECONDS} s at most after refusals; a master silent for
+ * {@link HaStreamServer#SILENCE} is dropped and reconnected.
+ */
+public final class HaStreamClient implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(HaStreamClient.class.getName());
+    static final int MAX_RETRY_SECONDS = 30;
+    /** Frames waiting to be appended before the connection stops reading. */
+    private static final int MAX_PENDING_FRAMES = 32;
+    private static final int MAX_FRAME = SlaveLink.HEADER_SIZE + 8 * 1024 * 1024;
+    private static final Duration REPORT_INTERVAL = HaStreamServer.HEARTBEAT;
+
+    private final HaFrameSink sink;
+    private final LongSupplier nanoTime;
+    private final EventLoopGroup group;
+    private final ExecutorService appender;
+    private volatile String master;
+    private volatile Channel channel;
+    private volatile boolean closed;
+    private volatile long reported = -1;
+    private volatile long lastRead;
+    private volatile long lastReport;
+    private volatile long nextAttempt;
+    private volatile int failures;
+
+    public HaStreamClient(HaFrameSink sink, ThreadFactory threads, LongSupplier nanoTime) {
+        this.sink = sink;
+        this.nanoTime = nanoTime;
+        this.group = new NioEventLoopGroup(1, threads);
+        this.appender = Executors.newSingleThreadExecutor(threads);
+        group.scheduleWithFixedDelay(this::tick, 0, 1, TimeUnit.SECONDS);
+    }
+
+    /** The master's HA address ({@code host:port}); a change ends the current connection. */
+    public void master(String haAddress) {
+        if (haAddress == null || haAddress.isEmpty() || haAddress.equals(master)) {
+            return;
+        }
+        LOG.log(System.Logger.Level.INFO, "replicating from {0}", haAddress);
+        master = haAddress;
+        failures = 0;
+        Channel current = channel;
+        if (current != null) {
+            current.close();
+        }
+        group.execute(this::tick);
+    }
+
+    /** Whether it is connected to a master now. */
+    public boolean connected() {
+        Channel current = channel;
+        return current != null && current.isActive();
+    }
+
+    /** The last offset reported to the master, or -1. */
+    public long reported() {
+        return reported;
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        Channel current = channel;
+        if (current != null && current.isActive()) {
+            if (now - lastRead > HaStreamServer.SILENCE.toNanos()) {
+                LOG.log(System.Logger.Level.WARNING, "master {0} sent nothing for {1}; reconnecting", master,
+                        HaStreamServer.SILENCE);
+                current.close();
+            } else if (now - lastReport > REPORT_INTERVAL.toNanos()) {
+                report(current, sink.endOffset());
+            }
+            return;
+        }
+        String target = master;
+        if (target == null || now - nextAttempt < 0) {
+            return;
+        }
+        connect(target);
+    }
+
+    private void connect(String target) {
+        int colon = target.lastIndexOf(':');
+        AtomicInteger pending = new AtomicInteger();
+        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 3000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 8, 4, 0, 0),
+                                new MasterLink(pending));
+                    }
+                });
+        lastRead = nanoTime.getAsLong();
+        ChannelFuture connecting = bootstrap.connect(target.substring(0, colon),
+                Integer.parseInt(target.substring(colon + 1)));
+        channel = connecting.channel();
+        connecting.addListener(done -> {
+            if (!done.isSuccess()) {
+                retryLater("cannot reach master " + target + ": " + done.cause());
+            }
+        });
+    }
+
+    private void retryLater(String why) {
+        failures++;
+        long delay = Math.min(MAX_RETRY_SECONDS, failures);
+        nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(delay);
+        LOG.log(failures == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "{0}; trying again in "
+                + "{1} s", why, delay);
+    }
+
+    private void report(Channel to, long offset) {
+        lastReport = nanoTime.getAsLong();
+        reported = offset;
+        to.writeAndFlush(Unpooled.buffer(SlaveLink.REPORT_SIZE).writeLong(offset));
+    }
+
+    /** The connection's handler: frames in, on the event loop; appends on the appending thread. */
+    private final class MasterLink extends ChannelInboundHandlerAdapter {
+        private final AtomicInteger pending;
+
+        MasterLink(AtomicInteger pending) {
+            this.pending = pending;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            failures = 0;
+            lastRead = nanoTime.getAsLong();
+            Channel from = ctx.channel();
+            try {
+                appender.execute(() -> {
+                    sink.connected();
+                    report(from, sink.endOffset());
+                });
+            } catch (RejectedExecutionException e) {
+                from.close(); // closing
+            }
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (!closed) {
+                nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(1);
+                LOG.log(System.Logger.Level.INFO, "connection to master {0} closed", master);
+            }
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf frame = (ByteBuf) msg;
+            long offset;
+            ByteBuffer data;
+            try {
+                offset = frame.readLong();
+                int size = frame.readInt();
+                data = ByteBuffer.allocate(size);
+                frame.readBytes(data);
+                data.flip();
+            } finally {
+                frame.release();
+            }
+            lastRead = nanoTime.getAsLong();
+            Channel from = ctx.channel();
+            if (pending.incrementAndGet() > MAX_PENDING_FRAMES) {
+                from.config().setAutoRead(false);
+            }
+            try {
+                appender.execute(() -> append(from, offset, data));
+            } catch (RejectedExecutionException e) {
+                from.close(); // closing
+            }
+        }
+
+        private void append(Channel from, long offset, ByteBuffer data) {
+            try {
+                if (!from.isActive()) {
+                    return;
+                }
+                long end = sink.accept(offset, data);
+                if (end != reported) {
+                    report(from, end);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "cannot take what master {0} sent at {1}: {2}", master, offset,
+                        e.getMessage());
+                from.close();
+                nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(Math.min(MAX_RETRY_SECONDS,
+                        ++failures));
+            } finally {
+                if (pending.decrementAndGet() <= MAX_PENDING_FRAMES / 4 && !from.config().isAutoRead()) {
+                    from.eventLoop().execute(() -> from.config().setAutoRead(true));
+                }
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.log(System.Logger.Level.WARNING, "replication from {0} failed: {1}", master, cause.toString());
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Channel current = channel;
+        if (current != null) {
+            current.close().awaitUninterruptibly();
+        }
+        appender.shutdown();
+        try {
+            appender.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

@@ -1,0 +1,192 @@
+package dev.ferry.server.broker;
+
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingServer;
+import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.ha.HaSource;
+import dev.ferry.remoting.ha.HaStreamClient;
+import dev.ferry.remoting.ha.HaStreamServer;
+import dev.ferry.server.replica.ReplicaAcks;
+import dev.ferry.server.replica.ReplicaOutcome;
+import dev.ferry.server.replica.ReplicaWait;
+import dev.ferry.server.replica.ReplicaWriter;
+import dev.ferry.store.MessageStore;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The broker's part in its broker group. A master with an HA port streams its commit log to the slaves that connect
+ * and, as a SYNC_MASTER, answers sends once a slave has them; a slave refuses writes, copies its master's commit log
+ * (from the HA address the name server names) and, every {@link BrokerConfig#slaveSyncInterval()}, its topics,
+ * groups and offsets, and serves reads.
+ */
+final class BrokerReplication implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(BrokerReplication.class.getName());
+    /** Apache's haMaxGapNotInSync: a slave further behind is not waited for. */
+    static final long MAX_GAP = 256L << 20;
+
+    private final BrokerConfig config;
+    private final MessageStore store;
+    private final MasterCopy copy;
+    private final ThreadFactory threads;
+    private final LongSupplier nanoTime;
+    private final ReplicaAcks acks;
+    private HaStreamServer server;
+    private HaStreamClient client;
+    private volatile String masterAddress;
+
+    BrokerReplication(BrokerConfig config, MessageStore store, MasterCopy copy, Duration slaveTimeout,
+                      ThreadFactory threads, LongSupplier nanoTime) {
+        this.config = config;
+        this.store = store;
+        this.copy = copy;
+        this.threads = threads;
+        this.nanoTime = nanoTime;
+        this.acks = config.brokerRole() == BrokerRole.SYNC_MASTER ? new ReplicaAcks(slaveTimeout, MAX_GAP, nanoTime)
+                : null;
+    }
+
+    boolean isSlave() {
+        return !config.brokerRole().isMaster();
+    }
+
+    /** What a send waits for before it is answered. */
+    ReplicaWait sendWait() {
+        return acks != null ? acks : ReplicaWait.NONE;
+    }
+
+    /** Registers what this role answers: a master its slaves' copy requests, a slave its refusal of writes. */
+    void registerProcessors(RemotingServer remoting, ConsumerOffsetTable offsets, ScheduleService schedule,
+                            BodyCodec json, Executor admin, Executor send) {
+        SlaveCopyProcessor copies = new SlaveCopyProcessor(offsets, schedule, json);
+        for (int code : SlaveCopyProcessor.CODES) {
+            remoting.registerProcessor(code, copies, admin);
+        }
+        if (isSlave()) {
+            SlaveRefusal refusal = new SlaveRefusal(config);
+            for (int code : SlaveRefusal.CODES) {
+                remoting.registerProcessor(code, refusal, send);
+            }
+        }
+    }
+
+    /**
+     * Starts the role's part once the broker listens on {@code brokerPort}; returns the HA address to register
+     * (empty when it serves no slaves).
+     */
+    String start(int brokerPort, ScheduledExecutorService scheduler) {
+        if (isSlave()) {
+            client = new HaStreamClient(new ReplicaWriter(log()), threads, nanoTime);
+            long every = config.slaveSyncInterval().toMillis();
+            scheduler.scheduleWithFixedDelay(this::copyFromMaster, every, every, TimeUnit.MILLISECONDS);
+            return "";
+        }
+        int haPort = config.haPort(brokerPort);
+        if (haPort < 0) {
+            return "";
+        }
+        server = new HaStreamServer(config.host(), haPort, source(), acks != null ? acks
+                : new ReplicaAcks(Duration.ofSeconds(1), MAX_GAP, nanoTime), threads, nanoTime);
+        int bound = server.start();
+        if (acks != null) {
+            scheduler.scheduleWithFixedDelay(acks::expireOverdue, 100, 100, TimeUnit.MILLISECONDS);
+        }
+        return config.host() + ":" + bound;
+    }
+
+    /** A name server named this group's master: a slave replicates from it and copies its tables at once. */
+    void masterNamed(String address, String haAddress) {
+        if (!isSlave() || address == null) {
+            return;
+        }
+        boolean first = !address.equals(masterAddress);
+        masterAddress = address;
+        if (client != null) {
+            client.master(haAddress);
+        }
+        if (first) {
+            copyFromMaster();
+        }
+    }
+
+    private void copyFromMaster() {
+        String master = masterAddress;
+        if (master != null) {
+            copy.copyFrom(master);
+        }
+    }
+
+    /** Something was appended: slaves waiting idle get it now. */
+    void appended() {
+        HaStreamServer current = server;
+        if (current != null) {
+            current.appended();
+        }
+    }
+
+    /** Slaves connected (a master), or whether it is connected to its master (a slave: 1 or 0). */
+    int links() {
+        if (client != null) {
+            return client.connected() ? 1 : 0;
+        }
+        return server == null ? 0 : server.slaves();
+    }
+
+    private HaSource source() {
+        return new HaSource() {
+            @Override
+            public long minOffset() {
+                return store.commitLogMinOffset();
+            }
+
+            @Override
+            public long endOffset() {
+                return store.commitLogEndOffset();
+            }
+
+            @Override
+            public Optional<ByteBuffer> read(long offset, int maxBytes) {
+                return store.replicaChunk(offset, maxBytes);
+            }
+        };
+    }
+
+    private ReplicaWriter.Log log() {
+        return new ReplicaWriter.Log() {
+            @Override
+            public long endOffset() {
+                return store.commitLogEndOffset();
+            }
+
+            @Override
+            public long append(long offset, ByteBuffer entries) {
+                return store.appendReplicated(offset, entries);
+            }
+
+            @Override
+            public int segmentSize() {
+                return store.config().commitLogSegmentSize();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (acks != null) {
+            acks.drain(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
+        }
+        LOG.log(System.Logger.Level.DEBUG, "replication of {0} closed", config.brokerName());
+    }
+}

@@ -1,0 +1,60 @@
+package dev.ferry.server.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** A SYNC_MASTER's sends wait for the first slave report that covers them, and no longer than they may. */
+class ReplicaAcksTest {
+    private final AtomicLong now = new AtomicLong();
+    private final ReplicaAcks acks = new ReplicaAcks(Duration.ofSeconds(5), 1_000, now::get);
+
+    @Test
+    void shouldAnswerSlaveNotAvailableAtOnceWithoutASlave() {
+        assertThat(acks.replicated(100, 100)).isCompletedWithValue(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
+    }
+
+    @Test
+    void shouldReleaseASendOnceASlaveReportedPastIt() {
+        acks.slaveConnected();
+        CompletableFuture<ReplicaOutcome> first = acks.replicated(100, 100);
+        CompletableFuture<ReplicaOutcome> second = acks.replicated(200, 200);
+        acks.acknowledged(99);
+        assertThat(first).isNotDone();
+        acks.acknowledged(150);
+        assertThat(first).isCompletedWithValue(ReplicaOutcome.REPLICATED);
+        assertThat(second).isNotDone();
+        acks.acknowledged(120); // an older report changes nothing
+        assertThat(acks.acknowledged()).isEqualTo(150);
+        assertThat(acks.replicated(140, 200)).as("already covered").isCompletedWithValue(ReplicaOutcome.REPLICATED);
+        acks.acknowledged(200);
+        assertThat(second).isCompletedWithValue(ReplicaOutcome.REPLICATED);
+    }
+
+    @Test
+    void shouldTimeOutASendNoReportCoversInTime() {
+        acks.slaveConnected();
+        CompletableFuture<ReplicaOutcome> waiting = acks.replicated(100, 100);
+        now.addAndGet(Duration.ofSeconds(5).toNanos() - 1);
+        acks.expireOverdue();
+        assertThat(waiting).isNotDone();
+        now.addAndGet(1);
+        acks.expireOverdue();
+        assertThat(waiting).isCompletedWithValue(ReplicaOutcome.TIMED_OUT);
+    }
+
+    @Test
+    void shouldNotWaitForASlaveTooFarBehindNorAfterTheLastSlaveLeft() {
+        acks.slaveConnected();
+        acks.acknowledged(0);
+        assertThat(acks.replicated(1_500, 1_500)).as("1,500 bytes behind, more than the gap allowed")
+                .isCompletedWithValue(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
+        CompletableFuture<ReplicaOutcome> waiting = acks.replicated(500, 500);
+        acks.slaveDisconnected();
+        assertThat(waiting).isCompletedWithValue(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
+        assertThat(acks.slaves()).isZero();
+    }
+}
