@@ -1,7 +1,10 @@
 package dev.ferry.liberty.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ferry.client.cluster.TestCluster;
 import dev.ferry.client.peer.ApachePeer;
 import dev.ferry.client.peer.FerryServerCluster;
 import dev.ferry.liberty.apps.RegexMdb;
@@ -13,6 +16,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -26,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The adapter in remote mode: order-app's round trip through a ferry-server and through an Apache RocketMQ
- * 5.3.3 broker, each started by the test before Liberty, which learns its address from a config override.
+ * 5.3.3 broker, each started by the test before Liberty, which learns its address from a config override; and through
+ * clusters of several brokers (three of Ferry's, two of Apache's), whose every broker the bean consumes from.
  */
 @ExtendWith(ArquillianExtension.class)
 class RemoteModeTest {
@@ -59,6 +67,60 @@ class RemoteModeTest {
     @TargetsContainer(CONTAINER)
     static WebArchive pluginAppAgainstApache() {
         return TestApps.probeApp("plugin-app-apache", RegexMdb.class);
+    }
+
+    @Deployment(name = "order-app-ferry-cluster", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive againstFerryCluster() {
+        return TestApps.orderApp("order-app-ferry-cluster");
+    }
+
+    @Deployment(name = "order-app-apache-cluster", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive againstApacheCluster() {
+        return TestApps.orderApp("order-app-apache-cluster");
+    }
+
+    @Test
+    void shouldDeliverFromEveryBrokerOfAThreeBrokerFerryCluster(@TempDir Path dir) throws Exception {
+        try (TestCluster cluster = TestCluster.ferry(dir, 3)) {
+            spreadRoundTrip(cluster, "order-app-ferry-cluster");
+        }
+    }
+
+    @Test
+    void shouldDeliverFromEveryBrokerOfATwoBrokerApacheCluster(@TempDir Path dir) throws Exception {
+        try (TestCluster cluster = TestCluster.apache(dir, 2)) {
+            spreadRoundTrip(cluster, "order-app-apache-cluster");
+        }
+    }
+
+    /**
+     * With the orders topic on every broker, the application's sends spread over all of them and its bean gets every
+     * message, having consumed (and committed) on each broker.
+     */
+    private void spreadRoundTrip(TestCluster cluster, String app) throws IOException {
+        int brokers = cluster.brokerNames().size();
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> cluster.createTopic("orders", 4) == brokers);
+        roundTrip(cluster.nameServerAddress(), app, () -> {
+            Set<String> sent = new HashSet<>();
+            for (int i = 0; i < 8 * brokers; i++) { // more sends than queues: every queue gets some
+                JsonNode order = HTTP.postJson("/" + app + "/orders?keys=spread-" + i, "{\"item\":\"spread\"}");
+                assertThat(order.get("status").asText()).isEqualTo("SEND_OK");
+                sent.add(order.get("msgId").asText());
+            }
+            await().atMost(Duration.ofSeconds(90)).until(() ->
+                    OrderRoundTrip.msgIds(HTTP.getJson("/" + app + "/orders/received")).containsAll(sent));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Map<String, Long> committed = cluster.committedPerBroker("order-app", "orders");
+                assertThat(committed).as("the bean's group's committed offsets per broker")
+                        .containsOnlyKeys(cluster.brokerNames()).allSatisfy((broker, offset) ->
+                                assertThat(offset).isPositive());
+                assertThat(committed.values().stream().mapToLong(Long::longValue).sum())
+                        .as("every order, the three of the round trip included").isEqualTo(sent.size() + 3L);
+            });
+        });
     }
 
     @Test

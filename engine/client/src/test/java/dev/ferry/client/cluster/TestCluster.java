@@ -1,0 +1,107 @@
+package dev.ferry.client.cluster;
+
+import dev.ferry.server.cli.FerryServerCommand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import picocli.CommandLine;
+
+/**
+ * A name server and several brokers of Ferry or of Apache RocketMQ 5.3.3, each a child JVM, for suites outside this
+ * module (the application servers'): created, administered and read through {@code ferry-server admin}, which speaks
+ * RocketMQ's protocol to both.
+ */
+public final class TestCluster implements AutoCloseable {
+    private final ClusterNode nameServer;
+    private final List<ClusterNode> brokers;
+
+    private TestCluster(ClusterNode nameServer, List<ClusterNode> brokers) {
+        this.nameServer = nameServer;
+        this.brokers = brokers;
+    }
+
+    /** A Ferry name server and {@code count} Ferry brokers (broker-0, broker-1, ...), all under {@code dir}. */
+    public static TestCluster ferry(Path dir, int count) throws IOException, InterruptedException {
+        return start(dir, count, false);
+    }
+
+    /** An Apache name server and {@code count} Apache brokers (broker-0, broker-1, ...), all under {@code dir}. */
+    public static TestCluster apache(Path dir, int count) throws IOException, InterruptedException {
+        return start(dir, count, true);
+    }
+
+    private static TestCluster start(Path dir, int count, boolean apache) throws IOException, InterruptedException {
+        ClusterNode nameServer = apache ? ClusterNode.apacheNameServer(dir, "ns") : ClusterNode.nameServer(dir, "ns");
+        List<ClusterNode> brokers = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                brokers.add(apache ? ClusterNode.apacheBroker(dir, "broker-" + i, "TestCluster", nameServer.address())
+                        : ClusterNode.broker(dir, "broker-" + i, "TestCluster", nameServer.address()));
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            brokers.forEach(ClusterNode::close);
+            nameServer.close();
+            throw e;
+        }
+        return new TestCluster(nameServer, brokers);
+    }
+
+    public String nameServerAddress() {
+        return nameServer.address();
+    }
+
+    /** The brokers' names. */
+    public List<String> brokerNames() {
+        return brokers.stream().map(ClusterNode::name).toList();
+    }
+
+    /**
+     * Creates {@code topic} with {@code queues} queues on every broker the name server knows; returns how many it
+     * was created on.
+     */
+    public int createTopic(String topic, int queues) {
+        return (int) admin("topic", "create", topic, "--queues", Integer.toString(queues)).lines()
+                .filter(line -> line.startsWith("created topic")).count();
+    }
+
+    /** The committed offsets of {@code group} on {@code topic}, summed per broker. */
+    public Map<String, Long> committedPerBroker(String group, String topic) {
+        Map<String, Long> committed = new TreeMap<>();
+        for (String line : admin("offset", "progress", group, "--topic", topic).lines().toList()) {
+            String[] columns = line.trim().split("\\s+");
+            if (columns.length == 6 && columns[0].equals(topic)) {
+                committed.merge(columns[1], Long.parseLong(columns[4]), Long::sum);
+            }
+        }
+        return committed;
+    }
+
+    private String admin(String... args) {
+        List<String> all = new ArrayList<>(List.of("admin", "--namesrv", nameServer.address()));
+        all.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err)).execute(all.toArray(String[]::new));
+        if (exit != 0) {
+            throw new IllegalStateException("ferry-server " + all + " failed: " + err);
+        }
+        return out.toString();
+    }
+
+    @Override
+    public void close() {
+        brokers.forEach(ClusterNode::close);
+        nameServer.close();
+    }
+
+    @Override
+    public String toString() {
+        return brokers.size() + " brokers at " + nameServer.address();
+    }
+}
