@@ -13,7 +13,8 @@ import java.util.Properties;
  * The resource adapter's settings, validated once when it starts.
  *
  * @param mode whether the adapter runs the engine itself or uses a remote cluster
- * @param nameServer remote mode: the name servers, {@code host:port;host:port}
+ * @param nameServer remote mode: the name servers, {@code host:port;host:port}; embedded mode: those its broker
+ *     registers with instead of a name server of its own (several application servers as one cluster)
  * @param host embedded mode: the address the name server and broker listen on and advertise
  * @param namesrvPort embedded mode: the name server's port, 0 for any free port
  * @param brokerPort embedded mode: the broker's port, 0 for any free port
@@ -28,6 +29,7 @@ import java.util.Properties;
  * @param brokerName embedded mode: the broker's name
  * @param clusterName embedded mode: its cluster's name
  * @param autoCreateTopics embedded mode: whether a first send creates its topic
+ * @param brokerId embedded mode: the broker's id in its broker group (0 for a master)
  * @param threadPlacement where the adapter's threads run: dedicated threads each started by a work of the
  *     server's WorkManager, or the WorkManager's own threads
  * @param engineSettings embedded mode: more of the engine's settings (limits, ...), as ferry-server's
@@ -41,7 +43,8 @@ import java.util.Properties;
 public record AdapterConfig(Mode mode, Optional<String> nameServer, String host, int namesrvPort, int brokerPort,
                             Path storeDir, Optional<Path> pluginDir, int commitLogSegmentSize,
                             String messageDelayLevel, String flushMode, String brokerName, String clusterName,
-                            boolean autoCreateTopics, WorkManagerThreadFactory.Placement threadPlacement,
+                            boolean autoCreateTopics, long brokerId,
+                            WorkManagerThreadFactory.Placement threadPlacement,
                             Properties engineSettings, Optional<Credentials> credentials,
                             TlsConfig clientTls) {
 
@@ -83,10 +86,15 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
 
     /** The embedded engine's settings, the adapter's own first, then the engine config file's. */
     public EmbeddedEngine.Settings engine() {
-        return EmbeddedEngine.settings(storeDir).host(host).namesrvPort(namesrvPort).brokerPort(brokerPort)
+        EmbeddedEngine.Settings settings = EmbeddedEngine.settings(storeDir).host(host).namesrvPort(namesrvPort).brokerPort(brokerPort)
                 .pluginDir(pluginDir.orElse(null)).commitLogSegmentSize(commitLogSegmentSize)
                 .messageDelayLevel(messageDelayLevel).flushMode(flushMode).brokerName(brokerName)
                 .clusterName(clusterName).autoCreateTopics(autoCreateTopics).engineConfig(engineSettings);
+        if (mode == Mode.EMBEDDED) {
+            nameServer.ifPresent(settings::nameServer);
+            settings.brokerId(brokerId);
+        }
+        return settings;
     }
 
     /** Where broadcasting consumers keep their offsets. */

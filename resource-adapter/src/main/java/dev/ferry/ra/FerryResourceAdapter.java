@@ -71,6 +71,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private String brokerName = "broker-a";
     private String clusterName = "DefaultCluster";
     private Boolean autoCreateTopics = Boolean.TRUE;
+    private Long brokerId = 0L;
     private String threadPlacement = "spawned";
     private String engineConfig;
     private Boolean authenticationEnabled = Boolean.FALSE;
@@ -122,7 +123,12 @@ public class FerryResourceAdapter implements ResourceAdapter {
             LOG.log(Level.ERROR, message, e);
             throw new ResourceAdapterInternalException(message, e);
         }
-        if (engine != null) {
+        if (engine != null && config.nameServer().isPresent()) {
+            LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode as broker {0} id {1} of cluster {2}, "
+                    + "registered with {3}: broker port {4}, store {5}", config.brokerName(),
+                    String.valueOf(config.brokerId()), config.clusterName(), runtime.nameServerAddress(),
+                    String.valueOf(engine.brokerPort()), config.storeDir().toAbsolutePath());
+        } else if (engine != null) {
             LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode: name server {0}, broker port {1}, store {2}",
                     runtime.nameServerAddress(), String.valueOf(engine.brokerPort()),
                     config.storeDir().toAbsolutePath());
@@ -189,6 +195,13 @@ public class FerryResourceAdapter implements ResourceAdapter {
         EmbeddedEngine.Settings engine = EmbeddedEngine.settings(store != null ? store : Path.of("ferry-data"))
                 .host(host).messageDelayLevel(messageDelayLevel).flushMode(flushMode)
                 .brokerName(brokerName).clusterName(clusterName).engineConfig(settings);
+        problems.require(brokerId != null, "brokerId", brokerId, "must be set");
+        if (parsedMode == AdapterConfig.Mode.EMBEDDED) {
+            names.ifPresent(engine::nameServer); // a broker of that cluster
+            if (brokerId != null) {
+                engine.brokerId(brokerId);
+            }
+        }
         if (namesrvPort != null) {
             engine.namesrvPort(namesrvPort);
         }
@@ -213,13 +226,13 @@ public class FerryResourceAdapter implements ResourceAdapter {
         }
         return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
                 commitLogSegmentSize, messageDelayLevel, flushMode, brokerName, clusterName, autoCreateTopics,
-                placement, settings, credentials, clientTls);
+                brokerId == null ? 0 : brokerId, placement, settings, credentials, clientTls);
     }
 
     /** Keys the adapter has properties of its own for: set there, not in the engine config file. */
     private static final java.util.Set<String> ADAPTER_KEYS = java.util.Set.of("host", "namesrvPort", "brokerPort",
             "storeDir", "pluginDir", "commitLogSegmentSize", "delayLevels", "flushMode", "brokerName", "clusterName",
-            "autoCreateTopics");
+            "autoCreateTopics", "namesrvAddr", "brokerId");
 
     private Properties engineSettings(PropertyProblems problems) {
         Properties settings = new Properties();
@@ -350,7 +363,9 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return nameServer;
     }
 
-    @ConfigProperty(description = "Remote mode: name servers, host:port, several separated by ';'")
+    @ConfigProperty(description = "Remote mode: the cluster's name servers, host:port, several separated by ';'."
+            + " Embedded mode: unset to run a name server too; set to run a broker only, registered with these name"
+            + " servers, so that the engines of several application servers form one cluster")
     public void setNameServer(String nameServer) {
         this.nameServer = nameServer;
     }
@@ -458,6 +473,16 @@ public class FerryResourceAdapter implements ResourceAdapter {
     @ConfigProperty(defaultValue = "DefaultCluster", description = "Embedded mode: the broker's cluster")
     public void setClusterName(String clusterName) {
         this.clusterName = clusterName;
+    }
+
+    public Long getBrokerId() {
+        return brokerId;
+    }
+
+    @ConfigProperty(defaultValue = "0", description = "Embedded mode in a cluster: the broker's id in its broker group,"
+            + " 0 for a master, 1 and up for a slave of the master of the same brokerName")
+    public void setBrokerId(Long brokerId) {
+        this.brokerId = brokerId;
     }
 
     public Boolean getAutoCreateTopics() {

@@ -57,8 +57,8 @@ class AnnotationsTest {
         assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.NoTransaction);
         assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
                 "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize",
-                "messageDelayLevel", "threadPlacement", "engineConfig", "flushMode", "brokerName", "clusterName",
-                "autoCreateTopics", "authenticationEnabled", "authorizationEnabled", "initAuthenticationUser",
+                "messageDelayLevel", "threadPlacement", "engineConfig", "flushMode", "brokerName", "brokerId",
+                "clusterName", "autoCreateTopics", "authenticationEnabled", "authorizationEnabled", "initAuthenticationUser",
                 "tlsMode", "tlsCertPath", "tlsKeyPath", "tlsTrustCertPath", "tlsNeedClientAuth", "useTls", "accessKey",
                 "secretKey");
         assertThat(configProperties(FerryResourceAdapter.class, true)).containsExactlyInAnyOrder(

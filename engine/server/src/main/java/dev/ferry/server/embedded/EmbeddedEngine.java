@@ -8,6 +8,7 @@ import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerFigures;
+import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
@@ -125,7 +126,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         private static final int MIN_SEGMENT_SIZE = 64 * 1024;
         private static final Set<String> SETTINGS = Set.of("host", "namesrvPort", "brokerPort", "pluginDir",
                 "commitLogSegmentSize", "messageDelayLevel", "flushMode", "brokerName", "clusterName",
-                "autoCreateTopics");
+                "autoCreateTopics", "nameServer", "brokerId");
 
         private final Path storeDir;
         private String host = "127.0.0.1";
@@ -138,6 +139,8 @@ public final class EmbeddedEngine implements AutoCloseable {
         private String brokerName;
         private String clusterName;
         private Boolean autoCreateTopics;
+        private String nameServer;
+        private Long brokerId;
         private Properties engineConfig = new Properties();
         private ThreadFactory threadFactory;
         private Clock clock = Clock.systemUTC();
@@ -197,6 +200,22 @@ public final class EmbeddedEngine implements AutoCloseable {
         }
 
         /** Whether a first send creates its topic. */
+        /**
+         * Name servers elsewhere ({@code host:port;host:port}): the engine then runs a broker only, registered with
+         * them, so that the engines of several application servers form one cluster; unset, it runs its own name
+         * server.
+         */
+        public Settings nameServer(String value) {
+            this.nameServer = value;
+            return this;
+        }
+
+        /** Its broker's id in its broker group: 0 (the default) for a master, 1 and up for a slave of that name. */
+        public Settings brokerId(long value) {
+            this.brokerId = value;
+            return this;
+        }
+
         public Settings autoCreateTopics(boolean value) {
             this.autoCreateTopics = value;
             return this;
@@ -270,6 +289,17 @@ public final class EmbeddedEngine implements AutoCloseable {
                 builder.host(host.trim());
             }
             builder.namesrvPort(namesrvPort).brokerPort(brokerPort).pluginDir(pluginDir);
+            if (nameServer != null) {
+                parse(problems, "nameServer", nameServer, FerryServerConfig::parseNameServers,
+                        "must be host:port, several separated by ';'").ifPresent(addresses ->
+                        builder.role(FerryServerConfig.Role.BROKER).nameServers(addresses));
+            }
+            if (brokerId != null) {
+                check(problems, brokerId >= 0, "brokerId", brokerId, "must be 0 (a master) or more (a slave)");
+                long id = brokerId;
+                // a slave unless the engine config file says which role
+                builder.broker(b -> b.brokerId(id).brokerRole(id > 0 ? BrokerRole.SLAVE : BrokerRole.ASYNC_MASTER));
+            }
             if (commitLogSegmentSize != null) {
                 check(problems, commitLogSegmentSize >= MIN_SEGMENT_SIZE, "commitLogSegmentSize",
                         commitLogSegmentSize, "must be at least " + MIN_SEGMENT_SIZE + " bytes");

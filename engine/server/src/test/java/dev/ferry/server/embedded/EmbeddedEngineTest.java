@@ -61,4 +61,28 @@ class EmbeddedEngineTest {
             assertThat(config.broker().nameServers()).containsExactly(engine.nameServerAddress());
         }
     }
+
+    @Test
+    void shouldJoinAnotherEnginesNameServerAsABrokerOfTheSameCluster() {
+        try (EmbeddedEngine first = EmbeddedEngine.settings(dir.resolve("first")).namesrvPort(0).brokerPort(0)
+                .commitLogSegmentSize(1 << 20).brokerName("broker-1").clusterName("shared").start();
+             EmbeddedEngine second = EmbeddedEngine.settings(dir.resolve("second")).brokerPort(0)
+                     .commitLogSegmentSize(1 << 20).brokerName("broker-2").clusterName("shared")
+                     .nameServer(first.nameServerAddress()).start()) {
+            assertThat(second.server().config().role()).isEqualTo(FerryServerConfig.Role.BROKER);
+            assertThat(second.nameServerAddress()).as("its clients ask the cluster's name server")
+                    .isEqualTo(first.nameServerAddress());
+            assertThatThrownBy(second::namesrvPort).isInstanceOf(IllegalStateException.class);
+            assertThat(first.server().nameServer().routes().clusterInfo().clusterAddrTable().get("shared"))
+                    .containsExactlyInAnyOrder("broker-1", "broker-2");
+        }
+    }
+
+    @Test
+    void shouldRefuseABadNameServerListAndANegativeBrokerIdByName() {
+        assertThat(EmbeddedEngine.settings(dir).nameServer("localhost").brokerId(-1).problems())
+                .extracting(EmbeddedEngine.Problem::property).containsExactlyInAnyOrder("nameServer", "brokerId");
+        assertThat(EmbeddedEngine.settings(dir).nameServer("127.0.0.1:9876").brokerId(1).problems())
+                .as("a slave of broker-a").isEmpty();
+    }
 }
