@@ -6,7 +6,6 @@ import dev.ferry.format.SysFlags;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -350,10 +349,10 @@ final class CommitLog {
                         + (empty ? "is empty and needs the start of a segment" : "ends at " + writtenOffset));
             }
             writePending();
-            List<ReplicaEntry> checked = check(offset, entries);
+            List<ReplicaEntries.Entry> checked = ReplicaEntries.check(offset, entries, file.segmentSize());
             long now = Math.max(clock.millis(), lastStoreTimestamp);
             long at = offset;
-            for (ReplicaEntry entry : checked) {
+            for (ReplicaEntries.Entry entry : checked) {
                 at = entry.offset();
                 MappedSegment segment = segmentForReplica(at, now);
                 int inSegment = (int) (at - segment.baseOffset());
@@ -382,47 +381,6 @@ final class CommitLog {
         } finally {
             appendLock.unlock();
         }
-    }
-
-    /** A replicated entry, checked: where it goes, where it is in the bytes received, and whether it ends a segment. */
-    private record ReplicaEntry(long offset, int position, int size, boolean blank) {
-    }
-
-    /** Checks every replicated entry against this log's segments before any is written. */
-    private List<ReplicaEntry> check(long offset, ByteBuffer entries) {
-        List<ReplicaEntry> checked = new ArrayList<>();
-        long at = offset;
-        int position = entries.position();
-        int segmentSize = file.segmentSize();
-        while (position < entries.limit()) {
-            int left = (int) (segmentSize - at % segmentSize);
-            if (entries.limit() - position < StoredMessageCodec.BLANK_MARKER_SIZE) {
-                throw new IllegalArgumentException("a partial entry at " + at);
-            }
-            int size = entries.getInt(position + StoredMessageCodec.TOTAL_SIZE_POSITION);
-            int magic = entries.getInt(position + StoredMessageCodec.MAGIC_POSITION);
-            if (magic == StoredMessageCodec.BLANK_MAGIC) {
-                if (size != left) {
-                    throw new IllegalArgumentException("a blank marker at " + at + " covers " + size + " bytes but "
-                            + "its segment has " + left + " left: the master's segments are not " + segmentSize
-                            + " bytes");
-                }
-                checked.add(new ReplicaEntry(at, position, size, true));
-                position += Math.min(size, entries.limit() - position); // the marker alone, or the whole rest
-            } else {
-                if (size <= 0 || size > left || entries.limit() - position < size) {
-                    throw new IllegalArgumentException("an entry of " + size + " bytes at " + at + " is not whole "
-                            + "or does not fit its segment (" + left + " bytes left)");
-                }
-                if (!StoredMessageCodec.isIntactEntry(entries.slice(position, size), at)) {
-                    throw new IllegalArgumentException("the entry at " + at + " is damaged or not stored there");
-                }
-                checked.add(new ReplicaEntry(at, position, size, false));
-                position += size;
-            }
-            at += size;
-        }
-        return checked;
     }
 
     /** The segment {@code offset} goes into, created when it starts one. */
