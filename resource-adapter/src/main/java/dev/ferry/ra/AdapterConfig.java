@@ -86,7 +86,8 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
 
     /** The embedded engine's settings, the adapter's own first, then the engine config file's. */
     public EmbeddedEngine.Settings engine() {
-        EmbeddedEngine.Settings settings = EmbeddedEngine.settings(storeDir).host(host).namesrvPort(namesrvPort).brokerPort(brokerPort)
+        EmbeddedEngine.Settings settings = EmbeddedEngine.settings(storeDir).host(host).namesrvPort(namesrvPort)
+                .brokerPort(brokerPort)
                 .pluginDir(pluginDir.orElse(null)).commitLogSegmentSize(commitLogSegmentSize)
                 .messageDelayLevel(messageDelayLevel).flushMode(flushMode).brokerName(brokerName)
                 .clusterName(clusterName).autoCreateTopics(autoCreateTopics).engineConfig(engineSettings);

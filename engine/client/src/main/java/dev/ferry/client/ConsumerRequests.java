@@ -149,7 +149,8 @@ final class ConsumerRequests implements BrokerOffsetAccess, QueueQueries, SendBa
 
     /** Gives up this client's locks on {@code queues} (all on broker {@code brokerName}). */
     void unlock(String brokerName, Collection<MessageQueue> queues) {
-        RemotingCommand response = callAt(masterAddress(brokerName), RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ)
+        RemotingCommand response = callAt(masterAddress(brokerName),
+                RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ)
                 .body(codec.encode(lockBody(queues))).build());
         requireSuccess(response, "unlock of " + queues.size() + " queues on " + brokerName);
     }

@@ -20,9 +20,9 @@ import java.util.function.Consumer;
 
 /**
  * Settings of a {@link FerryServer}: what the process runs ({@link Role}: a name server and a broker, as by default,
- * or either alone), each part with its own config, and the broker's message store. Built with {@link #builder}, whose shortcuts set what several parts share (the host) and
- * what users set most; everything else is reached through {@link Builder#nameServer}, {@link Builder#broker} and
- * {@link Builder#store}. Each part validates itself once, with messages that name the bad key and value.
+ * or either alone), each part with its own config, and the broker's message store. Built with {@link #builder}, whose
+ * shortcuts set what several parts share (the host) and what users set most; everything else is reached through
+ * {@link Builder#nameServer}, {@link Builder#broker} and {@link Builder#store}. Each part validates itself once, with messages that name the bad key and value.
  *
  * @param nameServer its settings
  * @param broker     its settings; it registers with this process's name server

@@ -354,6 +354,12 @@ final class CommitLog {
             long at = offset;
             for (ReplicaEntries.Entry entry : checked) {
                 at = entry.offset();
+                long entryOffset = at;
+                boolean newSegment = file.last().map(last -> entryOffset >= last.baseOffset() + last.size())
+                        .orElse(true);
+                if (!diskGuard.allowsAppend(newSegment ? file.segmentSize() : 0)) {
+                    throw new IllegalStateException("cannot take replicated entries: " + diskGuard.reason());
+                }
                 MappedSegment segment = segmentForReplica(at, now);
                 int inSegment = (int) (at - segment.baseOffset());
                 int position = entry.position();
@@ -372,9 +378,9 @@ final class CommitLog {
                     lastStoreTimestamp = Math.max(lastStoreTimestamp, view.storeTimestamp());
                 }
                 at += size;
+                writtenOffset = at; // entry by entry: what is written stays consistent if a later one fails
             }
-            writtenOffset = at;
-            return at;
+            return writtenOffset;
         } catch (UncheckedIOException e) {
             stop("commit log stopped after a failed write of replicated entries: " + e.getMessage());
             throw e;
@@ -386,6 +392,10 @@ final class CommitLog {
     /** The segment {@code offset} goes into, created when it starts one. */
     private MappedSegment segmentForReplica(long offset, long now) {
         Optional<MappedSegment> last = file.last();
+        if (last.isPresent() && offset < last.get().baseOffset()) {
+            throw new IllegalStateException("replicated offset " + offset + " lies before the last segment "
+                    + last.get().baseOffset());
+        }
         if (last.isPresent() && offset < last.get().baseOffset() + last.get().size()) {
             return last.get();
         }

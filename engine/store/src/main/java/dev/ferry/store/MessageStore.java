@@ -233,6 +233,14 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
+     * Where what {@link #replicaChunk} can read ends: under sync flush, appended entries reach their segment's file
+     * only with the next force, so this may be behind {@link #commitLogEndOffset()}.
+     */
+    public long replicableEndOffset() {
+        return commitLogFile.writtenOffset();
+    }
+
+    /**
      * Reads up to {@code maxMessages} messages / {@code maxBytes} bytes (at least one message when any matches) from
      * a queue, starting at {@code offset}, applying {@code filter} on the tag code and then on the message.
      */

@@ -52,7 +52,8 @@ class ManyBrokersTest {
 
     @Test
     void shouldSpreadOverEveryBrokerAndLoseNothingAcknowledgedWhenOneIsKilledUnderLoad() throws Exception {
-        try (ClusterNode ns1 = ClusterNode.nameServer(dir, "ns1"); ClusterNode ns2 = ClusterNode.nameServer(dir, "ns2")) {
+        try (ClusterNode ns1 = ClusterNode.nameServer(dir, "ns1");
+             ClusterNode ns2 = ClusterNode.nameServer(dir, "ns2")) {
             String nameServers = ns1.address() + ";" + ns2.address();
             try (ClusterNode a = ClusterNode.broker(dir, "broker-a", "SpreadCluster", nameServers);
                  ClusterNode b = ClusterNode.broker(dir, "broker-b", "SpreadCluster", nameServers);

@@ -3,6 +3,7 @@ package dev.ferry.client.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.api.Message;
 import dev.ferry.api.SendStatus;
 import dev.ferry.client.ClientConfig;
@@ -17,7 +18,9 @@ import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.UpdateConsumerOffsetRequestHeader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,6 +39,7 @@ import java.util.stream.Stream;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -193,6 +197,57 @@ class ReplicationTest {
                 apacheProducer.shutdown();
             }
         }
+    }
+
+    @Test
+    void shouldCopyTheMastersTopicsGroupsConsumerOffsetsAndDelayProgressToTheSlave() throws Exception {
+        String topic = "CopiedTopic";
+        try (ClusterNode ns = ClusterNode.nameServer(dir, "ns");
+             ClusterNode master = ClusterNode.broker(dir, "master", GROUP, CLUSTER, ns.address(), SYNC_MASTER);
+             ClusterNode slave = ClusterNode.broker(dir, "slave", GROUP, CLUSTER, ns.address(), SLAVE);
+             ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(ns.address());
+             FerryClient client = client(ns.address(), "copy");
+             RemotingClient raw = new RemotingClient(RemotingClientConfig.builder().build())) {
+            awaitPair(admin, master, slave);
+            admin.apache().createAndUpdateTopicConfig(master.address(), new TopicConfig(topic, 6, 6));
+            SubscriptionGroupConfig group = new SubscriptionGroupConfig();
+            group.setGroupName("copied-group");
+            group.setRetryMaxTimes(3);
+            admin.apache().createAndUpdateSubscriptionGroupConfig(master.address(), group);
+            Producer producer = client.producer(ProducerConfig.builder("ha-copy-producer").build());
+            await().atMost(WAIT).until(() -> producer.send(Message.builder(topic).body(utf8("m")).build())
+                    .status() == SendStatus.SEND_OK);
+            for (int i = 0; i < 9; i++) {
+                producer.send(Message.builder(topic).body(utf8("m" + i)).build());
+            }
+            // a delayed message: once delivered, the master's progress on level 1 moves
+            producer.send(Message.builder(topic).body(utf8("later")).delayLevel(1).build());
+            RemotingCommand committed = raw.invokeSync(master.address(), RemotingCommand.request(
+                    RequestCode.UPDATE_CONSUMER_OFFSET, new UpdateConsumerOffsetRequestHeader("copied-group", topic,
+                            0, 1, GROUP)).build(), Duration.ofSeconds(3));
+            assertThat(committed.code()).isEqualTo(ResponseCode.SUCCESS);
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                JsonNode topics = tables(raw, slave.address(), RequestCode.GET_ALL_TOPIC_CONFIG);
+                assertThat(topics.path("topicConfigTable").path(topic).path("readQueueNums").asInt()).isEqualTo(6);
+                JsonNode groups = tables(raw, slave.address(), RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG);
+                assertThat(groups.path("subscriptionGroupTable").path("copied-group").path("retryMaxTimes").asInt())
+                        .isEqualTo(3);
+                JsonNode offsets = tables(raw, slave.address(), RequestCode.GET_ALL_CONSUMER_OFFSET);
+                assertThat(offsets.path("offsetTable").path(topic + "@copied-group").path("0").asLong()).isEqualTo(1);
+                JsonNode delays = tables(raw, slave.address(), RequestCode.GET_ALL_DELAY_OFFSET);
+                assertThat(delays.path("offsetTable").path("1").asLong()).as("delay level 1's progress")
+                        .isEqualTo(1);
+            });
+        }
+    }
+
+    /** A table of the broker at {@code address}, as its slaves fetch it. */
+    private static JsonNode tables(RemotingClient raw, String address, int code) {
+        RemotingCommand response = raw.invokeSync(address, RemotingCommand.request(code).build(),
+                Duration.ofSeconds(3));
+        assertThat(response.code()).as(response.remark()).isEqualTo(ResponseCode.SUCCESS);
+        return new BodyCodec().decode(response.body(), JsonNode.class);
     }
 
     /** Until the name server lists the master as id 0 and the slave as id 1 of the broker group. */

@@ -1,11 +1,16 @@
 package dev.ferry.remoting.ha;
 
-/** What a master's HA port tells the broker about its slaves, from the HA event loop. */
+/**
+ * What a master's HA port tells the broker about its slaves, from the HA event loop. A slave counts once it has
+ * reported; {@code link} tells the connections apart.
+ */
 public interface HaSlaveListener {
-    void slaveConnected();
+    /**
+     * The slave on {@code link} has the commit log up to {@code offset} (never beyond what was sent to it: a report
+     * past that proves nothing).
+     */
+    void acknowledged(Object link, long offset);
 
-    /** A slave reported that its commit log ends at {@code offset}. */
-    void acknowledged(long offset);
-
-    void slaveDisconnected();
+    /** The slave on {@code link} is gone (or never reported). */
+    void slaveGone(Object link);
 }

@@ -8,7 +8,7 @@ public interface HaSource {
     /** Where the commit log starts on disk. */
     long minOffset();
 
-    /** Where it ends: the next entry's offset. */
+    /** Where what {@link #read} can return ends now. */
     long endOffset();
 
     /**

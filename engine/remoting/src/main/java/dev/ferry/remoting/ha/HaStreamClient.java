@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,8 +34,8 @@ import java.util.function.LongSupplier;
 public final class HaStreamClient implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(HaStreamClient.class.getName());
     static final int MAX_RETRY_SECONDS = 30;
-    /** Frames waiting to be appended before the connection stops reading. */
-    private static final int MAX_PENDING_FRAMES = 32;
+    /** Bytes waiting to be appended before the connection stops reading. */
+    private static final long MAX_PENDING_BYTES = 16L << 20;
     private static final int MAX_FRAME = SlaveLink.HEADER_SIZE + 8 * 1024 * 1024;
     private static final Duration REPORT_INTERVAL = HaStreamServer.HEARTBEAT;
 
@@ -65,9 +65,14 @@ public final class HaStreamClient implements AutoCloseable {
         if (haAddress == null || haAddress.isEmpty() || haAddress.equals(master)) {
             return;
         }
+        if (!isAddress(haAddress)) {
+            LOG.log(System.Logger.Level.WARNING, "ignoring master HA address {0}: not host:port", haAddress);
+            return;
+        }
         LOG.log(System.Logger.Level.INFO, "replicating from {0}", haAddress);
         master = haAddress;
         failures = 0;
+        nextAttempt = nanoTime.getAsLong();
         Channel current = channel;
         if (current != null) {
             current.close();
@@ -86,7 +91,29 @@ public final class HaStreamClient implements AutoCloseable {
         return reported;
     }
 
+    private static boolean isAddress(String address) {
+        int colon = address.lastIndexOf(':');
+        if (colon <= 0) {
+            return false;
+        }
+        try {
+            int port = Integer.parseInt(address.substring(colon + 1));
+            return port > 0 && port <= 65535;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** Once a second on the event loop; an exception here would end the schedule, so none escapes. */
     private void tick() {
+        try {
+            housekeeping();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "replication housekeeping failed: {0}", e.toString());
+        }
+    }
+
+    private void housekeeping() {
         if (closed) {
             return;
         }
@@ -102,6 +129,9 @@ public final class HaStreamClient implements AutoCloseable {
             }
             return;
         }
+        if (current != null && current.isOpen()) {
+            return; // still connecting
+        }
         String target = master;
         if (target == null || now - nextAttempt < 0) {
             return;
@@ -111,7 +141,7 @@ public final class HaStreamClient implements AutoCloseable {
 
     private void connect(String target) {
         int colon = target.lastIndexOf(':');
-        AtomicInteger pending = new AtomicInteger();
+        AtomicLong pending = new AtomicLong();
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 3000)
@@ -149,15 +179,15 @@ public final class HaStreamClient implements AutoCloseable {
 
     /** The connection's handler: frames in, on the event loop; appends on the appending thread. */
     private final class MasterLink extends ChannelInboundHandlerAdapter {
-        private final AtomicInteger pending;
+        /** Bytes received and not yet appended. */
+        private final AtomicLong pending;
 
-        MasterLink(AtomicInteger pending) {
+        MasterLink(AtomicLong pending) {
             this.pending = pending;
         }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
-            failures = 0;
             lastRead = nanoTime.getAsLong();
             Channel from = ctx.channel();
             try {
@@ -195,18 +225,20 @@ public final class HaStreamClient implements AutoCloseable {
                 frame.release();
             }
             lastRead = nanoTime.getAsLong();
+            failures = 0; // a master that streams, not one that accepts and closes
             Channel from = ctx.channel();
-            if (pending.incrementAndGet() > MAX_PENDING_FRAMES) {
+            int size = data.remaining();
+            if (pending.addAndGet(size) > MAX_PENDING_BYTES) {
                 from.config().setAutoRead(false);
             }
             try {
-                appender.execute(() -> append(from, offset, data));
+                appender.execute(() -> append(from, offset, data, size));
             } catch (RejectedExecutionException e) {
                 from.close(); // closing
             }
         }
 
-        private void append(Channel from, long offset, ByteBuffer data) {
+        private void append(Channel from, long offset, ByteBuffer data, int size) {
             try {
                 if (!from.isActive()) {
                     return;
@@ -222,7 +254,7 @@ public final class HaStreamClient implements AutoCloseable {
                 nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(Math.min(MAX_RETRY_SECONDS,
                         ++failures));
             } finally {
-                if (pending.decrementAndGet() <= MAX_PENDING_FRAMES / 4 && !from.config().isAutoRead()) {
+                if (pending.addAndGet(-size) <= MAX_PENDING_BYTES / 4 && !from.config().isAutoRead()) {
                     from.eventLoop().execute(() -> from.config().setAutoRead(true));
                 }
             }

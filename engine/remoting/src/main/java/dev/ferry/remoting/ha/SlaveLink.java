@@ -45,7 +45,6 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
         this.context = ctx;
         lastReport = nanoTime.getAsLong();
         links.add(this);
-        slaves.slaveConnected();
         LOG.log(System.Logger.Level.INFO, "slave {0} connected", ctx.channel().remoteAddress());
         ctx.fireChannelActive();
     }
@@ -53,7 +52,7 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (links.remove(this)) {
-            slaves.slaveDisconnected();
+            slaves.slaveGone(this);
             LOG.log(System.Logger.Level.INFO, "slave {0} disconnected", ctx.channel().remoteAddress());
         }
         ctx.fireChannelInactive();
@@ -76,11 +75,14 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        slaves.acknowledged(offset);
+        slaves.acknowledged(this, Math.min(offset, next)); // only what this link was sent counts
         transfer();
     }
 
-    /** Where a slave that reports {@code offset} is sent from: a new slave gets everything still on disk. */
+    /**
+     * Where a slave that reports {@code offset} is sent from (a new slave gets everything still on disk), or -1 when
+     * it cannot be caught up.
+     */
     private long start(long offset) {
         long min = source.minOffset();
         long end = source.endOffset();
@@ -93,8 +95,12 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
             return -1;
         }
         if (offset > end) {
-            LOG.log(System.Logger.Level.WARNING, "slave {0} ends at {1}, beyond this master''s end {2}; sending "
-                    + "from there once this master gets there", context.channel().remoteAddress(), offset, end);
+            // Apache's master would wait there; but the slave holds bytes this master does not (it lost a tail, or
+            // the slave followed another master), and what this master writes next would differ from them
+            LOG.log(System.Logger.Level.ERROR, "slave {0} ends at {1}, beyond this master''s end {2}: the two "
+                    + "commit logs differ; give the slave a copy of the master''s store", context.channel()
+                    .remoteAddress(), offset, end);
+            return -1;
         }
         return offset;
     }
@@ -132,8 +138,9 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
             }
             if (chunk.isEmpty()) {
                 idle.set(true);
-                if (source.endOffset() > next && idle.compareAndSet(true, false)) {
-                    continue; // appended between the read and going idle
+                // appended between the read and going idle: read again, but only when there is something to read
+                if (source.endOffset() > next && source.read(next, 1).isPresent() && idle.compareAndSet(true, false)) {
+                    continue;
                 }
                 break;
             }

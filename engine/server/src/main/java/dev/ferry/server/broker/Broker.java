@@ -76,6 +76,8 @@ public final class Broker implements AutoCloseable {
     private final RemotingClient nameServerClient;
     private final BrokerRegistration registration;
     private final BrokerReplication replication;
+    /** Told of each dispatched message: wakes replication once it exists. */
+    private volatile Runnable dispatched = () -> { };
     private final ThreadPoolExecutor sendExecutor;
     private final ThreadPoolExecutor pullExecutor;
     private final ThreadPoolExecutor clientExecutor;
@@ -130,7 +132,10 @@ public final class Broker implements AutoCloseable {
         this.registrar = Executors.newSingleThreadScheduledExecutor(threadFactory);
         this.hold = new PullRequestHold(clock, pullExecutor, limits.maxHeldPulls(), limits.maxHeldPullsPerConnection());
         this.store = MessageStore.builder(storeConfig).clock(clock).threadFactory(threadFactory)
-                .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> hold.onArrival(topic, queueId, next))
+                .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> {
+                    hold.onArrival(topic, queueId, next);
+                    dispatched.run(); // under sync flush only now are the bytes in the file replication reads
+                })
                 .open();
         topics.restoreFromStore(store.queueCounts());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
@@ -150,8 +155,10 @@ public final class Broker implements AutoCloseable {
                 this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
         this.replication = new BrokerReplication(config, store, new MasterCopy(nameServerClient, json, topics,
-                subscriptionGroups, offsets, schedule), storeConfig.syncFlushTimeout(), threadFactory, System::nanoTime);
+                subscriptionGroups, offsets, schedule), storeConfig.syncFlushTimeout(), threadFactory,
+                () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
         registration.whenMasterNamed(replication::masterNamed);
+        this.dispatched = replication::appended;
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
                 counters, subscriptionGroups, settings, replication.sendWait(), replication::appended);

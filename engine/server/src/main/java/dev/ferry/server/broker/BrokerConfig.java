@@ -85,6 +85,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(nameServerCredentials, "nameServerCredentials");
         Objects.requireNonNull(brokerRole, "brokerRole");
         require(haPort >= 0 && haPort <= 65535, "haListenPort", haPort, "must be within 0..65535");
+        require(haPort == 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
+        require(haPort == 0 || brokerRole.isMaster(), "haListenPort", haPort, "only a master serves slaves");
         if (brokerRole.isMaster()) {
             require(brokerId == MASTER_ID, "brokerId", brokerId, "a master's must be 0 (brokerRole = " + brokerRole
                     + ")");

@@ -37,8 +37,9 @@ final class BrokerReplication implements AutoCloseable {
     private final ThreadFactory threads;
     private final LongSupplier nanoTime;
     private final ReplicaAcks acks;
-    private HaStreamServer server;
-    private HaStreamClient client;
+    private volatile HaStreamServer server;
+    private volatile HaStreamClient client;
+    private volatile ScheduledExecutorService scheduler;
     private volatile String masterAddress;
 
     BrokerReplication(BrokerConfig config, MessageStore store, MasterCopy copy, Duration slaveTimeout,
@@ -81,6 +82,7 @@ final class BrokerReplication implements AutoCloseable {
      * (empty when it serves no slaves).
      */
     String start(int brokerPort, ScheduledExecutorService scheduler) {
+        this.scheduler = scheduler;
         if (isSlave()) {
             client = new HaStreamClient(new ReplicaWriter(log()), threads, nanoTime);
             long every = config.slaveSyncInterval().toMillis();
@@ -107,11 +109,18 @@ final class BrokerReplication implements AutoCloseable {
         }
         boolean first = !address.equals(masterAddress);
         masterAddress = address;
-        if (client != null) {
+        if (haAddress == null || haAddress.isEmpty()) {
+            if (first) {
+                LOG.log(System.Logger.Level.WARNING, "master {0} of {1} serves no replication (an ASYNC_MASTER "
+                        + "needs haListenPort): this slave copies its topics and offsets, not its messages", address,
+                        config.brokerName());
+            }
+        } else if (client != null) {
             client.master(haAddress);
         }
-        if (first) {
-            copyFromMaster();
+        ScheduledExecutorService tasks = scheduler;
+        if (first && tasks != null) {
+            tasks.execute(this::copyFromMaster); // off the thread that read the name server's answer
         }
     }
 
@@ -147,7 +156,7 @@ final class BrokerReplication implements AutoCloseable {
 
             @Override
             public long endOffset() {
-                return store.commitLogEndOffset();
+                return store.replicableEndOffset();
             }
 
             @Override
@@ -170,8 +179,10 @@ final class BrokerReplication implements AutoCloseable {
             }
 
             @Override
-            public int segmentSize() {
-                return store.config().commitLogSegmentSize();
+            public int maxEntrySize() {
+                // a message entry: the body, with room for its properties, topic and fixed fields
+                return (int) Math.min(store.config().commitLogSegmentSize(),
+                        (long) store.config().maxMessageBodySize() + (1 << 20));
             }
         };
     }

@@ -49,6 +49,11 @@ final class SendMessageProcessor implements RequestProcessor {
     private final BrokerSettings settings;
     private volatile InetSocketAddress storeHost;
 
+    /** What a send waits for after it is stored: slaves, for a SYNC_MASTER. */
+    private final ReplicaWait replicas;
+    /** Tells replication there is more to send. */
+    private final Runnable appendedHint;
+
     SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
                          InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
                          TopicCounters counters, SubscriptionGroupTable groups, BrokerSettings settings,
@@ -66,11 +71,6 @@ final class SendMessageProcessor implements RequestProcessor {
         this.retries = retries;
         this.counters = counters;
     }
-
-    /** What a send waits for after it is stored: slaves, for a SYNC_MASTER. */
-    private final ReplicaWait replicas;
-    /** Tells replication there is more to send. */
-    private final Runnable appendedHint;
 
     InetSocketAddress storeHost() {
         return storeHost;

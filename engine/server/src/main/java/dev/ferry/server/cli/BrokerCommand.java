@@ -37,8 +37,8 @@ final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--broker-port", description = "Port to listen on (default 10911; listenPort).")
     Integer brokerPort;
 
-    @Option(names = "--ha-port", description = "Port slaves replicate from (default the broker port + 1; "
-            + "haListenPort).")
+    @Option(names = "--ha-port", description = "Port a master serves its slaves on (haListenPort; a SYNC_MASTER's "
+            + "defaults to the broker port + 1, an ASYNC_MASTER opens none unless given).")
     Integer haPort;
 
     @Option(names = "--plugin-dir", description = "Directory of plugin jars (filters, strategies).")

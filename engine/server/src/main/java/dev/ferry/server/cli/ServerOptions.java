@@ -41,7 +41,8 @@ final class ServerOptions {
 
     @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
             + "host, namesrvPort, brokerPort, listenPort, storeDir, pluginDir, namesrvAddr, brokerName, brokerId, "
-            + "clusterName (or brokerClusterName), brokerRole, haListenPort, registerNameServerPeriod (ms), flushMode (ASYNC_FLUSH|SYNC_FLUSH), "
+            + "clusterName (or brokerClusterName), brokerRole, haListenPort, registerNameServerPeriod (ms), "
+            + "slaveSyncInterval, flushMode (ASYNC_FLUSH|SYNC_FLUSH), "
             + "commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels (\"1s 5s 10s ...\"), "
             + "transactionCheckInterval (30s), transactionCheckMax (15), the limits (maxTopics, sendQueueCapacity, "
             + "maxConnections, ...: see docs/operations.md), authenticationEnabled, authorizationEnabled, "

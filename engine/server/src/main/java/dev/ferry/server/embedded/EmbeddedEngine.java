@@ -199,7 +199,6 @@ public final class EmbeddedEngine implements AutoCloseable {
             return this;
         }
 
-        /** Whether a first send creates its topic. */
         /**
          * Name servers elsewhere ({@code host:port;host:port}): the engine then runs a broker only, registered with
          * them, so that the engines of several application servers form one cluster; unset, it runs its own name
@@ -216,6 +215,7 @@ public final class EmbeddedEngine implements AutoCloseable {
             return this;
         }
 
+        /** Whether a first send creates its topic. */
         public Settings autoCreateTopics(boolean value) {
             this.autoCreateTopics = value;
             return this;
@@ -296,6 +296,8 @@ public final class EmbeddedEngine implements AutoCloseable {
             }
             if (brokerId != null) {
                 check(problems, brokerId >= 0, "brokerId", brokerId, "must be 0 (a master) or more (a slave)");
+                check(problems, brokerId == 0 || nameServer != null, "brokerId", brokerId,
+                        "a slave needs nameServer: its master registers with the cluster's name servers");
                 long id = brokerId;
                 // a slave unless the engine config file says which role
                 builder.broker(b -> b.brokerId(id).brokerRole(id > 0 ? BrokerRole.SLAVE : BrokerRole.ASYNC_MASTER));

@@ -3,15 +3,16 @@ package dev.ferry.server.replica;
 import dev.ferry.remoting.ha.HaSlaveListener;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * A SYNC_MASTER's view of its slaves: how many are connected and the furthest offset any reported, and the sends
- * waiting for them. A send is released when a report covers it, answered SLAVE_NOT_AVAILABLE at once when no slave is
+ * A SYNC_MASTER's view of its slaves: the furthest offset each connected slave reported (at most what it was sent),
+ * and the sends waiting for them. A send is released when a report covers it, answered SLAVE_NOT_AVAILABLE at once when no slave is
  * connected or the furthest is more than {@code maxGap} bytes behind (Apache's haMaxGapNotInSync), and TIMED_OUT when
  * {@link #expireOverdue()} finds it waited longer than {@code timeout} (Apache's syncFlushTimeout). Thread-safe.
  */
@@ -22,7 +23,8 @@ public final class ReplicaAcks implements ReplicaWait, HaSlaveListener {
     private final Duration timeout;
     private final long maxGap;
     private final LongSupplier nanoTime;
-    private final AtomicInteger slaves = new AtomicInteger();
+    /** The furthest offset each connected slave reported; guarded by {@link #waiting}. */
+    private final Map<Object, Long> reports = new HashMap<>();
     private final PriorityQueue<Waiter> waiting = new PriorityQueue<>((a, b) -> Long.compare(a.end, b.end));
     private volatile long acknowledged = -1;
 
@@ -37,7 +39,7 @@ public final class ReplicaAcks implements ReplicaWait, HaSlaveListener {
         if (acknowledged >= end) {
             return CompletableFuture.completedFuture(ReplicaOutcome.REPLICATED);
         }
-        if (slaves.get() == 0 || masterEnd - Math.max(acknowledged, 0) > maxGap) {
+        if (slaves() == 0 || masterEnd - Math.max(acknowledged, 0) > maxGap) {
             return CompletableFuture.completedFuture(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
         }
         Waiter waiter = new Waiter(end, nanoTime.getAsLong() + timeout.toNanos(), new CompletableFuture<>());
@@ -50,39 +52,39 @@ public final class ReplicaAcks implements ReplicaWait, HaSlaveListener {
         return waiter.done;
     }
 
-    /** A slave reported that its commit log ends at {@code offset}. */
     @Override
-    public void acknowledged(long offset) {
-        if (offset > acknowledged) {
-            synchronized (waiting) {
-                if (offset > acknowledged) {
-                    acknowledged = offset;
-                }
-            }
-            release();
+    public void acknowledged(Object link, long offset) {
+        synchronized (waiting) {
+            reports.merge(link, offset, Math::max);
+            acknowledged = Math.max(acknowledged, offset);
         }
+        release();
     }
 
-    /** The furthest offset a slave reported, or -1. */
+    /** The furthest offset a connected slave reported, or -1. */
     public long acknowledged() {
         return acknowledged;
     }
 
+    /** A slave went away: what it reported no longer counts; with none left, waiting sends get SLAVE_NOT_AVAILABLE. */
     @Override
-    public void slaveConnected() {
-        slaves.incrementAndGet();
-    }
-
-    /** A slave went away; with none left, every waiting send is answered SLAVE_NOT_AVAILABLE. */
-    @Override
-    public void slaveDisconnected() {
-        if (slaves.decrementAndGet() == 0) {
+    public void slaveGone(Object link) {
+        boolean none;
+        synchronized (waiting) {
+            reports.remove(link);
+            acknowledged = reports.values().stream().mapToLong(Long::longValue).max().orElse(-1);
+            none = reports.isEmpty();
+        }
+        if (none) {
             drain(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
         }
     }
 
+    /** Slaves that have reported and are still connected. */
     public int slaves() {
-        return slaves.get();
+        synchronized (waiting) {
+            return reports.size();
+        }
     }
 
     /** Answers TIMED_OUT to the sends that waited past the timeout; run periodically. */

@@ -19,16 +19,18 @@ public final class ReplicaWriter implements HaFrameSink {
          */
         long append(long offset, ByteBuffer entries);
 
-        /** The largest entry the stream may hold: a commit-log segment. */
-        int segmentSize();
+        /** The largest message entry the stream may hold (a blank stretch is never held). */
+        int maxEntrySize();
     }
 
     private final Log log;
     private EntryAssembler assembler;
+    /** Set when a frame could not be taken: later frames of that connection are refused until the next. */
+    private boolean failed;
 
     public ReplicaWriter(Log log) {
         this.log = log;
-        this.assembler = new EntryAssembler(log.segmentSize());
+        this.assembler = new EntryAssembler(log.maxEntrySize());
     }
 
     @Override
@@ -38,15 +40,24 @@ public final class ReplicaWriter implements HaFrameSink {
 
     @Override
     public void connected() {
-        assembler = new EntryAssembler(log.segmentSize());
+        assembler = new EntryAssembler(log.maxEntrySize());
+        failed = false;
     }
 
     @Override
     public long accept(long offset, ByteBuffer data) {
-        long end = log.endOffset();
-        for (EntryAssembler.Entries entries : assembler.accept(offset, data)) {
-            end = log.append(entries.offset(), entries.bytes());
+        if (failed) {
+            throw new IllegalStateException("an earlier frame of this connection could not be taken");
         }
-        return end;
+        try {
+            long end = log.endOffset();
+            for (EntryAssembler.Entries entries : assembler.accept(offset, data)) {
+                end = log.append(entries.offset(), entries.bytes());
+            }
+            return end;
+        } catch (RuntimeException e) {
+            failed = true;
+            throw e;
+        }
     }
 }

@@ -7,36 +7,56 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** A SYNC_MASTER's sends wait for the first slave report that covers them, and no longer than they may. */
+/**
+ * A SYNC_MASTER's sends wait for the first report of a connected slave that covers them, and no longer than they
+ * may; a slave that went away counts no more.
+ */
 class ReplicaAcksTest {
     private final AtomicLong now = new AtomicLong();
     private final ReplicaAcks acks = new ReplicaAcks(Duration.ofSeconds(5), 1_000, now::get);
+    private final Object slaveA = new Object();
+    private final Object slaveB = new Object();
 
     @Test
-    void shouldAnswerSlaveNotAvailableAtOnceWithoutASlave() {
+    void shouldAnswerSlaveNotAvailableAtOnceUntilASlaveReported() {
         assertThat(acks.replicated(100, 100)).isCompletedWithValue(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
+        acks.acknowledged(slaveA, 0);
+        assertThat(acks.slaves()).isEqualTo(1);
+        assertThat(acks.replicated(100, 100)).isNotDone();
     }
 
     @Test
     void shouldReleaseASendOnceASlaveReportedPastIt() {
-        acks.slaveConnected();
+        acks.acknowledged(slaveA, 0);
         CompletableFuture<ReplicaOutcome> first = acks.replicated(100, 100);
         CompletableFuture<ReplicaOutcome> second = acks.replicated(200, 200);
-        acks.acknowledged(99);
+        acks.acknowledged(slaveA, 99);
         assertThat(first).isNotDone();
-        acks.acknowledged(150);
+        acks.acknowledged(slaveA, 150);
         assertThat(first).isCompletedWithValue(ReplicaOutcome.REPLICATED);
         assertThat(second).isNotDone();
-        acks.acknowledged(120); // an older report changes nothing
+        acks.acknowledged(slaveA, 120); // an older report changes nothing
         assertThat(acks.acknowledged()).isEqualTo(150);
         assertThat(acks.replicated(140, 200)).as("already covered").isCompletedWithValue(ReplicaOutcome.REPLICATED);
-        acks.acknowledged(200);
+        acks.acknowledged(slaveA, 200);
         assertThat(second).isCompletedWithValue(ReplicaOutcome.REPLICATED);
     }
 
     @Test
+    void shouldForgetWhatASlaveThatWentAwayReported() {
+        acks.acknowledged(slaveA, 200);
+        acks.acknowledged(slaveB, 100);
+        acks.slaveGone(slaveA);
+        assertThat(acks.acknowledged()).isEqualTo(100);
+        CompletableFuture<ReplicaOutcome> waiting = acks.replicated(150, 200);
+        assertThat(waiting).as("slave A had it, but slave A is gone").isNotDone();
+        acks.acknowledged(slaveB, 150);
+        assertThat(waiting).isCompletedWithValue(ReplicaOutcome.REPLICATED);
+    }
+
+    @Test
     void shouldTimeOutASendNoReportCoversInTime() {
-        acks.slaveConnected();
+        acks.acknowledged(slaveA, 0);
         CompletableFuture<ReplicaOutcome> waiting = acks.replicated(100, 100);
         now.addAndGet(Duration.ofSeconds(5).toNanos() - 1);
         acks.expireOverdue();
@@ -48,12 +68,11 @@ class ReplicaAcksTest {
 
     @Test
     void shouldNotWaitForASlaveTooFarBehindNorAfterTheLastSlaveLeft() {
-        acks.slaveConnected();
-        acks.acknowledged(0);
+        acks.acknowledged(slaveA, 0);
         assertThat(acks.replicated(1_500, 1_500)).as("1,500 bytes behind, more than the gap allowed")
                 .isCompletedWithValue(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
         CompletableFuture<ReplicaOutcome> waiting = acks.replicated(500, 500);
-        acks.slaveDisconnected();
+        acks.slaveGone(slaveA);
         assertThat(waiting).isCompletedWithValue(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
         assertThat(acks.slaves()).isZero();
     }
