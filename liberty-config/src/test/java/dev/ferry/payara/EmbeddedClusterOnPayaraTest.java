@@ -9,10 +9,8 @@ import dev.ferry.client.ClientConfig;
 import dev.ferry.client.FerryClient;
 import dev.ferry.client.Producer;
 import dev.ferry.client.ProducerConfig;
+import dev.ferry.client.cluster.TestCluster;
 import dev.ferry.liberty.support.OrderRoundTrip;
-import dev.ferry.server.cli.FerryServerCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +18,6 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Two application servers, two embedded engines, one cluster: the first Payara Micro's adapter runs a name server
@@ -44,7 +41,7 @@ class EmbeddedClusterOnPayaraTest {
                              + ":BrokerName=broker-2:ClusterName=payara")) {
             assertThat(second.log()).contains("FERRY-RA-0001 started in embedded mode as broker broker-2 id 0 of "
                     + "cluster payara, registered with " + NAME_SERVER);
-            String created = admin("topic", "create", "orders", "--queues", "4");
+            String created = TestCluster.admin(NAME_SERVER, "topic", "create", "orders", "--queues", "4");
             assertThat(created).contains("on 127.0.0.1:20211", "on 127.0.0.1:20221");
 
             try (FerryClient client = new FerryClient(ClientConfig.builder(NAME_SERVER).clientIp("127.0.0.1")
@@ -77,20 +74,5 @@ class EmbeddedClusterOnPayaraTest {
     private static Set<String> received(PayaraMicro server) {
         JsonNode orders = server.http().getJson("/order-app/orders/received");
         return OrderRoundTrip.msgIds(orders);
-    }
-
-    /** {@code ferry-server admin --namesrv NAME_SERVER ARGS...}; its output. */
-    private static String admin(String... args) {
-        String[] all = new String[args.length + 3];
-        all[0] = "admin";
-        all[1] = "--namesrv";
-        all[2] = NAME_SERVER;
-        System.arraycopy(args, 0, all, 3, args.length);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err)).execute(all);
-        assertThat(exit).as("ferry-server admin: %s", err).isZero();
-        return out.toString();
     }
 }

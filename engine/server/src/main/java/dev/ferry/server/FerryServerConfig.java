@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.format.NameRules;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.TlsConfig;
@@ -111,16 +112,9 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
             if (address.isEmpty()) {
                 continue;
             }
-            int colon = address.lastIndexOf(':');
-            int port = -1;
-            if (colon > 0) {
-                try {
-                    port = Integer.parseInt(address.substring(colon + 1));
-                } catch (NumberFormatException e) {
-                    port = -1;
-                }
-            }
-            if (port < 1 || port > 65535) {
+            // the one rule for addresses, and a name server has a port of its own (not 0)
+            if (NameRules.addressProblem("namesrvAddr", address) != null
+                    || Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)) == 0) {
                 throw new IllegalArgumentException("namesrvAddr = " + value + ": '" + address
                         + "' is not host:port with a port within 1..65535");
             }

@@ -1,10 +1,9 @@
 package dev.ferry.bench.server;
 
 import dev.ferry.client.cluster.ApacheNodeMain;
+import dev.ferry.client.cluster.TestCluster;
 import dev.ferry.server.cli.FerryServerCommand;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,8 +130,7 @@ public final class ClusterBench implements Callable<Integer> {
             for (String broker : List.of("broker-a", "broker-b", "broker-c")) {
                 nodes.add(broker(kind, dir, broker, broker, ns, "master"));
             }
-            return measure(kind + " three brokers", ns, 3 * 8, () -> admin(ns, "topic", "create", TOPIC,
-                    "--queues", "8"));
+            return measure(kind + " three brokers", ns, 3 * 8, createTopic(ns));
         } finally {
             closeAll(nodes);
         }
@@ -148,8 +146,7 @@ public final class ClusterBench implements Callable<Integer> {
             nodes.add(nameServer(kind, dir, namesrvPort));
             nodes.add(broker(kind, dir, "master", "broker-r", ns, role.equals("sync") ? "sync-master" : "master"));
             nodes.add(broker(kind, dir, "slave", "broker-r", ns, "slave"));
-            return measure(kind + " " + role + " master + slave", ns, 8, () -> admin(ns, "topic", "create", TOPIC,
-                    "--queues", "8"));
+            return measure(kind + " " + role + " master + slave", ns, 8, createTopic(ns));
         } finally {
             closeAll(nodes);
         }
@@ -293,16 +290,9 @@ public final class ClusterBench implements Callable<Integer> {
         }
     }
 
-    /** {@code ferry-server admin --namesrv NS ARGS...}, which speaks RocketMQ's protocol to either cluster. */
-    private static void admin(String ns, String... args) {
-        List<String> all = new ArrayList<>(List.of("admin", "--namesrv", ns));
-        all.addAll(List.of(args));
-        StringWriter err = new StringWriter();
-        int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(new StringWriter()))
-                .setErr(new PrintWriter(err)).execute(all.toArray(String[]::new));
-        if (exit != 0) {
-            throw new IllegalStateException("ferry-server " + all + ": " + err);
-        }
+    /** The topic on every master, 8 queues each, by {@code ferry-server admin}, which speaks to either cluster. */
+    private static Runnable createTopic(String ns) {
+        return () -> TestCluster.admin(ns, "topic", "create", TOPIC, "--queues", "8");
     }
 
     private static void closeAll(List<ServerProcess> nodes) throws InterruptedException {

@@ -1,8 +1,7 @@
 package dev.ferry.client.cluster;
 
+import dev.ferry.client.peer.ApachePeer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,7 +62,7 @@ final class ClusterNode implements AutoCloseable {
     /** An Apache 5.3.3 broker alone named {@code node}: a master, or a slave (brokerId 1) of {@code brokerName}. */
     static ClusterNode apacheBroker(Path dir, String node, String brokerName, String clusterName, String nameServers,
                                     boolean slave) throws IOException, InterruptedException {
-        int port = freeApacheBrokerPort();
+        int port = ApachePeer.freeBrokerPort(0);
         List<String> arguments = new ArrayList<>(List.of("broker", dir.resolve(node).toString(), nameServers,
                 brokerName, clusterName, Integer.toString(port)));
         if (slave) {
@@ -193,29 +191,8 @@ final class ClusterNode implements AutoCloseable {
         }
     }
 
-    /** Apache's broker also listens two below its port (its VIP channel) and one above (replication). */
-    private static int freeApacheBrokerPort() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(20_000, 40_000);
-            if (isFree(port - 2) && isFree(port) && isFree(port + 1)) {
-                return port;
-            }
-        }
-        throw new IOException("no free broker port");
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort() == port;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return ApachePeer.freePort(0);
     }
 
     @Override

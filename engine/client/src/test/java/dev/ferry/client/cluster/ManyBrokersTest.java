@@ -12,9 +12,6 @@ import dev.ferry.client.Producer;
 import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
-import dev.ferry.server.cli.FerryServerCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +30,6 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Two Ferry name servers and three Ferry brokers, each a process of its own, writing with SYNC_FLUSH. A topic made
@@ -61,7 +57,7 @@ class ManyBrokersTest {
                  ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(nameServers)) {
                 await().atMost(WAIT).until(() -> admin.brokerNames().size() == 3);
                 // ferry-server admin creates it on every master the name server knows
-                String created = ferryAdmin(ns1.address(), "topic", "create", TOPIC, "--queues",
+                String created = TestCluster.admin(ns1.address(), "topic", "create", TOPIC, "--queues",
                         Integer.toString(QUEUES_PER_BROKER));
                 for (ClusterNode broker : List.of(a, b, c)) {
                     assertThat(created).contains("created topic " + TOPIC + " on " + broker.address());
@@ -74,7 +70,7 @@ class ManyBrokersTest {
                 run(nameServers, b);
                 // every queue of every broker in the group's lag, and nothing left to consume
                 await().atMost(WAIT).untilAsserted(() -> {
-                    List<String> rows = ferryAdmin(ns2.address(), "lag", "spread-ferry").lines()
+                    List<String> rows = TestCluster.admin(ns2.address(), "lag", "spread-ferry").lines()
                             .filter(line -> line.contains(" " + TOPIC + " ")).toList();
                     assertThat(rows).hasSize(3 * QUEUES_PER_BROKER);
                     for (String broker : List.of("broker-a", "broker-b", "broker-c")) {
@@ -186,18 +182,6 @@ class ManyBrokersTest {
             consumerClient2.close();
             producerClient.close();
         }
-    }
-
-    /** Runs {@code ferry-server admin --namesrv NAMESRV ARGS...}; returns its output, failing on a non-zero exit. */
-    private static String ferryAdmin(String nameServer, String... args) {
-        List<String> all = new ArrayList<>(List.of("admin", "--namesrv", nameServer));
-        all.addAll(List.of(args));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err)).execute(all.toArray(String[]::new));
-        assertThat(exit).as("ferry-server %s: %s", all, err).isZero();
-        return out.toString();
     }
 
     private FerryClient client(String nameServers, String name) {

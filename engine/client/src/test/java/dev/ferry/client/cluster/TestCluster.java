@@ -65,14 +65,15 @@ public final class TestCluster implements AutoCloseable {
      * was created on.
      */
     public int createTopic(String topic, int queues) {
-        return (int) admin("topic", "create", topic, "--queues", Integer.toString(queues)).lines()
+        return (int) admin(nameServer.address(), "topic", "create", topic, "--queues", Integer.toString(queues)).lines()
                 .filter(line -> line.startsWith("created topic")).count();
     }
 
     /** The committed offsets of {@code group} on {@code topic}, summed per broker. */
     public Map<String, Long> committedPerBroker(String group, String topic) {
         Map<String, Long> committed = new TreeMap<>();
-        for (String line : admin("offset", "progress", group, "--topic", topic).lines().toList()) {
+        String progress = admin(nameServer.address(), "offset", "progress", group, "--topic", topic);
+        for (String line : progress.lines().toList()) {
             String[] columns = line.trim().split("\\s+");
             if (columns.length == 6 && columns[0].equals(topic)) {
                 committed.merge(columns[1], Long.parseLong(columns[4]), Long::sum);
@@ -81,8 +82,14 @@ public final class TestCluster implements AutoCloseable {
         return committed;
     }
 
-    private String admin(String... args) {
-        List<String> all = new ArrayList<>(List.of("admin", "--namesrv", nameServer.address()));
+    /**
+     * Runs {@code ferry-server admin --namesrv NAMESERVER ARGS...} in this JVM against any cluster, Ferry's or
+     * Apache's; returns what it printed.
+     *
+     * @throws IllegalStateException with its error output when it exits non-zero
+     */
+    public static String admin(String nameServer, String... args) {
+        List<String> all = new ArrayList<>(List.of("admin", "--namesrv", nameServer));
         all.addAll(List.of(args));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

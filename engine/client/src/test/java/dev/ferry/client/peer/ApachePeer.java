@@ -133,7 +133,11 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
                 + "; see " + logFile());
     }
 
-    private static int freeBrokerPort(int avoid) throws IOException {
+    /**
+     * A free port for an Apache broker, away from {@code avoid}: the broker also listens two below it (its VIP
+     * channel) and one above (replication), so those are free too.
+     */
+    public static int freeBrokerPort(int avoid) throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(20_000, 40_000);
             if (Math.abs(port - avoid) > 3 && isFree(port - 2) && isFree(port) && isFree(port + 1)) {
@@ -143,7 +147,8 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
         throw new IOException("no free broker port");
     }
 
-    private static int freePort(int port) throws IOException {
+    /** {@code port} if it is free on the loopback interface, or any free port for 0. */
+    public static int freePort(int port) throws IOException {
         try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -138,8 +138,8 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
             }
             if (chunk.isEmpty()) {
                 idle.set(true);
-                // appended between the read and going idle: read again, but only when there is something to read
-                if (source.endOffset() > next && source.read(next, 1).isPresent() && idle.compareAndSet(true, false)) {
+                // readable bytes appended between the read and going idle: read again
+                if (source.endOffset() > next && idle.compareAndSet(true, false)) {
                     continue;
                 }
                 break;
