@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
@@ -70,13 +71,17 @@ class BrokerLimitsTest {
         assertThat(invoke(send("TopicBusy", "first", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
         ThreadPoolExecutor sends = server.broker().executors().get("send");
         CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch occupied = new CountDownLatch(1);
         sends.execute(() -> {
+            occupied.countDown();
             try {
                 release.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         });
+        // the send thread may still be finishing the first send: only a running blocker leaves the queue to the sends
+        assertThat(occupied.await(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)).isTrue();
         List<CompletableFuture<RemotingCommand>> queued = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             CompletableFuture<RemotingCommand> answer = new CompletableFuture<>();
