@@ -12,6 +12,8 @@ public final class SystemTopics {
     public static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
     public static final String TRANSACTION_HALF_TOPIC = "RMQ_SYS_TRANS_HALF_TOPIC";
     public static final String TRANSACTION_OP_TOPIC = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
+    /** The group whose offsets on the two transaction topics mark how far a broker's transaction check has come. */
+    public static final String TRANSACTION_CHECK_GROUP = "CID_RMQ_SYS_TRANS";
 
     private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC);

@@ -279,18 +279,32 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
-     * The message stored at {@code physicalOffset} that the dispatcher has not reached yet, found by walking the
-     * commit log's entries from where the dispatcher is: a client naming an offset inside another message's body
-     * finds nothing. For a message just stored, before its consume-queue entry exists (at most
-     * {@value #MAX_UNDISPATCHED_WALK} bytes are walked).
+     * The message at {@code queueOffset} of a queue, if it is the entry stored at {@code physicalOffset}: found through
+     * the consume queue or, for a message just stored whose consume-queue entry the dispatcher has not written yet, by
+     * walking the commit log's entries from where the dispatcher was before the consume queue was read (read after,
+     * the dispatcher could pass the message between the two looks, and neither would find it). A client naming an
+     * offset inside another message's body finds nothing; at most {@value #MAX_UNDISPATCHED_WALK} bytes are walked.
      */
-    public Optional<StoredMessageView> undispatchedMessageAt(long physicalOffset) {
-        long[] at = {dispatcher.dispatchedOffset()};
-        if (physicalOffset < at[0] || physicalOffset - at[0] > MAX_UNDISPATCHED_WALK) {
+    public Optional<StoredMessageView> queuedMessageAt(String topic, int queueId, long queueOffset,
+                                                       long physicalOffset) {
+        if (queueOffset < 0 || physicalOffset < 0) {
             return Optional.empty();
         }
-        long end = commitLog.forEachEntry(at[0], physicalOffset, message -> { });
-        return end == physicalOffset ? commitLog.messageAt(physicalOffset) : Optional.empty();
+        long dispatched = dispatcher.dispatchedOffset(); // first: see above
+        GetMessageResult queued = reader.read(topic, queueId, queueOffset, 1, Integer.MAX_VALUE,
+                MessageFilterPredicate.ALL);
+        if (queued.status() == GetMessageStatus.FOUND && queued.views().get(0).queueOffset() == queueOffset) {
+            StoredMessageView found = queued.views().get(0);
+            return found.physicalOffset() == physicalOffset ? Optional.of(found) : Optional.empty();
+        }
+        if (physicalOffset < dispatched || physicalOffset - dispatched > MAX_UNDISPATCHED_WALK) {
+            return Optional.empty();
+        }
+        if (commitLog.forEachEntry(dispatched, physicalOffset, message -> { }) != physicalOffset) {
+            return Optional.empty();
+        }
+        return commitLog.messageAt(physicalOffset).filter(message -> topic.equals(message.topic())
+                && message.queueId() == queueId && message.queueOffset() == queueOffset);
     }
 
     static final long MAX_UNDISPATCHED_WALK = 64L << 20;

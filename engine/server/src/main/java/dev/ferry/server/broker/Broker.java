@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingClient;
@@ -137,7 +138,12 @@ public final class Broker implements AutoCloseable {
                     dispatched.run(); // under sync flush only now are the bytes in the file replication reads
                 })
                 .open();
-        topics.restoreFromStore(store.queueCounts());
+        Map<String, Integer> queuesInStore = store.queueCounts();
+        topics.restoreFromStore(queuesInStore);
+        if (queuesInStore.containsKey(SystemTopics.TRANSACTION_HALF_TOPIC)) {
+            // both, even when a crash lost them before the first decision was written
+            topics.ensureTransactionTopics();
+        }
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
                 .limits(config.remotingLimits()).tls(config.tls()).build(), threadFactory);
         this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().tls(config.nameServerTls())
@@ -256,7 +262,6 @@ public final class Broker implements AutoCloseable {
                 "admin", adminExecutor);
     }
 
-    /** Starts serving and registers with the name servers. */
     /**
      * Puts users and policies in charge (before {@link #start()}): the ACL admin requests manage {@code metadata},
      * and, as {@code auth} switches them on, every request is authenticated and authorized against it.
@@ -277,6 +282,7 @@ public final class Broker implements AutoCloseable {
         return remoting.refusedRequests();
     }
 
+    /** Starts serving and registers with the name servers. */
     public Broker start() {
         remoting.start();
         send.storeHost(new InetSocketAddress(config.host(), remoting.port()));

@@ -218,10 +218,17 @@ final class SendMessageProcessor implements RequestProcessor {
             }
         }
         if (TransactionService.isPrepared(message.sysFlag())) {
+            ensureTransactionTopics();
             return TransactionService.half(message);
         }
         int level = schedule.requestedLevel(message.properties());
         return level > 0 ? schedule.delay(message, level) : message;
+    }
+
+    private void ensureTransactionTopics() {
+        if (topics.ensureTransactionTopics()) {
+            topicsChanged.run();
+        }
     }
 
     private static RemotingCommand sent(RemotingCommand request, SendMessageRequestHeader header, int queueId,

@@ -10,6 +10,7 @@ import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -200,7 +201,7 @@ final class TopicConfigTable {
     int restoreFromStore(Map<String, Integer> queuesInStore) {
         int restored = 0;
         for (Map.Entry<String, Integer> topic : queuesInStore.entrySet()) {
-            if (!topics.containsKey(topic.getKey()) && !SystemTopics.isBrokerOnly(topic.getKey())
+            if (!topics.containsKey(topic.getKey()) && restorable(topic.getKey())
                     && topic.getValue() <= MAX_QUEUES
                     && putIfAbsent(TopicConfig.of(topic.getKey(), topic.getValue())).isPresent()) {
                 restored++;
@@ -211,6 +212,31 @@ final class TopicConfigTable {
                     + "lacked", restored);
         }
         return restored;
+    }
+
+    /**
+     * Gives the two transaction topics a config (one queue, read and write) unless they have one, as Apache's broker
+     * does with the first half message, so that tools and recovering transaction managers can read them.
+     *
+     * @return whether one was created
+     */
+    boolean ensureTransactionTopics() {
+        boolean created = false;
+        for (String topic : List.of(SystemTopics.TRANSACTION_HALF_TOPIC, SystemTopics.TRANSACTION_OP_TOPIC)) {
+            if (!topics.containsKey(topic) && putIfAbsent(TopicConfig.of(topic, 1)).isPresent()) {
+                created = true;
+            }
+        }
+        return created;
+    }
+
+    /**
+     * Every topic but the broker's own, whose configs it makes itself; the transaction topics are taken back too, as a
+     * recovering transaction manager reads them.
+     */
+    private static boolean restorable(String topic) {
+        return !SystemTopics.isBrokerOnly(topic) || topic.equals(SystemTopics.TRANSACTION_HALF_TOPIC)
+                || topic.equals(SystemTopics.TRANSACTION_OP_TOPIC);
     }
 
     /** Writes the table if it changed since the last write. */

@@ -162,16 +162,9 @@ final class TransactionService {
         }
         // Found through the half topic's queue, which only the broker writes: any offset a client names could point
         // into a message body that looks like a half message.
-        GetMessageResult atQueueOffset = queueOffset < 0 ? null : store.getMessages(
-                SystemTopics.TRANSACTION_HALF_TOPIC, 0, queueOffset, 1, BATCH_BYTES, MessageFilterPredicate.ALL);
-        StoredMessageView half = atQueueOffset != null && atQueueOffset.status() == GetMessageStatus.FOUND
-                && atQueueOffset.views().get(0).queueOffset() == queueOffset ? atQueueOffset.views().get(0)
-                // a half message just stored, before its queue entry: found by walking the entries since
-                : store.undispatchedMessageAt(halfOffset)
-                        .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic())
-                                && m.queueOffset() == queueOffset)
-                        .orElse(null);
-        if (half == null || half.physicalOffset() != halfOffset) {
+        StoredMessageView half = store.queuedMessageAt(SystemTopics.TRANSACTION_HALF_TOPIC, 0, queueOffset, halfOffset)
+                .orElse(null);
+        if (half == null) {
             return refused(store.messageAt(halfOffset)
                     .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic())).isPresent()
                     ? "The transaction state table offset wrong" : "Find prepared transaction message failed");

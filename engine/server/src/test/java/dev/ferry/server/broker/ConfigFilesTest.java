@@ -129,12 +129,20 @@ class ConfigFilesTest {
             assertThat(server.broker().store().append(dev.ferry.store.MessageToStore.builder("LostTopic", 2,
                     new byte[] {1}).storeHost(new java.net.InetSocketAddress("127.0.0.1", 1)).build()).isStored())
                     .isTrue();
+            // a half message too: a transaction manager's recovery must be able to read the half topic after a crash
+            assertThat(server.broker().store().append(dev.ferry.store.MessageToStore.builder(
+                    SystemTopics.TRANSACTION_HALF_TOPIC, 0, new byte[] {1})
+                    .storeHost(new java.net.InetSocketAddress("127.0.0.1", 1)).build()).isStored()).isTrue();
         }
         try (FerryServer server = server(config)) {
             assertThat(server.broker().stats().topics()).extracting(t -> t.topic()).contains("LostTopic");
         }
-        assertThat(new TopicConfigTable(dir.resolve("config"), clock, 100).get("LostTopic"))
-                .hasValueSatisfying(topic -> assertThat(topic.readQueueNums()).isEqualTo(3));
+        TopicConfigTable restored = new TopicConfigTable(dir.resolve("config"), clock, 100);
+        assertThat(restored.get("LostTopic")).hasValueSatisfying(topic -> assertThat(topic.readQueueNums())
+                .isEqualTo(3));
+        assertThat(restored.get(SystemTopics.TRANSACTION_HALF_TOPIC)).hasValueSatisfying(topic ->
+                assertThat(topic.readQueueNums()).isEqualTo(1));
+        assertThat(restored.get(SystemTopics.TRANSACTION_OP_TOPIC)).as("where decisions will go").isPresent();
     }
 
     private static FerryServer server(FerryServerConfig config) {

@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -92,6 +93,38 @@ class TransactionServiceTest {
             assertThat(keys(store)).containsExactly("commit");
             assertThat(store.getMessages("TopicTx", 1, 0, 1, 1 << 20, MessageFilterPredicate.ALL).views().get(0)
                     .property("REAL_TOPIC")).isNull();
+        }
+    }
+
+    @Test
+    void shouldFindAHalfMessageDecidedTheMomentItWasStoredWhileOthersAreStored() throws Exception {
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            int threads = 4;
+            int each = 2_000;
+            List<String> refusals = new CopyOnWriteArrayList<>();
+            List<Thread> producers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                producers.add(new Thread(() -> {
+                    for (int i = 0; i < each && refusals.isEmpty(); i++) {
+                        MessageToStore prepared = MessageToStore.builder("TopicTx", 1, new byte[64])
+                                .properties(Map.of("UNIQ_KEY", id + "-" + i, "PGROUP", "PG", "TRAN_MSG", "true"))
+                                .sysFlag(SysFlags.TRANSACTION_PREPARED_TYPE).storeHost(HOST).build();
+                        AppendResult stored = store.appendAsync(TransactionService.half(prepared)).join();
+                        String refusal = transactions.end(stored.physicalOffset(), stored.queueOffset(), "PG",
+                                TransactionService.Outcome.COMMIT).join();
+                        if (refusal != null) {
+                            refusals.add(id + "-" + i + ": " + refusal);
+                        }
+                    }
+                }));
+            }
+            producers.forEach(Thread::start);
+            for (Thread producer : producers) {
+                producer.join();
+            }
+            assertThat(refusals).isEmpty();
         }
     }
 
