@@ -39,10 +39,11 @@ public final class RequestSignature {
      * but the signature), then the body; fed to the MAC piecewise, without copying the body.
      */
     static String signature(RemotingCommand request, String secret) {
-        Mac mac = mac(secret);
+        Signer signer = SIGNERS.get();
+        Mac mac = signer.keyed(secret);
         // the values are encoded as one string, as the signer does: a value may end inside a character that the
         // next one completes
-        StringBuilder values = new StringBuilder(256);
+        StringBuilder values = signer.values();
         for (String name : signedNames(request)) {
             values.append(request.extField(name));
         }
@@ -85,22 +86,48 @@ public final class RequestSignature {
         return signed;
     }
 
-    /** This thread's MAC, keyed with {@code secret}: looking a MAC up costs more than keying it. */
-    private static Mac mac(String secret) {
-        Mac mac = MACS.get();
-        try {
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot key " + ALGORITHM, e);
-        }
-        return mac;
-    }
+    private static final ThreadLocal<Signer> SIGNERS = ThreadLocal.withInitial(Signer::new);
 
-    private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
-        try {
-            return Mac.getInstance(ALGORITHM);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the JDK has no " + ALGORITHM, e);
+    /**
+     * One thread's MAC and text buffer. Looking a MAC up costs more than keying it, and keying it more than reusing
+     * it: a thread that checks one user's requests keys it once ({@link Mac#doFinal} leaves it keyed and reset).
+     */
+    private static final class Signer {
+        /** A buffer grown past this by one long header is not kept. */
+        private static final int KEPT_CAPACITY = 4096;
+        private final Mac mac;
+        private String keyedWith;
+        private StringBuilder values = new StringBuilder(256);
+
+        Signer() {
+            try {
+                mac = Mac.getInstance(ALGORITHM);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("the JDK has no " + ALGORITHM, e);
+            }
         }
-    });
+
+        Mac keyed(String secret) {
+            if (!secret.equals(keyedWith)) {
+                try {
+                    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM));
+                } catch (GeneralSecurityException e) {
+                    keyedWith = null;
+                    throw new IllegalStateException("cannot key " + ALGORITHM, e);
+                }
+                keyedWith = secret;
+            } else {
+                mac.reset(); // a use that failed half-way must not leave its bytes in the next signature
+            }
+            return mac;
+        }
+
+        StringBuilder values() {
+            if (values.capacity() > KEPT_CAPACITY) {
+                values = new StringBuilder(256);
+            }
+            values.setLength(0);
+            return values;
+        }
+    }
 }

@@ -99,4 +99,20 @@ class RequestSigningTest {
             assertThat(RequestSignature.verify(answer, ALICE.secretKey())).isTrue();
         }
     }
+
+    @Test
+    void verifiesAgainstEachSecretInTurnOnOneThread() {
+        // one thread keeps its keyed MAC between checks: a change of secret must key it again, every time
+        RemotingCommand byAlice = RequestSignature.sign(echo(), ALICE);
+        RemotingCommand byBob = RequestSignature.sign(echo(), new Credentials("bob", "bob-secret"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(RequestSignature.verify(byAlice, ALICE.secretKey())).isTrue();
+            assertThat(RequestSignature.verify(byAlice, "bob-secret")).isFalse();
+            assertThat(RequestSignature.verify(byBob, "bob-secret")).isTrue();
+            assertThat(RequestSignature.verify(byBob, ALICE.secretKey())).isFalse();
+        }
+        RemotingCommand tampered = byAlice.toBuilder().extField("topic", "payments").build();
+        assertThat(RequestSignature.verify(tampered, ALICE.secretKey())).isFalse();
+        assertThat(RequestSignature.verify(byAlice, ALICE.secretKey())).isTrue();
+    }
 }

@@ -1,6 +1,5 @@
 package dev.ferry.server.auth;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,36 +10,55 @@ import java.util.List;
  * Neither the order in which entries were created nor their order in a file changes a decision.
  */
 public final class AccessPolicy {
+    private static final String NO_MATCH = "no matched policies.";
+    private static final String DENIED = "the decision is deny.";
+
+    /** What one policy says about an access: nothing (no entry matches), allow or deny. */
+    private enum Verdict { NONE, ALLOW, DENY }
+
     private AccessPolicy() {
     }
 
     /** @return {@code null} when allowed, else why not (RocketMQ's wording) */
     public static String refusal(Acl acl, RequiredAccess access, String sourceIp) {
         if (acl == null) {
-            return "no matched policies.";
+            return NO_MATCH;
         }
-        List<PolicyEntry> matching = matching(acl.entries(PolicyType.CUSTOM), access, sourceIp);
-        if (matching.isEmpty()) {
-            matching = matching(acl.entries(PolicyType.DEFAULT), access, sourceIp);
+        Verdict verdict = verdict(acl.entries(PolicyType.CUSTOM), access, sourceIp);
+        if (verdict == Verdict.NONE) {
+            verdict = verdict(acl.entries(PolicyType.DEFAULT), access, sourceIp);
         }
-        if (matching.isEmpty()) {
-            return "no matched policies.";
-        }
-        AclResource mostSpecific = matching.stream().map(PolicyEntry::resource)
-                .min(AclResource.MOST_SPECIFIC_FIRST).orElseThrow();
-        boolean denied = matching.stream()
-                .filter(e -> AclResource.MOST_SPECIFIC_FIRST.compare(e.resource(), mostSpecific) == 0)
-                .anyMatch(e -> e.decision() == Decision.DENY);
-        return denied ? "the decision is deny." : null;
+        return switch (verdict) {
+            case NONE -> NO_MATCH;
+            case DENY -> DENIED;
+            case ALLOW -> null;
+        };
     }
 
-    private static List<PolicyEntry> matching(List<PolicyEntry> entries, RequiredAccess access, String sourceIp) {
-        List<PolicyEntry> result = new ArrayList<>(2);
-        for (PolicyEntry entry : entries) {
-            if (entry.matches(access, sourceIp)) {
-                result.add(entry);
+    /**
+     * One pass over the entries, every request: of the matching ones, the most specific resource's decide, a Deny
+     * among them wins.
+     */
+    private static Verdict verdict(List<PolicyEntry> entries, RequiredAccess access, String sourceIp) {
+        long best = -1;
+        boolean denied = false;
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            PolicyEntry entry = entries.get(i);
+            if (!entry.matches(access, sourceIp)) {
+                continue;
+            }
+            long specificity = entry.resource().specificity();
+            boolean deny = entry.decision() == Decision.DENY;
+            if (specificity > best) {
+                best = specificity;
+                denied = deny;
+            } else if (specificity == best) {
+                denied |= deny;
             }
         }
-        return result;
+        if (best < 0) {
+            return Verdict.NONE;
+        }
+        return denied ? Verdict.DENY : Verdict.ALLOW;
     }
 }

@@ -1,6 +1,5 @@
 package dev.ferry.server.auth;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -20,15 +19,6 @@ public record AclResource(ResourceType type, String name, Pattern pattern) {
     public enum Pattern {
         ANY, PREFIXED, LITERAL
     }
-
-    /**
-     * Orders entries from the most specific: a named type before {@code *}, a literal name before a prefix before
-     * {@code Type:*}, a longer prefix before a shorter one. The most specific matching entry decides.
-     */
-    public static final Comparator<AclResource> MOST_SPECIFIC_FIRST = Comparator
-            .comparing((AclResource r) -> r.type == ResourceType.ANY)
-            .thenComparing(r -> r.pattern, Comparator.reverseOrder())
-            .thenComparing(r -> r.name == null ? 0 : -r.name.length());
 
     public AclResource {
         Objects.requireNonNull(type, "type");
@@ -68,6 +58,22 @@ public record AclResource(ResourceType type, String name, Pattern pattern) {
             return new AclResource(type, name.substring(0, name.length() - 1), Pattern.PREFIXED);
         }
         return new AclResource(type, name, Pattern.LITERAL);
+    }
+
+    /**
+     * How specific this is, as one number (greater is more specific): a named type over {@code *}, then a literal
+     * name over a prefix over {@code Type:*}, then a longer prefix over a shorter one. The most specific matching
+     * entry decides.
+     */
+    public long specificity() {
+        long named = type == ResourceType.ANY ? 0 : 1;
+        long patternRank = switch (pattern) {
+            case ANY -> 0;
+            case PREFIXED -> 1;
+            case LITERAL -> 2;
+        };
+        long length = name == null ? 0 : name.length();
+        return named << 40 | patternRank << 32 | length;
     }
 
     /** Whether this covers the resource {@code resourceType:resourceName}. */

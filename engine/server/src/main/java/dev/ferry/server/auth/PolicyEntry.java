@@ -41,9 +41,27 @@ public record PolicyEntry(AclResource resource, Set<Action> actions, List<String
         if (!resource.matches(access.type(), access.name())) {
             return false;
         }
-        if (!actions.contains(Action.ALL) && access.actions().stream().noneMatch(actions::contains)) {
+        if (!actions.contains(Action.ALL) && !anyAction(access.actions())) {
             return false;
         }
-        return sourceIps.isEmpty() || sourceIps.stream().anyMatch(range -> AddressRanges.contains(range, sourceIp));
+        if (sourceIps.isEmpty()) {
+            return true;
+        }
+        for (int i = 0, n = sourceIps.size(); i < n; i++) {
+            if (AddressRanges.contains(sourceIps.get(i), sourceIp)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // loops, not streams: this runs for every entry of every checked request
+    private boolean anyAction(Set<Action> wanted) {
+        for (Action action : wanted) {
+            if (actions.contains(action)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
