@@ -16,7 +16,9 @@ class ArchitectureTest {
     void shouldDependOnTheContractsJacksonAndTheJdkOnly() {
         classes()
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.strategies..", "dev.ferry.api..",
-                        "dev.ferry.spi..", "dev.ferry.format..", "com.fasterxml.jackson..", "java..")
+                        "dev.ferry.spi..", "dev.ferry.format..", "com.fasterxml.jackson..", "java..",
+                        // the JDK's JDBC data sources and JNDI, for the jdbc offset store
+                        "javax.sql..", "javax.naming..")
                 .check(CLASSES);
     }
 }

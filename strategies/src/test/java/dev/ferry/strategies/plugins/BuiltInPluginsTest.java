@@ -23,7 +23,8 @@ class BuiltInPluginsTest {
         assertThat(PluginRegistry.load(AllocateStrategyProvider.KIND, loader).names()).containsExactly(
                 "averagely", "averagely-by-circle", "by-config", "consistent-hash", "machine-room",
                 "machine-room-nearby", "sticky");
-        assertThat(PluginRegistry.load(OffsetStoreProvider.KIND, loader).names()).containsExactly("broker", "local-file");
+        assertThat(PluginRegistry.load(OffsetStoreProvider.KIND, loader).names()).containsExactly("broker", "jdbc",
+                "local-file");
         assertThat(PluginRegistry.load(MessageFilterProvider.KIND, loader).names()).containsExactly("SQL92", "TAG");
     }
 
