@@ -7,6 +7,12 @@ import java.util.concurrent.CompletableFuture;
  * close; inside an application server the connection is a handle on a pooled connection, so get one per unit
  * of work and close it (try-with-resources) rather than keeping it.
  *
+ * <p>Inside a JTA transaction (or a local transaction of the connection factory) every send is stored at once as
+ * a half message and delivered only when the transaction commits; a rollback discards it. Such a send is always
+ * made on the caller's thread and waits for the broker (the transaction must not prepare before it is stored), its
+ * {@link SendResult} has the message id and queue but no queue offset yet ({@code -1}), and delayed messages are
+ * refused. A failed send marks the transaction rollback-only.
+ *
  * <p>Every method throws {@link FerryException} (its {@link FerryException#isRetriable()} tells whether trying
  * again may help) and {@link IllegalStateException} once the connection is closed. Thread-safe, though a
  * connection is meant for one thread at a time.

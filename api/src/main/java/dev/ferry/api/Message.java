@@ -46,6 +46,13 @@ public final class Message {
         this.delayLevel = b.delayLevel;
     }
 
+    /** A builder that starts as a copy of this message (its topic, body, tags, keys, properties, delay). */
+    public Builder toBuilder() {
+        Builder copy = new Builder(topic).body(body).tags(tags).keys(keys).delayLevel(delayLevel);
+        properties.forEach(copy::property);
+        return copy;
+    }
+
     /** A builder for a message to {@code topic}. */
     public static Builder builder(String topic) {
         return new Builder(topic);

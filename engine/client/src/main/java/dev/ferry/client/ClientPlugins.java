@@ -31,8 +31,8 @@ final class ClientPlugins {
                 .create(name, config);
     }
 
-    OffsetStore offsetStore(String name, OffsetStoreContext context) {
-        return PluginRegistry.load(OffsetStoreProvider.KIND, loaders).get(name).create(context, PluginConfig.empty());
+    OffsetStore offsetStore(String name, OffsetStoreContext context, PluginConfig config) {
+        return PluginRegistry.load(OffsetStoreProvider.KIND, loaders).get(name).create(context, config);
     }
 
     /**

@@ -310,6 +310,11 @@ public final class FerryClient implements AutoCloseable {
         return threads;
     }
 
+    /** Finds undecided half messages for transaction recovery; at most this many per broker and group. */
+    HalfMessageScan halfMessageScan() {
+        return new HalfMessageScan(calls, routes::masterAddresses, decoder, config.requestTimeout(), 100_000);
+    }
+
     MessageDecoder decoder() {
         return decoder;
     }

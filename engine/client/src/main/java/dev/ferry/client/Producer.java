@@ -21,6 +21,7 @@ import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -147,10 +148,7 @@ public final class Producer implements AutoCloseable {
      */
     public TransactionSendResult sendInTransaction(Message message, LocalTransaction transaction) {
         Objects.requireNonNull(transaction, "transaction");
-        if (transactions == null) {
-            throw new IllegalStateException("producer " + config.group()
-                    + " has no TransactionChecker; create it with FerryClient.producer(config, checker)");
-        }
+        requireTransactional();
         PreparedSend prepared = prepare(List.of(message), true);
         SendResult half = await(attempt(prepared, 0, null, config.sendTimeout()));
         TransactionState state;
@@ -166,6 +164,84 @@ public final class Producer implements AutoCloseable {
         }
         transactions.end(half, state);
         return new TransactionSendResult(half, state);
+    }
+
+    /**
+     * Stores {@code message} as a half message and returns it, leaving its transaction open: it is delivered once
+     * {@link #endTransaction ended} with COMMIT, and until then the broker asks this group's
+     * {@link TransactionChecker} about it after its transaction timeout. For a transaction manager that decides later.
+     *
+     * @throws IllegalStateException when the producer has no {@link TransactionChecker}
+     * @throws FerryException when the half message could not be stored
+     */
+    public HalfMessage sendHalf(Message message) {
+        return sendHalf(message, null);
+    }
+
+    /**
+     * Like {@link #sendHalf(Message)}, into the queue {@code shardingKey} maps to (as {@link #send(Message, String)}
+     * chooses it), where the message is delivered on commit; {@code null} for round-robin.
+     */
+    public HalfMessage sendHalf(Message message, String shardingKey) {
+        requireTransactional();
+        PreparedSend prepared = prepare(List.of(message), true);
+        SendResult half;
+        if (shardingKey == null) {
+            half = await(attempt(prepared, 0, null, config.sendTimeout()));
+        } else {
+            TopicRoute route = route(prepared.topic());
+            half = await(sendTo(prepared, route, selector.selectBySharding(route, shardingKey), config.sendTimeout()));
+        }
+        Map<String, String> properties = new HashMap<>(message.properties());
+        properties.put(MessageProperties.UNIQ_KEY, half.msgId());
+        properties.put(MessageProperties.PRODUCER_GROUP, config.group());
+        HalfMessage stored = new HalfMessage(half.messageQueue().brokerName(), half.messageQueue().topic(),
+                half.queueId(), half.queueOffset(), TransactionEnds.commitLogOffset(half.offsetMsgId()), half.msgId(),
+                properties);
+        if (half.status() != SendStatus.SEND_OK) {
+            // stored, but not as durable as asked: a transaction must not count on it
+            try {
+                transactions.endConfirmed(stored, TransactionState.ROLLBACK);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "rolling back half message " + half.msgId() + " failed; the broker's check "
+                        + "will ask: " + e.getMessage());
+            }
+            throw new RetriableException("half message " + half.msgId() + " to '" + message.topic() + "' was stored "
+                    + "but answered " + half.status() + "; rolled back");
+        }
+        return stored;
+    }
+
+    /**
+     * Commits (delivers) or rolls back (discards) a half message of this producer's group, and waits until the broker
+     * confirms the decision is stored. Ending a message this producer's client already ended does nothing.
+     *
+     * @throws IllegalArgumentException for {@link TransactionState#UNKNOWN}
+     * @throws FerryException when the broker was not reached or refused: the transaction is still open
+     */
+    public void endTransaction(HalfMessage half, TransactionState state) {
+        requireTransactional();
+        transactions.endConfirmed(Objects.requireNonNull(half, "half"), Objects.requireNonNull(state, "state"));
+    }
+
+    /**
+     * The half messages of this producer's group that carry {@code property} and whose transaction no broker has
+     * seen decided, on every master the name servers know (their latest copy, when a broker's check made two):
+     * what recovery after a crash must end.
+     *
+     * @throws FerryException when a name server or broker cannot be read
+     */
+    public List<HalfMessage> undecidedHalfMessages(String property) {
+        requireTransactional();
+        return client.halfMessageScan().undecided(config.group(), Objects.requireNonNull(property, "property"))
+                .stream().filter(half -> !transactions.ended(half)).toList();
+    }
+
+    private void requireTransactional() {
+        if (transactions == null) {
+            throw new IllegalStateException("producer " + config.group()
+                    + " has no TransactionChecker; create it with FerryClient.producer(config, checker)");
+        }
     }
 
     /**

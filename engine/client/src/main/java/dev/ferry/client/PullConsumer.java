@@ -62,7 +62,7 @@ public final class PullConsumer implements AutoCloseable {
         this.requests = ConsumerRequests.of(client, config.group());
         this.offsets = client.plugins().offsetStore("broker", new OffsetStoreContext(config.group(),
                 client.clientId(), MessageModel.CLUSTERING, client.config().localOffsetDirectory()
-                        .orElse(Path.of("ferry-offsets")), requests));
+                        .orElse(Path.of("ferry-offsets")), requests), PluginConfig.empty());
         offsets.load();
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());

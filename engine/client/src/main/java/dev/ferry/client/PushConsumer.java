@@ -8,6 +8,7 @@ import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.OffsetStoreContext;
 import dev.ferry.spi.PluginConfig;
+import dev.ferry.spi.TransactionalOffsetStore;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -182,7 +183,7 @@ public final class PushConsumer implements AutoCloseable {
             directory = Path.of("ferry-offsets");
         }
         OffsetStore store = client.plugins().offsetStore(name, new OffsetStoreContext(config.group(),
-                client.clientId(), config.messageModel(), directory, requests));
+                client.clientId(), config.messageModel(), directory, requests), config.offsetStoreConfig());
         store.load();
         return store;
     }
@@ -210,6 +211,15 @@ public final class PushConsumer implements AutoCloseable {
         long persistMillis = client.config().offsetPersistInterval().toMillis();
         jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(this::persistOffsets),
                 persistMillis, persistMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * The consumer's offset store when it records offsets inside the delivery's transaction
+     * ({@link TransactionalOffsetStore}): its listener must then claim each message in that transaction.
+     */
+    public Optional<TransactionalOffsetStore> transactionalOffsetStore() {
+        return offsets instanceof TransactionalOffsetStore transactional ? Optional.of(transactional)
+                : Optional.empty();
     }
 
     /** The consumer's settings. */

@@ -23,6 +23,7 @@ import java.util.Optional;
  *     bundle stops or is uninstalled); empty: the consumer stops then
  * @param offsetStore the name of the offset store plugin; empty picks {@code broker} for clustering and
  *     {@code local-file} for broadcasting
+ * @param offsetStoreConfig the offset store's settings (its provider documents the keys)
  * @param orderly whether each queue's messages reach the listener one at a time in queue order (clustering
  *     consumers then read only queues the broker locked to them); otherwise concurrently
  * @param consumeThreads threads calling the listener
@@ -43,7 +44,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
                                  ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
                                  String allocateStrategy, PluginConfig allocateStrategyConfig,
                                  Optional<String> fallbackAllocateStrategy, Optional<String> offsetStore,
-                                 boolean orderly, int consumeThreads,
+                                 PluginConfig offsetStoreConfig, boolean orderly, int consumeThreads,
                                  int consumeBatchSize,
                                  int pullBatchSize, int pullThresholdForQueue, long pullThresholdSizeForQueue,
                                  int consumeConcurrentlyMaxSpan, int maxReconsumeTimes, Duration rebalanceInterval,
@@ -65,6 +66,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         ConfigCheck.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
                 .orElse(true), "fallbackAllocateStrategy", fallbackAllocateStrategy, "must be a name or empty");
         Objects.requireNonNull(offsetStore, "offsetStore");
+        Objects.requireNonNull(offsetStoreConfig, "offsetStoreConfig");
         ConfigCheck.positive("consumeThreads", consumeThreads);
         ConfigCheck.require(consumeBatchSize >= 1 && consumeBatchSize <= 1024, "consumeBatchSize", consumeBatchSize,
                 "must be between 1 and 1024");
@@ -97,6 +99,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         private PluginConfig allocateStrategyConfig = PluginConfig.empty();
         private String fallbackAllocateStrategy;
         private String offsetStore;
+        private PluginConfig offsetStoreConfig = PluginConfig.empty();
         private boolean orderly;
         private int consumeThreads = 20;
         private int consumeBatchSize = 1;
@@ -155,7 +158,13 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         }
 
         public Builder offsetStore(String name) {
+            return offsetStore(name, PluginConfig.empty());
+        }
+
+        /** The offset store plugin and its settings. */
+        public Builder offsetStore(String name, PluginConfig config) {
             this.offsetStore = name;
+            this.offsetStoreConfig = Objects.requireNonNull(config, "config");
             return this;
         }
 
@@ -229,7 +238,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
             Instant timestamp = consumeTimestamp != null ? consumeTimestamp : Instant.EPOCH;
             return new PushConsumerConfig(group, subscriptions, messageModel, consumeFromWhere, timestamp,
                     allocateStrategy, allocateStrategyConfig, Optional.ofNullable(fallbackAllocateStrategy),
-                    Optional.ofNullable(offsetStore), orderly, consumeThreads,
+                    Optional.ofNullable(offsetStore), offsetStoreConfig, orderly, consumeThreads,
                     consumeBatchSize, pullBatchSize, pullThresholdForQueue, pullThresholdSizeForQueue,
                     consumeConcurrentlyMaxSpan, maxReconsumeTimes, rebalanceInterval, suspendTimeout, pullTimeout,
                     flowControlPause, pullErrorPause);

@@ -6,6 +6,7 @@ import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.BrokerData;
+import dev.ferry.remoting.protocol.body.ClusterInfo;
 import dev.ferry.remoting.protocol.body.TopicRouteData;
 import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
 import java.lang.System.Logger.Level;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -174,28 +176,52 @@ final class RouteCache implements Routes {
 
     /** Asks the name servers, one after the other until one answers. */
     private Optional<TopicRoute> fetch(String topic) {
+        RemotingCommand response = askNameServers(RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
+                new GetRouteInfoRequestHeader(topic, null)).build(), "route of topic '" + topic + "'");
+        if (response.code() == ResponseCode.TOPIC_NOT_EXIST) {
+            return Optional.empty();
+        }
+        return Optional.of(TopicRoute.of(topic, codec.decode(response.body(), TopicRouteData.class)));
+    }
+
+    /**
+     * The master address of every broker the name servers know, by broker name, of every cluster (GET_BROKER_CLUSTER_INFO):
+     * where a transaction manager's recovery looks for half messages.
+     */
+    Map<String, String> masterAddresses() {
+        RemotingCommand response = askNameServers(RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO).build(),
+                "cluster info");
+        ClusterInfo info = codec.decode(response.body(), ClusterInfo.class);
+        Map<String, String> masters = new TreeMap<>();
+        if (info.brokerAddrTable() != null) {
+            info.brokerAddrTable().forEach((name, broker) -> {
+                if (broker != null && broker.masterAddress() != null) {
+                    masters.put(name, broker.masterAddress());
+                }
+            });
+        }
+        return masters;
+    }
+
+    /** Sends to the name servers, one after the other until one answers SUCCESS or TOPIC_NOT_EXIST. */
+    private RemotingCommand askNameServers(RemotingCommand request, String what) {
         RuntimeException last = null;
         for (int attempt = 0; attempt < nameServers.size(); attempt++) {
             String address = nameServers.get(Math.floorMod(nameServerIndex.get(), nameServers.size()));
-            RemotingCommand request = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
-                    new GetRouteInfoRequestHeader(topic, null)).build();
             try {
                 RemotingCommand response = calls.call(address, request, timeout);
                 answered(true, null);
-                if (response.code() == ResponseCode.TOPIC_NOT_EXIST) {
-                    return Optional.empty();
+                if (response.code() != ResponseCode.SUCCESS && response.code() != ResponseCode.TOPIC_NOT_EXIST) {
+                    throw WireErrors.fromResponse(response, what + " from " + address);
                 }
-                if (response.code() != ResponseCode.SUCCESS) {
-                    throw WireErrors.fromResponse(response, "route of topic '" + topic + "' from " + address);
-                }
-                return Optional.of(TopicRoute.of(topic, codec.decode(response.body(), TopicRouteData.class)));
+                return response;
             } catch (RuntimeException e) {
                 last = e;
                 nameServerIndex.incrementAndGet();
             }
         }
         RuntimeException failure = WireErrors.fromFailure(last, "no name server of " + nameServers
-                + " answered for topic '" + topic + "'");
+                + " answered for the " + what);
         answered(false, failure.getMessage());
         throw failure;
     }

@@ -1,14 +1,20 @@
 package dev.ferry.client;
 
+import dev.ferry.api.FerryException;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.api.RetriableException;
 import dev.ferry.api.SendResult;
 import dev.ferry.format.OffsetMessageId;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
 import dev.ferry.remoting.protocol.header.EndTransactionRequestHeader;
 import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,11 +27,19 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class TransactionEnds implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TransactionEnds.class.getName());
+    private static final int REMEMBERED_ENDS = 100_000;
 
     private final FerryClient client;
     private final ProducerConfig config;
     private final TransactionChecker checker;
     private final ExecutorService checks;
+    /** The half messages this client ended lately, by broker and commit-log offset; the eldest are forgotten. */
+    private final Map<String, TransactionState> ended = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TransactionState> eldest) {
+            return size() > REMEMBERED_ENDS;
+        }
+    };
 
     TransactionEnds(FerryClient client, ProducerConfig config, TransactionChecker checker) {
         this.client = client;
@@ -51,6 +65,52 @@ final class TransactionEnds implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "END_TRANSACTION of " + half.msgId() + " was not sent; the broker will check it "
                     + "back: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Ends the transaction of {@code half} and waits until the broker confirms the decision is stored. Ending a half
+     * message this client already ended changes nothing: an Apache broker records decisions a few seconds late and
+     * would deliver a message committed twice.
+     *
+     * @throws FerryException when the broker cannot be reached or refuses (the half message is then undecided)
+     */
+    void endConfirmed(HalfMessage half, TransactionState state) {
+        if (state == TransactionState.UNKNOWN) {
+            throw new IllegalArgumentException("a transaction ends in COMMIT or ROLLBACK, not UNKNOWN");
+        }
+        String key = half.brokerName() + "@" + half.commitLogOffset();
+        synchronized (ended) {
+            if (ended.containsKey(key)) {
+                return;
+            }
+        }
+        String address = client.routes().brokerAddress(half.brokerName())
+                .or(() -> Optional.ofNullable(client.routes().masterAddresses().get(half.brokerName())))
+                .orElseThrow(() -> new RetriableException("no master address for broker " + half.brokerName()
+                        + " to end the transaction of " + half.msgId()));
+        EndTransactionRequestHeader header = new EndTransactionRequestHeader(half.topic(), config.group(),
+                half.queueOffset(), half.commitLogOffset(), state.wireCode(), false, half.msgId(), half.msgId(),
+                half.brokerName());
+        RemotingCommand response;
+        try {
+            response = client.remoting().invokeSync(address, RemotingCommand.request(RequestCode.END_TRANSACTION,
+                    header).build(), config.sendTimeout());
+        } catch (RuntimeException e) {
+            throw WireErrors.fromFailure(e, "END_TRANSACTION of " + half.msgId() + " at " + address);
+        }
+        if (response.code() != ResponseCode.SUCCESS) {
+            throw WireErrors.fromResponse(response, "END_TRANSACTION of " + half.msgId() + " at " + address);
+        }
+        synchronized (ended) {
+            ended.put(key, state);
+        }
+    }
+
+    /** Whether this client ended {@code half}'s transaction (within its memory of the last ones). */
+    boolean ended(HalfMessage half) {
+        synchronized (ended) {
+            return ended.containsKey(half.brokerName() + "@" + half.commitLogOffset());
         }
     }
 

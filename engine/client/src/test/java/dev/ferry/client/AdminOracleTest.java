@@ -1,10 +1,12 @@
 package dev.ferry.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.api.Message;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.apache.rocketmq.client.exception.MQBrokerException;
@@ -75,6 +77,9 @@ class AdminOracleTest extends AgainstCluster {
     void resetOfAnUnknownGroupOrTopicIsRefusedAsApacheRefusesIt() {
         String topic = ClientTestSupport.unique("ResetOracle");
         producer().send(Message.builder(topic).body("x".getBytes(StandardCharsets.UTF_8)).build());
+        // the broker registers a topic made by a send with the name server a moment later; the reset reads its route
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> admin.examineTopicRouteInfo(topic) != null);
         assertThat(codeOf(() -> admin.resetOffsetByTimestamp(topic, ClientTestSupport.unique("CG"), 0, true)))
                 .isEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
     }

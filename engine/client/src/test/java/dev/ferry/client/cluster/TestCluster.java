@@ -60,6 +60,31 @@ public final class TestCluster implements AutoCloseable {
         return brokers.stream().map(ClusterNode::name).toList();
     }
 
+    /** SIGSTOP to broker {@code name}: its connections stay open, but it answers nothing until {@link #resume}. */
+    public void pause(String name) throws IOException, InterruptedException {
+        broker(name).pause();
+    }
+
+    /** SIGCONT to a broker {@link #pause paused} before. */
+    public void resume(String name) throws IOException, InterruptedException {
+        broker(name).resume();
+    }
+
+    /** SIGKILL to broker {@code name} (paused or not): whatever it had not read from its connections is lost. */
+    public void kill(String name) throws InterruptedException {
+        broker(name).kill();
+    }
+
+    /** Starts a {@link #kill killed} broker again, on its store and port. */
+    public void restart(String name) throws IOException, InterruptedException {
+        broker(name).start();
+    }
+
+    private ClusterNode broker(String name) {
+        return brokers.stream().filter(b -> b.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no broker " + name + " in " + this));
+    }
+
     /**
      * Creates {@code topic} with {@code queues} queues on every broker the name server knows; returns how many it
      * was created on.
