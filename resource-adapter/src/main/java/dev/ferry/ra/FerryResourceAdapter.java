@@ -1,5 +1,6 @@
 package dev.ferry.ra;
 
+import dev.ferry.ra.inbound.DeliveryTransaction;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.embedded.EmbeddedEngine;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +56,7 @@ import javax.transaction.xa.XAResource;
         version = "0.1",
         licenseRequired = false,
         reauthenticationSupport = false,
-        transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction)
+        transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction)
 public class FerryResourceAdapter implements ResourceAdapter {
     private static final System.Logger LOG = System.getLogger(FerryResourceAdapter.class.getName());
 
@@ -318,10 +320,17 @@ public class FerryResourceAdapter implements ResourceAdapter {
         }
     }
 
-    /** No XA: the adapter supports no transactions, so there is nothing to recover. */
+    /**
+     * One resource per activation spec for the server's recovery of transacted deliveries: a delivery's resource
+     * holds nothing durable (a message whose transaction the server lost is simply delivered again), so it reports no
+     * branch in doubt and lets the transaction manager finish the other resources of such a transaction, the bean's
+     * database first. Outbound branches are recovered through the connection factories' resources.
+     */
     @Override
     public XAResource[] getXAResources(ActivationSpec[] specs) {
-        return new XAResource[0];
+        XAResource[] resources = new XAResource[specs == null ? 0 : specs.length];
+        Arrays.setAll(resources, i -> DeliveryTransaction.forRecovery());
+        return resources;
     }
 
     /**

@@ -54,7 +54,7 @@ class AnnotationsTest {
     void shouldDeclareTheAdapterAndItsProperties() throws Exception {
         Connector connector = FerryResourceAdapter.class.getAnnotation(Connector.class);
         assertThat(connector).isNotNull();
-        assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.NoTransaction);
+        assertThat(connector.transactionSupport()).isEqualTo(TransactionSupport.TransactionSupportLevel.XATransaction);
         assertThat(configProperties(FerryResourceAdapter.class)).containsExactlyInAnyOrder("mode", "nameServer",
                 "host", "namesrvPort", "brokerPort", "storeDir", "pluginDir", "commitLogSegmentSize",
                 "messageDelayLevel", "threadPlacement", "engineConfig", "flushMode", "brokerName", "brokerId",
@@ -74,7 +74,7 @@ class AnnotationsTest {
         assertThat(configProperties(FerryActivationSpec.class)).containsExactlyInAnyOrder("topic", "consumerGroup",
                 "selectorType", "selectorExpression", "messageModel", "consumeMode", "maxConcurrency",
                 "consumeFromWhere", "consumeTimestamp", "maxReconsumeTimes", "allocateStrategy", "offsetStore",
-                "nameServer", "accessKey", "secretKey", "userName", "password");
+                "offsetStoreDataSource", "nameServer", "accessKey", "secretKey", "userName", "password");
         assertThat(configProperties(FerryActivationSpec.class, true)).containsExactlyInAnyOrder("secretKey",
                 "password");
         assertThat(writableProperties(FerryActivationSpec.class, "resourceAdapter"))
@@ -92,7 +92,7 @@ class AnnotationsTest {
                 .isAssignableTo(Serializable.class).isAssignableTo(jakarta.resource.Referenceable.class);
         assertThat(definition.connectionImpl()).isAssignableTo(FerryConnection.class);
         assertThat(configProperties(FerryManagedConnectionFactory.class)).containsExactlyInAnyOrder("nameServer",
-                "producerGroup", "sendTimeoutMillis", "retries", "accessKey", "secretKey");
+                "producerGroup", "sendTimeoutMillis", "retries", "accessKey", "secretKey", "transactionSupportLevel");
         assertThat(configProperties(FerryManagedConnectionFactory.class, true)).containsExactly("secretKey");
         assertThat(writableProperties(FerryManagedConnectionFactory.class, "resourceAdapter", "logWriter"))
                 .isEqualTo(configProperties(FerryManagedConnectionFactory.class));

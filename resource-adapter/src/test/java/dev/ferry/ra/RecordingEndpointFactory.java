@@ -2,14 +2,18 @@ package dev.ferry.ra;
 
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
+import jakarta.resource.ResourceException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 
 /**
  * A MessageEndpointFactory whose endpoints record every call (beforeDelivery, onMessage, afterDelivery,
@@ -37,6 +41,10 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final AtomicInteger refusalsLeft = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private volatile Class<?> endpointClass;
+    private volatile boolean transacted;
+    private final AtomicInteger commits = new AtomicInteger();
+    private final AtomicInteger rollbacks = new AtomicInteger();
+    private static final ThreadLocal<Boolean> ROLLBACK_ONLY = ThreadLocal.withInitial(() -> false);
 
     public RecordingEndpointFactory(Bean bean) {
         this.bean = bean;
@@ -51,6 +59,29 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     public RecordingEndpointFactory endpointClass(Class<?> type) {
         this.endpointClass = type;
         return this;
+    }
+
+    /**
+     * Delivers in a transaction, as a container does for a bean with REQUIRED: the resource given to createEndpoint
+     * is enlisted before onMessage and told the outcome after it: rollback when the bean threw a runtime exception or
+     * called {@link #setRollbackOnly()}, else prepare and commit.
+     */
+    public RecordingEndpointFactory transacted() {
+        this.transacted = true;
+        return this;
+    }
+
+    /** Called by the bean: its delivery's transaction must roll back. */
+    public static void setRollbackOnly() {
+        ROLLBACK_ONLY.set(true);
+    }
+
+    public int commits() {
+        return commits.get();
+    }
+
+    public int rollbacks() {
+        return rollbacks.get();
     }
 
     public List<Call> calls() {
@@ -97,7 +128,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             refused.incrementAndGet();
             throw new UnavailableException("the application is not available yet");
         }
-        return new Endpoint(endpoints.incrementAndGet());
+        return new Endpoint(endpoints.incrementAndGet(), transacted ? xaResource : null);
     }
 
     @Override
@@ -107,7 +138,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public boolean isDeliveryTransacted(Method method) {
-        return false;
+        return transacted;
     }
 
     @Override
@@ -121,16 +152,33 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         return type != null ? type : Endpoint.class;
     }
 
+    /** A transaction branch id of the fake container. */
+    private record TestXid(int getFormatId, byte[] getGlobalTransactionId, byte[] getBranchQualifier) implements Xid {
+    }
+
     private final class Endpoint implements MessageEndpoint, MessageListener {
         private final int id;
+        private final XAResource enlisted;
+        private final Xid xid;
 
-        Endpoint(int id) {
+        Endpoint(int id, XAResource enlisted) {
             this.id = id;
+            this.enlisted = enlisted;
+            this.xid = new TestXid(1, ("delivery-" + id).getBytes(StandardCharsets.UTF_8),
+                    new byte[] {1});
         }
 
         @Override
-        public void beforeDelivery(Method method) {
+        public void beforeDelivery(Method method) throws ResourceException {
             calls.add(new Call(id, "beforeDelivery", method));
+            ROLLBACK_ONLY.set(false);
+            if (enlisted != null) {
+                try {
+                    enlisted.start(xid, XAResource.TMNOFLAGS);
+                } catch (XAException e) {
+                    throw new ResourceException(e);
+                }
+            }
         }
 
         @Override
@@ -140,14 +188,49 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
             try {
                 bean.onMessage(message);
+            } catch (RuntimeException e) {
+                ROLLBACK_ONLY.set(true); // a system exception rolls the container's transaction back
+                throw e;
             } finally {
                 concurrent.decrementAndGet();
             }
         }
 
         @Override
-        public void afterDelivery() {
+        public void afterDelivery() throws ResourceException {
             calls.add(new Call(id, "afterDelivery", null));
+            if (enlisted == null) {
+                return;
+            }
+            try {
+                boolean rollback = ROLLBACK_ONLY.get();
+                enlisted.end(xid, rollback ? XAResource.TMFAIL : XAResource.TMSUCCESS);
+                if (rollback) {
+                    enlisted.rollback(xid);
+                    rollbacks.incrementAndGet();
+                } else if (prepared()) {
+                    enlisted.commit(xid, false);
+                    commits.incrementAndGet();
+                }
+            } catch (XAException e) {
+                throw new ResourceException(e);
+            } finally {
+                ROLLBACK_ONLY.set(false);
+            }
+        }
+
+        /** Phase one; a resource that votes no rolls the transaction back. */
+        private boolean prepared() throws XAException {
+            try {
+                return enlisted.prepare(xid) == XAResource.XA_OK;
+            } catch (XAException e) {
+                if (e.errorCode < XAException.XA_RBBASE || e.errorCode > XAException.XA_RBEND) {
+                    throw e;
+                }
+                enlisted.rollback(xid);
+                rollbacks.incrementAndGet();
+                return false;
+            }
         }
 
         @Override

@@ -28,6 +28,7 @@ import java.util.Optional;
  * @param maxReconsumeTimes redeliveries before a failing message goes to the dead-letter queue
  * @param allocateStrategy the allocate strategy plugin
  * @param offsetStore the offset store plugin; empty picks the model's default
+ * @param offsetStoreDataSource the JNDI name of the data source an offset store plugin keeps offsets in, if any
  * @param nameServer other name servers than the adapter's, if given
  * @param credentials the user the activation signs as, if not the adapter's
  */
@@ -35,7 +36,8 @@ public record ActivationConfig(String topic, String consumerGroup, String select
                                MessageModel messageModel, ConsumeMode consumeMode, int maxConcurrency,
                                ConsumeFromWhere consumeFromWhere, Optional<Instant> consumeTimestamp,
                                int maxReconsumeTimes, String allocateStrategy, Optional<String> offsetStore,
-                               Optional<String> nameServer, Optional<Credentials> credentials) {
+                               Optional<String> offsetStoreDataSource, Optional<String> nameServer,
+                               Optional<Credentials> credentials) {
 
     /** How far back {@link ConsumeFromWhere#TIMESTAMP} starts without a timestamp (RocketMQ's default). */
     static final Duration DEFAULT_TIMESTAMP_AGE = Duration.ofMinutes(30);
@@ -51,6 +53,7 @@ public record ActivationConfig(String topic, String consumerGroup, String select
         Objects.requireNonNull(consumeTimestamp, "consumeTimestamp");
         Objects.requireNonNull(allocateStrategy, "allocateStrategy");
         Objects.requireNonNull(offsetStore, "offsetStore");
+        Objects.requireNonNull(offsetStoreDataSource, "offsetStoreDataSource");
         Objects.requireNonNull(nameServer, "nameServer");
         Objects.requireNonNull(credentials, "credentials");
     }
@@ -69,7 +72,8 @@ public record ActivationConfig(String topic, String consumerGroup, String select
         if (consumeFromWhere == ConsumeFromWhere.TIMESTAMP) {
             builder.consumeFromTimestamp(consumeTimestamp.orElse(clock.instant().minus(DEFAULT_TIMESTAMP_AGE)));
         }
-        offsetStore.ifPresent(builder::offsetStore);
+        offsetStore.ifPresent(name -> builder.offsetStore(name, offsetStoreDataSource
+                .map(dataSource -> PluginConfig.of("dataSource", dataSource)).orElse(PluginConfig.empty())));
         return builder.build();
     }
 }

@@ -7,6 +7,7 @@ import dev.ferry.client.PushConsumer;
 import dev.ferry.ra.AdapterRuntime;
 import dev.ferry.ra.management.ActivationStatus;
 import dev.ferry.ra.management.ManagementBeans;
+import dev.ferry.spi.TransactionalOffsetStore;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.System.Logger.Level;
@@ -65,6 +66,16 @@ final class EndpointActivation implements AutoCloseable {
             }
             PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
             delivery.watch(consumer::isClosing);
+            Optional<TransactionalOffsetStore> claims = consumer.transactionalOffsetStore();
+            if (claims.isPresent() && (!delivery.transacted() || config.consumeMode() != ConsumeMode.ORDERLY)) {
+                delivery.noClaims("the activation is refused: its offset store needs transacted orderly delivery");
+                consumer.close();
+                throw new IllegalArgumentException("offsetStore '" + config.offsetStore().orElse("") + "' records "
+                        + "offsets inside each delivery's transaction: the bean must be delivered in a transaction "
+                        + "(REQUIRED, found " + (delivery.transacted() ? "transacted" : "not transacted")
+                        + ") and consumeMode must be ORDERLY (found " + config.consumeMode() + ")");
+            }
+            delivery.claimIn(claims);
             LOG.log(Level.INFO, "FERRY-RA-0220 {0} started: {1} {2} {3}, up to {4} at once, name server {5}", name,
                     config.messageModel(), config.consumeMode(), config.selectorType() + " "
                             + config.selectorExpression(), String.valueOf(config.maxConcurrency()),

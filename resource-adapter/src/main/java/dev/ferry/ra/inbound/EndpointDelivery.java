@@ -2,6 +2,7 @@ package dev.ferry.ra.inbound;
 
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.spi.TransactionalOffsetStore;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
@@ -9,6 +10,9 @@ import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -17,6 +21,15 @@ import java.util.function.BooleanSupplier;
  * in {@code finally}). A normal return acknowledges the message; an exception from any step (an unavailable
  * endpoint, a failing bean, a failing {@code afterDelivery}) is rethrown, which makes the consumer deliver the
  * message again later.
+ *
+ * <p>When the container delivers in a transaction ({@code isDeliveryTransacted}, a bean with REQUIRED), each delivery
+ * passes a {@link DeliveryTransaction} to {@code createEndpoint}, which the container enlists: the message is
+ * acknowledged only when that transaction commits and delivered again (reconsumeTimes + 1, to the dead-letter queue
+ * past maxReconsumeTimes) when it rolls back. With an offset store that records offsets in the application's
+ * database ({@link TransactionalOffsetStore}, such as {@code jdbc}), each delivery first claims its message in that
+ * same transaction and skips a message a committed transaction consumed before: processed exactly once. A bean the
+ * closing consumer interrupts has its transaction rolled back, whatever the container makes of the interruption (a
+ * declared {@link InterruptedException} is an application exception, which would commit the claim without the work).
  *
  * <p>An endpoint the server cannot give now ({@code createEndpoint} throws {@link UnavailableException}, as while
  * the application starts or stops) is not a failed delivery: the call backs off (50 ms, doubling up to 5 s) and
@@ -36,6 +49,11 @@ final class EndpointDelivery implements MessageListener {
 
     private final MessageEndpointFactory endpoints;
     private final String activation;
+    /** Whether the container runs onMessage in a transaction (a bean with REQUIRED), asked once. */
+    private final boolean transacted;
+    private volatile boolean notEnlistedLogged;
+    /** Where deliveries claim their messages, once the consumer's offset store is known. */
+    private final CompletableFuture<Optional<TransactionalOffsetStore>> offsetClaims = new CompletableFuture<>();
     private final Object gate = new Object();
     private int inside;
     private boolean closed;
@@ -45,6 +63,17 @@ final class EndpointDelivery implements MessageListener {
     EndpointDelivery(MessageEndpointFactory endpoints, String activation) {
         this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
         this.activation = activation;
+        this.transacted = deliveryTransacted(endpoints, activation);
+    }
+
+    private static boolean deliveryTransacted(MessageEndpointFactory endpoints, String activation) {
+        try {
+            return endpoints.isDeliveryTransacted(ON_MESSAGE);
+        } catch (NoSuchMethodException e) {
+            LOG.log(Level.WARNING, "FERRY-RA-0216 {0}: the container does not know onMessage ({1}); delivering "
+                    + "without a transaction", activation, e.getMessage());
+            return false;
+        }
     }
 
     private static Method onMessageMethod() {
@@ -79,14 +108,29 @@ final class EndpointDelivery implements MessageListener {
     }
 
     private void deliver(ReceivedMessage message) throws Exception {
-        MessageEndpoint endpoint = createEndpoint(message);
+        Optional<TransactionalOffsetStore> claims;
+        try {
+            claims = offsetClaims.join();
+        } catch (CompletionException e) {
+            throw (RuntimeException) e.getCause(); // noClaims: the reason, as is
+        }
+        DeliveryTransaction transaction = transacted ? new DeliveryTransaction() : null;
+        MessageEndpoint endpoint = createEndpoint(message, transaction);
         try {
             endpoint.beforeDelivery(ON_MESSAGE);
             Throwable failure = null;
             try {
-                ((MessageListener) endpoint).onMessage(message);
+                // in the container's transaction, begun by beforeDelivery: the offset commits with the bean's work
+                if (claims.isEmpty() || claim(claims.get(), message, transaction)) {
+                    ((MessageListener) endpoint).onMessage(message);
+                }
             } catch (Throwable e) {
                 failure = e;
+                if (transaction != null && interruptedByClose(e)) {
+                    // the consumer stopped the bean, it did not finish: its transaction must not commit, even when
+                    // the container would take the interruption for an application exception
+                    transaction.rollbackOnly("the stopping consumer interrupted the bean");
+                }
             }
             try {
                 endpoint.afterDelivery();
@@ -97,9 +141,32 @@ final class EndpointDelivery implements MessageListener {
                     failure.addSuppressed(e);
                 }
             }
+            if (transaction != null) {
+                // the container's transaction decides, not the exception: an application exception that lets the
+                // transaction commit acknowledges the message, a setRollbackOnly without one does not
+                switch (transaction.outcome()) {
+                    case COMMITTED -> {
+                        if (failure != null) {
+                            Throwable thrown = failure;
+                            LOG.log(Level.DEBUG, () -> "FERRY-RA-0215 " + activation + ": the bean threw on "
+                                    + message.msgId() + " but its transaction committed; acknowledged", thrown);
+                        }
+                        return;
+                    }
+                    case ROLLED_BACK -> {
+                        if (failure == null) {
+                            failure = new IllegalStateException("FERRY-RA-0214 " + activation + ": the transaction"
+                                    + " of the delivery of " + message.msgId() + " rolled back; it will be delivered"
+                                    + " again");
+                        }
+                    }
+                    case NONE -> notEnlisted();
+                }
+            }
             if (failure != null) {
+                Throwable logged = failure;
                 LOG.log(Level.DEBUG, () -> "FERRY-RA-0211 " + activation + ": delivery of " + message.msgId()
-                        + " failed; it will be delivered again", failure);
+                        + " failed; it will be delivered again", logged);
                 throwUnchecked(failure);
             }
         } finally {
@@ -107,12 +174,67 @@ final class EndpointDelivery implements MessageListener {
         }
     }
 
-    private MessageEndpoint createEndpoint(ReceivedMessage message) throws Exception {
+    /** Whether {@code failure} is the consumer's closing interrupting the bean. */
+    private boolean interruptedByClose(Throwable failure) {
+        return consumerClosing.getAsBoolean()
+                && (failure instanceof InterruptedException || Thread.currentThread().isInterrupted());
+    }
+
+    /**
+     * Claims the message in the delivery's transaction; {@code false} when a committed transaction consumed it
+     * already (the bean is not called). A failed claim votes the transaction down and fails the delivery.
+     */
+    private boolean claim(TransactionalOffsetStore store, ReceivedMessage message, DeliveryTransaction transaction) {
+        try {
+            boolean fresh = store.claim(message.messageQueue(), message.queueOffset());
+            if (!fresh) {
+                LOG.log(Level.DEBUG, () -> "FERRY-RA-0219 " + activation + ": " + message.msgId() + " at "
+                        + message.messageQueue() + ":" + message.queueOffset() + " was consumed before; skipped");
+            }
+            return fresh;
+        } catch (RuntimeException e) {
+            transaction.rollbackOnly("its offset could not be recorded");
+            throw e;
+        }
+    }
+
+    /**
+     * From now on each delivery claims its message in {@code store} inside its transaction (empty: no claims).
+     * Deliveries wait for this to be said once, so none runs before the consumer's store is known.
+     */
+    void claimIn(Optional<TransactionalOffsetStore> store) {
+        offsetClaims.complete(store);
+    }
+
+    /**
+     * Deliveries waiting for {@link #claimIn}, and later ones, fail with {@code reason} instead: nothing runs without
+     * the claim it may need. No effect once {@link #claimIn} was said.
+     */
+    void noClaims(String reason) {
+        offsetClaims.completeExceptionally(new IllegalStateException("FERRY-RA-0224 " + activation + ": " + reason));
+    }
+
+    boolean transacted() {
+        return transacted;
+    }
+
+    /** The container ran a transacted delivery without enlisting its resource: the bean's outcome alone decides. */
+    private void notEnlisted() {
+        if (!notEnlistedLogged) {
+            notEnlistedLogged = true;
+            LOG.log(Level.WARNING, "FERRY-RA-0217 {0}: the server delivers in a transaction but did not enlist the "
+                    + "delivery''s resource; a rollback without an exception will not deliver the message again",
+                    activation);
+        }
+    }
+
+    private MessageEndpoint createEndpoint(ReceivedMessage message, DeliveryTransaction transaction)
+            throws Exception {
         long backoff = FIRST_BACKOFF.toMillis();
         boolean logged = false;
         while (true) {
             try {
-                return endpoints.createEndpoint(null);
+                return endpoints.createEndpoint(transaction);
             } catch (UnavailableException e) {
                 if (!logged) {
                     LOG.log(Level.WARNING, "FERRY-RA-0213 {0}: no endpoint available ({1}); message {2} waits and"
@@ -165,6 +287,9 @@ final class EndpointDelivery implements MessageListener {
      */
     boolean close(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        // a delivery still waiting for the offset store fails (its message stays unconsumed): run without the
+        // store's claim, it could process a message a second time
+        noClaims("the activation closed before its offset store was known");
         synchronized (gate) {
             closed = true;
             gate.notifyAll(); // calls backing off for an endpoint give up now

@@ -48,7 +48,8 @@ import java.util.regex.Pattern;
  *       {@code consumeTimestamp}: {@code yyyyMMddHHmmss} in the server's time zone, as RocketMQ reads it, or
  *       an ISO-8601 instant;</li>
  *   <li>{@code maxReconsumeTimes}: 16; {@code allocateStrategy}: {@code averagely}; {@code offsetStore}: the
- *       model's default; {@code nameServer}: overrides the adapter's.</li>
+ *       model's default; {@code offsetStoreDataSource}: the data source of {@code offsetStore=jdbc};
+ *       {@code nameServer}: overrides the adapter's.</li>
  * </ul>
  */
 @Activation(messageListeners = MessageListener.class)
@@ -68,6 +69,7 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
     private Integer maxReconsumeTimes = 16;
     private String allocateStrategy = "averagely";
     private String offsetStore;
+    private String offsetStoreDataSource;
     private String nameServer;
     private String accessKey;
     private String secretKey;
@@ -176,6 +178,13 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
         Optional<String> store = Optional.ofNullable(text(offsetStore));
         store.ifPresent(s -> problems.require(PLUGIN_NAME.matcher(s).matches(), "offsetStore", s,
                 "must be the name of an offset store plugin"));
+        Optional<String> storeDataSource = Optional.ofNullable(text(offsetStoreDataSource));
+        storeDataSource.ifPresent(d -> {
+            problems.require(store.isPresent(), "offsetStoreDataSource", d, "is for an offset store plugin that keeps"
+                    + " offsets in a database: set offsetStore too (jdbc)");
+            problems.require(d.length() <= 255 && d.chars().noneMatch(Character::isWhitespace),
+                    "offsetStoreDataSource", d, "must be a JNDI name such as jdbc/orders");
+        });
         Optional<String> names = Optional.ofNullable(text(nameServer));
         names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
                 "must be host:port, several separated by ';'"));
@@ -185,7 +194,7 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
         }
         int reconsume = maxReconsumeTimes == -1 ? 16 : maxReconsumeTimes;
         return new ActivationConfig(checkedTopic, group, type, expression, model, mode, maxConcurrency, from,
-                timestamp, reconsume, strategy, store, names, credentials);
+                timestamp, reconsume, strategy, store, storeDataSource, names, credentials);
     }
 
     /**
@@ -365,6 +374,16 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
             + " broadcasting)")
     public void setOffsetStore(String offsetStore) {
         this.offsetStore = offsetStore;
+    }
+
+    public String getOffsetStoreDataSource() {
+        return offsetStoreDataSource;
+    }
+
+    @ConfigProperty(description = "For offsetStore=jdbc: the JNDI name of the data source that keeps the offsets,"
+            + " written in each delivery's transaction (exactly-once for a transacted, orderly bean)")
+    public void setOffsetStoreDataSource(String offsetStoreDataSource) {
+        this.offsetStoreDataSource = offsetStoreDataSource;
     }
 
     public String getNameServer() {

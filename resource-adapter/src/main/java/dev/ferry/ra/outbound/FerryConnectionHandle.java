@@ -3,12 +3,14 @@ package dev.ferry.ra.outbound;
 import dev.ferry.api.FerryConnection;
 import dev.ferry.api.Message;
 import dev.ferry.api.SendResult;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * What an application holds: a cheap handle that sends through its managed connection's shared producer and
  * reports its {@link #close()} to that managed connection. Invalid after close or after the server cleaned up
- * the managed connection. Thread-safe.
+ * the managed connection. Inside a transaction the managed connection takes part in, sends are held as half messages
+ * until it commits. Thread-safe.
  */
 public final class FerryConnectionHandle implements FerryConnection {
     private volatile FerryManagedConnection managed;
@@ -39,22 +41,22 @@ public final class FerryConnectionHandle implements FerryConnection {
 
     @Override
     public SendResult send(Message message) {
-        return open().producer().send(message);
+        return open().send(message, null);
     }
 
     @Override
     public CompletableFuture<SendResult> sendAsync(Message message) {
-        return open().producer().sendAsync(message);
+        return open().sendAsync(message);
     }
 
     @Override
     public void sendOneway(Message message) {
-        open().producer().sendOneway(message);
+        open().sendOneway(message);
     }
 
     @Override
     public SendResult sendOrdered(Message message, String shardingKey) {
-        return open().producer().send(message, shardingKey);
+        return open().send(message, Objects.requireNonNull(shardingKey, "shardingKey"));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.ferry.ra.outbound;
 
+import dev.ferry.api.Message;
+import dev.ferry.api.SendResult;
 import dev.ferry.client.Producer;
 import dev.ferry.remoting.Credentials;
 import jakarta.resource.NotSupportedException;
@@ -11,11 +13,13 @@ import jakarta.resource.spi.IllegalStateException;
 import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ManagedConnectionMetaData;
+import jakarta.resource.spi.TransactionSupport;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.security.auth.Subject;
@@ -25,7 +29,9 @@ import javax.transaction.xa.XAResource;
  * A pooled connection: a view of its factory's shared producer that hands out {@link FerryConnectionHandle}s.
  * Closing a handle tells the server, through a {@code CONNECTION_CLOSED} event, that it can pool this managed
  * connection again. {@link #cleanup()} invalidates the handles; {@link #destroy()} also refuses new ones (the
- * shared producer lives on). No local or XA transactions. Thread-safe.
+ * shared producer lives on). Takes part in XA and local transactions (as its factory's {@code transactionSupport}
+ * allows): while associated with a branch, its sends are half messages of it ({@link TransactionBranches}).
+ * Thread-safe.
  */
 public final class FerryManagedConnection implements ManagedConnection {
     private static final System.Logger LOG = System.getLogger(FerryManagedConnection.class.getName());
@@ -34,12 +40,68 @@ public final class FerryManagedConnection implements ManagedConnection {
     private final SharedProducer shared;
     private final Set<FerryConnectionHandle> handles = ConcurrentHashMap.newKeySet();
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
+    private final TransactionBranches branches;
+    private final XAResource xaResource;
+    private final LocalTransaction localTransaction;
+    /** The transaction branch this connection's sends belong to now, if any. */
+    private volatile TransactionBranches.Branch branch;
     private volatile boolean destroyed;
     private volatile PrintWriter logWriter;
 
-    FerryManagedConnection(FerryManagedConnectionFactory factory, SharedProducer shared) {
+    FerryManagedConnection(FerryManagedConnectionFactory factory, SharedProducer shared,
+                           TransactionBranches branches) {
         this.factory = factory;
         this.shared = shared;
+        this.branches = branches;
+        this.xaResource = new ConnectionXaResource(this, branches);
+        this.localTransaction = new ConnectionLocalTransaction(this, branches);
+    }
+
+    /** From now on this connection's sends are half messages of {@code branch}. */
+    void associate(TransactionBranches.Branch value) {
+        this.branch = value;
+    }
+
+    /** Ends the association with branch {@code id}, if it is the current one. */
+    void dissociate(BranchId id) {
+        TransactionBranches.Branch current = branch;
+        if (current != null && current.id().equals(id)) {
+            branch = null;
+        }
+    }
+
+    /**
+     * Sends through the shared producer; inside a transaction branch as a half message of it, delivered when the
+     * transaction commits.
+     */
+    SendResult send(Message message, String shardingKey) {
+        TransactionBranches.Branch current = branch;
+        if (current != null) {
+            return branches.send(current, message, shardingKey);
+        }
+        return shardingKey == null ? producer().send(message) : producer().send(message, shardingKey);
+    }
+
+    CompletableFuture<SendResult> sendAsync(Message message) {
+        TransactionBranches.Branch current = branch;
+        if (current != null) {
+            // the transaction needs the half message stored before it may prepare: sent here, on the caller's thread
+            try {
+                return CompletableFuture.completedFuture(branches.send(current, message, null));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return producer().sendAsync(message);
+    }
+
+    void sendOneway(Message message) {
+        TransactionBranches.Branch current = branch;
+        if (current != null) {
+            branches.send(current, message, null);
+        } else {
+            producer().sendOneway(message);
+        }
     }
 
     /** Whom its sends are signed as: the container's or the factory's user, or nobody. */
@@ -129,12 +191,20 @@ public final class FerryManagedConnection implements ManagedConnection {
 
     @Override
     public XAResource getXAResource() throws ResourceException {
-        throw new NotSupportedException("FERRY-RA-0312 Ferry connections take part in no XA transaction");
+        if (factory.getTransactionSupport() != TransactionSupport.TransactionSupportLevel.XATransaction) {
+            throw new NotSupportedException("FERRY-RA-0312 this connection factory's transactionSupport is "
+                    + factory.getTransactionSupport() + ": its connections take part in no XA transaction");
+        }
+        return xaResource;
     }
 
     @Override
     public LocalTransaction getLocalTransaction() throws ResourceException {
-        throw new NotSupportedException("FERRY-RA-0313 Ferry connections take part in no local transaction");
+        if (factory.getTransactionSupport() == TransactionSupport.TransactionSupportLevel.NoTransaction) {
+            throw new NotSupportedException("FERRY-RA-0313 this connection factory's transactionSupport is "
+                    + "NoTransaction: its connections take part in no local transaction");
+        }
+        return localTransaction;
     }
 
     @Override

@@ -39,11 +39,13 @@ import javax.security.auth.Subject;
  * connection costs nothing but a few objects and any of them matches any request.
  *
  * <p>Config properties: {@code nameServer} (default: the adapter's, embedded or remote), {@code producerGroup},
- * {@code sendTimeoutMillis}, {@code retries}, {@code accessKey} and {@code secretKey}. {@link #equals}/{@link
+ * {@code sendTimeoutMillis}, {@code retries}, {@code accessKey}, {@code secretKey} and
+ * {@code transactionSupportLevel}. {@link #equals}/{@link
  * #hashCode} compare them (and the adapter). Sends are signed as the user the container passes (container-managed
  * authentication: a {@link PasswordCredential} for this factory in the {@link Subject}, from the server's auth data),
  * else as {@code accessKey}, else as the adapter's user; each user gets a producer of its own, and a managed
- * connection matches only requests of its user. No transactions: connections take part in none. Thread-safe.
+ * connection matches only requests of its user. {@code transactionSupport} (XATransaction by default) says whether
+ * connections take part in the container's transactions ({@link TransactionBranches}). Thread-safe.
  */
 @ConnectionDefinition(
         connectionFactory = FerryConnectionFactory.class,
@@ -54,6 +56,8 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         TransactionSupport {
     private static final long serialVersionUID = 1L;
     private static final System.Logger LOG = System.getLogger(FerryManagedConnectionFactory.class.getName());
+    /** Bounds what one transaction branch holds in memory until it ends. */
+    private static final int MAX_MESSAGES_PER_TRANSACTION = 100_000;
 
     private String nameServer;
     private String producerGroup = "FERRY_RA_PRODUCER";
@@ -61,8 +65,11 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
     private Integer retries = 2;
     private String accessKey;
     private String secretKey;
+    private String transactionSupport = "XATransaction";
 
     private transient ResourceAdapter resourceAdapter;
+    /** The resource manager of this factory's transactions, shared by its managed connections. */
+    private transient TransactionBranches branches;
     private transient PrintWriter logWriter;
     /** One producer per user its sends are signed as (the empty key: the adapter's). */
     private transient Map<Optional<Credentials>, SharedProducer> shared = new HashMap<>();
@@ -84,7 +91,14 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
             throws ResourceException {
         OutboundConfig config = validate();
         return new FerryManagedConnection(this, sharedProducer(containerUser(subject).or(config::credentials),
-                config));
+                config), branches());
+    }
+
+    private synchronized TransactionBranches branches() {
+        if (branches == null) {
+            branches = new TransactionBranches(MAX_MESSAGES_PER_TRANSACTION);
+        }
+        return branches;
     }
 
     /** The user the container passes in {@code subject} for this factory (container-managed authentication). */
@@ -122,7 +136,7 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         try {
             client = runtime.newClient("producer-" + config.producerGroup(), config.nameServer(), Optional.empty(),
                     runtime.pluginLoaders(Optional.empty()), user);
-            created = new SharedProducer(client, client.producer(config.producerConfig()), user);
+            created = new SharedProducer(client, client.producer(config.producerConfig(), branches()::check), user);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -159,6 +173,8 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         problems.require(sendTimeoutMillis != null && sendTimeoutMillis > 0, "sendTimeoutMillis", sendTimeoutMillis,
                 "must be positive");
         problems.require(retries != null && retries >= 0, "retries", retries, "must not be negative");
+        problems.require(transactionLevel().isPresent(), "transactionSupportLevel", transactionSupport,
+                "must be XATransaction, LocalTransaction or NoTransaction");
         Optional<Credentials> credentials = problems.credentials("accessKey", accessKey, "secretKey", secretKey);
         if (!problems.isEmpty()) {
             InvalidPropertyException e = new InvalidPropertyException("FERRY-RA-0304 "
@@ -202,9 +218,32 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         return logWriter;
     }
 
+    /**
+     * What the property asks: XATransaction (the default) enlists connections in the container's JTA transactions,
+     * LocalTransaction in local ones only, NoTransaction in none (every send is delivered at once).
+     */
     @Override
     public TransactionSupportLevel getTransactionSupport() {
-        return TransactionSupportLevel.NoTransaction;
+        return transactionLevel().orElse(TransactionSupportLevel.NoTransaction);
+    }
+
+    private Optional<TransactionSupportLevel> transactionLevel() {
+        for (TransactionSupportLevel level : TransactionSupportLevel.values()) {
+            if (transactionSupport != null && level.name().equalsIgnoreCase(transactionSupport.trim())) {
+                return Optional.of(level);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public String getTransactionSupportLevel() {
+        return transactionSupport;
+    }
+
+    @ConfigProperty(defaultValue = "XATransaction", description = "XATransaction: sends inside a JTA transaction are "
+            + "delivered when it commits; LocalTransaction: in local transactions only; NoTransaction: at once")
+    public void setTransactionSupportLevel(String value) {
+        this.transactionSupport = value;
     }
 
     @Override
@@ -278,6 +317,7 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
                 && Objects.equals(accessKey, other.accessKey) && Objects.equals(secretKey, other.secretKey)
                 && Objects.equals(producerGroup, other.producerGroup)
                 && Objects.equals(sendTimeoutMillis, other.sendTimeoutMillis) && Objects.equals(retries, other.retries)
+                && Objects.equals(transactionSupport, other.transactionSupport)
                 && resourceAdapter == other.resourceAdapter;
     }
 

@@ -1,6 +1,7 @@
 package dev.ferry.ra.inbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ferry.api.MessageModel;
@@ -71,6 +72,27 @@ class ActivationSpecTest {
         assertThat(consumer.allocateStrategy()).isEqualTo("consistent-hash");
         assertThat(consumer.offsetStore()).contains("local-file");
         assertThat(spec.toConfig().nameServer()).contains("10.0.0.1:9876;10.0.0.2:9876");
+    }
+
+    @Test
+    void shouldGiveTheOffsetStoreItsDataSourceAndRefuseOneWithoutAStore() throws Exception {
+        FerryActivationSpec spec = minimal();
+        spec.setOffsetStore("jdbc");
+        spec.setOffsetStoreDataSource("jdbc/orders");
+        spec.setConsumeMode("ORDERLY");
+        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.systemUTC());
+        assertThat(consumer.offsetStore()).contains("jdbc");
+        assertThat(consumer.offsetStoreConfig().string("dataSource")).contains("jdbc/orders");
+
+        FerryActivationSpec withoutStore = minimal();
+        withoutStore.setOffsetStoreDataSource("jdbc/orders");
+        assertThatThrownBy(withoutStore::validate).isInstanceOf(InvalidPropertyException.class)
+                .hasMessageContaining("offsetStoreDataSource").hasMessageContaining("set offsetStore too");
+        FerryActivationSpec badName = minimal();
+        badName.setOffsetStore("jdbc");
+        badName.setOffsetStoreDataSource("jdbc/my orders");
+        assertThatThrownBy(badName::validate).isInstanceOf(InvalidPropertyException.class)
+                .hasMessageContaining("offsetStoreDataSource").hasMessageContaining("JNDI name");
     }
 
     @Test

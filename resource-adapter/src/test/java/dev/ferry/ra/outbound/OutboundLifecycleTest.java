@@ -178,13 +178,16 @@ class OutboundLifecycleTest {
     }
 
     @Test
-    void shouldSupportNoTransactions() throws Exception {
+    void shouldTakePartInXaAndLocalTransactionsByDefault() throws Exception {
         FerryManagedConnectionFactory factory = managedFactory();
         ManagedConnection managed = factory.createManagedConnection(null, null);
-        assertThatThrownBy(managed::getLocalTransaction).isInstanceOf(NotSupportedException.class);
-        assertThatThrownBy(managed::getXAResource).isInstanceOf(NotSupportedException.class);
         assertThat(factory.getTransactionSupport())
-                .isEqualTo(jakarta.resource.spi.TransactionSupport.TransactionSupportLevel.NoTransaction);
+                .isEqualTo(jakarta.resource.spi.TransactionSupport.TransactionSupportLevel.XATransaction);
+        assertThat(managed.getXAResource()).isNotNull().isSameAs(managed.getXAResource());
+        assertThat(managed.getLocalTransaction()).isNotNull();
+        factory.setTransactionSupportLevel("LocalTransaction");
+        assertThatThrownBy(managed::getXAResource).isInstanceOf(NotSupportedException.class);
+        assertThat(managed.getLocalTransaction()).isNotNull();
         assertThat(managed.getMetaData().getEISProductName()).isEqualTo("Ferry");
     }
 

@@ -1,0 +1,138 @@
+package dev.ferry.ra.inbound;
+
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * The {@link XAResource} a transacted delivery hands to {@code createEndpoint}: the container enlists it in the
+ * transaction it runs the bean in, and tells it the outcome. The message is acknowledged (its offset may advance) only
+ * when that transaction commits; a rollback, whether the bean threw or called {@code setRollbackOnly}, delivers it
+ * again. When the adapter's own part of the delivery fails (recording the offset in the application's database), it
+ * votes the transaction down. It holds nothing at a broker, so it has nothing to prepare or recover: a transaction
+ * the server lost between prepare and commit leaves the message unacknowledged, and it is delivered again
+ * ({@link #forRecovery}). One per delivery; thread-safe.
+ */
+public final class DeliveryTransaction implements XAResource {
+    /** What the transaction manager said last. */
+    enum Outcome { NONE, COMMITTED, ROLLED_BACK }
+
+    private volatile Outcome outcome = Outcome.NONE;
+    /** Why this resource votes the transaction down; {@code null} while it votes yes. */
+    private volatile String rollbackReason;
+    private boolean recovering;
+
+    /**
+     * The adapter's own part of the delivery failed, or the delivery was stopped: this resource votes to roll the
+     * transaction back.
+     *
+     * @param reason what the vote's exception says
+     */
+    void rollbackOnly(String reason) {
+        rollbackReason = reason;
+    }
+
+    /** What the server's recovery gets: nothing in doubt, and no branch it could be asked to finish. */
+    public static XAResource forRecovery() {
+        DeliveryTransaction recovering = new DeliveryTransaction();
+        recovering.recovering = true;
+        return recovering;
+    }
+
+    Outcome outcome() {
+        return outcome;
+    }
+
+    boolean committed() {
+        return outcome == Outcome.COMMITTED;
+    }
+
+    @Override
+    public void start(Xid xid, int flags) {
+        // nothing held per branch
+    }
+
+    @Override
+    public void end(Xid xid, int flags) {
+        // the outcome comes with commit or rollback
+    }
+
+    /**
+     * Votes yes (not read-only: the outcome must come back to it), unless the delivery is to roll back; a no vote is
+     * the outcome, since the transaction manager does not tell a resource that voted no how the transaction ended.
+     */
+    @Override
+    public int prepare(Xid xid) throws XAException {
+        unknownWhenRecovering();
+        String reason = rollbackReason;
+        if (reason != null) {
+            outcome = Outcome.ROLLED_BACK;
+            throw rolledBack(reason);
+        }
+        return XA_OK;
+    }
+
+    @Override
+    public void commit(Xid xid, boolean onePhase) throws XAException {
+        unknownWhenRecovering();
+        String reason = rollbackReason;
+        if (reason != null && onePhase) {
+            outcome = Outcome.ROLLED_BACK;
+            throw rolledBack(reason);
+        }
+        outcome = Outcome.COMMITTED;
+    }
+
+    private static XAException rolledBack(String reason) {
+        XAException e = new XAException("FERRY-RA-0218 the delivery rolls back: " + reason);
+        e.errorCode = XAException.XA_RBROLLBACK;
+        return e;
+    }
+
+    @Override
+    public void rollback(Xid xid) throws XAException {
+        unknownWhenRecovering();
+        outcome = Outcome.ROLLED_BACK;
+    }
+
+    /** A recovery resource knows no branch: the one asked about ended with the process that delivered it. */
+    private void unknownWhenRecovering() throws XAException {
+        if (recovering) {
+            XAException e = new XAException("FERRY-RA-0225 no delivery branch to finish: its message is delivered"
+                    + " again");
+            e.errorCode = XAException.XAER_NOTA;
+            throw e;
+        }
+    }
+
+    @Override
+    public Xid[] recover(int flag) {
+        return new Xid[0];
+    }
+
+    @Override
+    public void forget(Xid xid) {
+        // heuristic outcomes are never taken
+    }
+
+    /** Each delivery is a resource manager of its own, so that each is told its own outcome. */
+    @Override
+    public boolean isSameRM(XAResource other) {
+        return other == this;
+    }
+
+    @Override
+    public int getTransactionTimeout() {
+        return 0;
+    }
+
+    @Override
+    public boolean setTransactionTimeout(int seconds) throws XAException {
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "FerryDeliveryTransaction[" + outcome + "]";
+    }
+}
