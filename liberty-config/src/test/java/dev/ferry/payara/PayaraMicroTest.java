@@ -8,6 +8,9 @@ import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.liberty.apps.FactoryResource;
+import dev.ferry.liberty.apps.TxMdb;
+import dev.ferry.liberty.apps.TxResource;
+import dev.ferry.liberty.apps.TxService;
 import dev.ferry.liberty.apps.UnknownPluginMdb;
 import dev.ferry.liberty.support.Directories;
 import dev.ferry.liberty.support.Engine;
@@ -15,6 +18,7 @@ import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.ManagementView;
 import dev.ferry.liberty.support.OrderRoundTrip;
 import dev.ferry.liberty.support.TestApps;
+import dev.ferry.liberty.support.TxRoundTrip;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +29,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,12 +67,19 @@ class PayaraMicroTest {
         // application when one of its beans cannot be activated: this one is alone in its own.
         TestApps.probeApp("unknown-plugin-app", UnknownPluginMdb.class)
                 .as(ZipExporter.class).exportTo(RUN_DIR.resolve("unknown-plugin-app.war").toFile(), true);
+        // Transactions: a row of an embedded Derby database (XA) and Ferry in one JTA transaction.
+        TestApps.probeApp("tx-app", TxResource.class, TxService.class, TxMdb.class).as(ZipExporter.class)
+                .exportTo(RUN_DIR.resolve("tx-app.war").toFile(), true);
         Files.copy(Path.of("src/main/payara/preboot.txt"), RUN_DIR.resolve("preboot.txt"));
         // The documented post-boot commands, on ports of the test's own, with a plugin directory.
         String postboot = Files.readString(Path.of("src/main/payara/postboot.txt"), StandardCharsets.UTF_8)
                 .replace("NamesrvPort=9876", "NamesrvPort=20076").replace("BrokerPort=10911", "BrokerPort=20111")
                 .replace("StoreDir=ferry-data", "StoreDir=ferry-data:PluginDir=" + TARGET.resolve("payara/plugins"));
         assertThat(postboot).contains("NamesrvPort=20076", "BrokerPort=20111", "PluginDir=");
+        postboot += "create-jdbc-connection-pool --datasourceclassname org.apache.derby.jdbc.EmbeddedXADataSource"
+                + " --restype javax.sql.XADataSource --property databaseName=" + RUN_DIR.resolve("txdb")
+                + ":createDatabase=create txdb-pool\n"
+                + "create-jdbc-resource --connectionpoolid txdb-pool jdbc/txdb\n";
         Files.writeString(RUN_DIR.resolve("postboot.txt"), postboot, StandardCharsets.UTF_8);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -76,7 +89,11 @@ class PayaraMicroTest {
                 "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),
                 "--rootdir", RUN_DIR.resolve("root").toString(),
                 "--prebootcommandfile", "preboot.txt", "--postbootcommandfile", "postboot.txt",
-                "--deploy", "order-app.war", "--deploy", "factory-app.war", "--deploy", "unknown-plugin-app.war"));
+                "--addLibs", Stream.of("derby", "derbyshared", "derbytools")
+                        .map(jar -> TARGET.resolve("payara/jdbc/" + jar + ".jar").toString())
+                        .collect(Collectors.joining(":")),
+                "--deploy", "order-app.war", "--deploy", "factory-app.war", "--deploy", "unknown-plugin-app.war",
+                "--deploy", "tx-app.war"));
         Files.createDirectories(RUN_DIR.resolve("tmp"));
         payara = new ProcessBuilder(command).directory(RUN_DIR.toFile()).redirectErrorStream(true)
                 .redirectOutput(RUN_DIR.resolve("payara.log").toFile()).start();
@@ -154,6 +171,16 @@ class PayaraMicroTest {
             assertThat(engine.get("MessagesIn").asLong()).isPositive();
             assertThat(engine.get("ConsumerGroups").asInt()).isPositive();
         });
+    }
+
+    @Test
+    void shouldDeliverASendWithItsRowOnCommitAndLeaveNeitherOnRollbackOnPayara(@TempDir Path offsets) {
+        TxRoundTrip.commitAndRollback(new Http(HTTP_PORT), "tx-app", NAME_SERVER, offsets);
+    }
+
+    @Test
+    void shouldDeliverAgainWhatABeansTransactionRolledBackOnPayara(@TempDir Path offsets) {
+        TxRoundTrip.rolledBackDelivery(new Http(HTTP_PORT), "tx-app", NAME_SERVER, offsets);
     }
 
     private static String log() throws IOException {

@@ -1,10 +1,5 @@
 package dev.ferry.liberty.bench;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.ferry.api.Message;
 import dev.ferry.liberty.apps.ProbeApplication;
 import dev.ferry.liberty.bench.apps.FerryBenchMdb;
 import dev.ferry.liberty.bench.apps.JmsBenchMdb;
@@ -18,7 +13,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,8 +44,6 @@ class MdbThroughputBenchmark {
     private static final int MESSAGES = Integer.getInteger("bench.messages", 200_000);
     private static final Http HTTP = new Http(19480);
     private static final Path SERVER = Path.of("target/liberty/wlp/usr/servers/ferry-bench");
-    private static final Duration ROUND_TIMEOUT = Duration.ofMinutes(10);
-    private static final int LOAD_CHUNK = 5_000;
 
     @ArquillianResource
     private ContainerController controller;
@@ -102,12 +94,13 @@ class MdbThroughputBenchmark {
         Directories.deleteRecursively(SERVER.resolve("messaging"));
         List<String> rows = new ArrayList<>();
         controller.start(CONTAINER);
+        BenchRounds rounds = new BenchRounds(deployer, HTTP);
         try (Engine engine = new Engine("127.0.0.1:20176", directory)) {
-            ferryRound(engine, "bench-ferry-warmup", MESSAGES / 4);
-            jmsRound(MESSAGES / 4, true);
-            double ferry = ferryRound(engine, "bench-ferry", MESSAGES);
-            double jmsPersistent = jmsRound(MESSAGES, true);
-            double jmsNonPersistent = jmsRound(MESSAGES, false);
+            rounds.ferry(engine, "bench-ferry-warmup", MESSAGES / 4);
+            rounds.jms("bench-jms", MESSAGES / 4, true);
+            double ferry = rounds.ferry(engine, "bench-ferry", MESSAGES);
+            double jmsPersistent = rounds.jms("bench-jms", MESSAGES, true);
+            double jmsNonPersistent = rounds.jms("bench-jms", MESSAGES, false);
             rows.add(String.format(Locale.ROOT, "messages per round: %,d of 1 KiB; maxConcurrency 16; empty beans",
                     MESSAGES));
             rows.add(String.format(Locale.ROOT, "Ferry adapter (embedded engine):        %,10.0f msg/s", ferry));
@@ -122,50 +115,5 @@ class MdbThroughputBenchmark {
         System.out.println(report);
         Files.writeString(Path.of("target/mdb-benchmark.txt"), report + System.lineSeparator(),
                 StandardCharsets.UTF_8);
-    }
-
-    /** Loads {@code count} messages into the embedded engine, then times the Ferry bean draining them. */
-    private double ferryRound(Engine engine, String app, int count) {
-        byte[] body = new byte[1024];
-        List<Message> batch = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            batch.add(Message.builder(FerryBenchMdb.TOPIC).body(body).build());
-            if (batch.size() == 64 || i == count - 1) {
-                engine.producer().send(batch);
-                batch.clear();
-            }
-        }
-        return drain(app, count);
-    }
-
-    /** Loads {@code count} messages on Liberty's queue, then times the JMS bean draining them. */
-    private double jmsRound(int count, boolean persistent) {
-        deployer.deploy("bench-loader");
-        try {
-            // In chunks, each well within an HTTP request's timeout.
-            for (int loaded = 0; loaded < count; loaded += LOAD_CHUNK) {
-                int chunk = Math.min(LOAD_CHUNK, count - loaded);
-                assertThat(HTTP.post("/bench-loader/load?count=" + chunk + "&persistent=" + persistent, ""))
-                        .isEqualTo(Integer.toString(chunk));
-            }
-        } finally {
-            deployer.undeploy("bench-loader");
-        }
-        return drain("bench-jms", count);
-    }
-
-    private double drain(String app, int count) {
-        deployer.deploy(app);
-        try {
-            JsonNode[] figures = new JsonNode[1];
-            await().atMost(ROUND_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
-                figures[0] = HTTP.getJson("/" + app + "/throughput");
-                return figures[0].get("count").asLong() >= count;
-            });
-            assertThat(figures[0].get("count").asLong()).isEqualTo(count);
-            return count / (figures[0].get("millis").asDouble() / 1000.0);
-        } finally {
-            deployer.undeploy(app);
-        }
     }
 }

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The JVM of a running test server, asked through the JDK's {@code jcmd}: to collect its garbage and to say which
- * class loaders hold a class, which shows whether an undeployed application's classes are gone.
+ * The JVM of a running test server, asked through the JDK's {@code jcmd}: to collect its garbage, to say which
+ * class loaders hold a class (which shows whether an undeployed application's classes are gone), to show its threads;
+ * and killed.
  */
 public final class ServerJvm {
     private final long pid;
@@ -27,6 +28,18 @@ public final class ServerJvm {
                     + servers.size());
         }
         return new ServerJvm(servers.get(0).pid());
+    }
+
+    /** Every thread's stack, as {@code jcmd Thread.print} gives them. */
+    public String threadDump() {
+        return jcmd("Thread.print");
+    }
+
+    /** SIGKILL: no shutdown of any kind; returns once the process is gone. */
+    public void kill() {
+        ProcessHandle process = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no process " + pid));
+        process.destroyForcibly();
+        process.onExit().orTimeout(60, TimeUnit.SECONDS).join();
     }
 
     /** A full collection, which also unloads the classes of class loaders nobody holds. */
