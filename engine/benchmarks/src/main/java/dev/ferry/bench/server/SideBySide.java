@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
@@ -79,6 +81,10 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--sync-flush", description = "Both brokers flush synchronously; only the sends are measured.")
     boolean syncFlush;
 
+    @Option(names = "--figures", split = ",", description = "Which measurements to run, of sync, async, drain and "
+            + "latency (default: all); time to ready and memory are always measured.")
+    Set<String> figureGroups = new LinkedHashSet<>(ALL_FIGURES);
+
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
 
@@ -101,12 +107,18 @@ public final class SideBySide implements Callable<Integer> {
             + "-XX:StartFlightRecording=filename=load-{broker}.jfr to profile the client.")
     List<String> loadJvmArgs = new ArrayList<>();
 
+    private static final List<String> ALL_FIGURES = List.of("sync", "async", "drain", "latency");
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new SideBySide()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        if (!ALL_FIGURES.containsAll(figureGroups)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--figures takes " + ALL_FIGURES
+                    + ", not " + figureGroups);
+        }
         if (resultsFile != null) {
             return measureHere();
         }
@@ -174,7 +186,8 @@ public final class SideBySide implements Callable<Integer> {
                 "--heap=" + heap, "--segment-mib=" + segmentMib, "--duration-s=" + durationSeconds,
                 "--warmup-s=" + warmupSeconds, "--warmup-backlog=" + warmupBacklog,
                 "--backlog=" + backlog, "--backlog-size=" + backlogSize, "--rate=" + rate,
-                "--latency-s=" + latencySeconds, "--latency-warmup-s=" + latencyWarmupSeconds));
+                "--latency-s=" + latencySeconds, "--latency-warmup-s=" + latencyWarmupSeconds,
+                "--figures=" + String.join(",", figureGroups)));
         if (client != null) {
             command.addAll(List.of("--clients", "--client=" + client));
         }
@@ -252,31 +265,38 @@ public final class SideBySide implements Callable<Integer> {
             }
             Duration warmup = Duration.ofSeconds(warmupSeconds);
             Duration duration = Duration.ofSeconds(durationSeconds);
-            ClientLoad.Sends sync = load.syncSend(16, 1024, warmup, duration, server::cpuNanos);
-            figures.put("sync send 1 KiB, 16 threads (msg/s)", sync.perSecond());
-            figures.put("broker CPU per sync send (us)", sync.brokerCpuNanosPer() / 1000);
-            figures.put("client CPU per sync send (us)", sync.clientCpuNanosPer() / 1000);
-            System.out.println("  sync done");
-            ClientLoad.Sends async = load.asyncSend(1024, 1024, warmup, duration, server::cpuNanos);
-            figures.put("async send 1 KiB (msg/s)", async.perSecond());
-            figures.put("broker CPU per async send (us)", async.brokerCpuNanosPer() / 1000);
-            figures.put("client CPU per async send (us)", async.clientCpuNanosPer() / 1000);
-            System.out.println("  async done");
-            if (syncFlush) {
-                figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
-                return figures;
+            if (figureGroups.contains("sync")) {
+                ClientLoad.Sends sync = load.syncSend(16, 1024, warmup, duration, server::cpuNanos);
+                figures.put("sync send 1 KiB, 16 threads (msg/s)", sync.perSecond());
+                figures.put("broker CPU per sync send (us)", sync.brokerCpuNanosPer() / 1000);
+                figures.put("client CPU per sync send (us)", sync.clientCpuNanosPer() / 1000);
+                System.out.println("  sync done");
             }
-            ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, warmupBacklog, server::cpuNanos);
-            figures.put("consume " + backlog + " backlog (msg/s)", drain.perSecond());
-            figures.put("broker CPU per drained message (us)", drain.brokerCpuNanosPer() / 1000);
-            figures.put("client CPU per drained message (us)", drain.clientCpuNanosPer() / 1000);
-            System.out.println("  backlog done");
-            Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
-                Duration.ofSeconds(latencySeconds), 1024);
-            figures.put("e2e latency p50 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(50));
-            figures.put("e2e latency p99 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99));
-            figures.put("e2e latency p99.9 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99.9));
-            figures.put("resident memory after load (MiB)", server.residentMib());
+            if (figureGroups.contains("async")) {
+                ClientLoad.Sends async = load.asyncSend(1024, 1024, warmup, duration, server::cpuNanos);
+                figures.put("async send 1 KiB (msg/s)", async.perSecond());
+                figures.put("broker CPU per async send (us)", async.brokerCpuNanosPer() / 1000);
+                figures.put("client CPU per async send (us)", async.clientCpuNanosPer() / 1000);
+                System.out.println("  async done");
+            }
+            if (!syncFlush && figureGroups.contains("drain")) {
+                ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, warmupBacklog, server::cpuNanos);
+                figures.put("consume " + backlog + " backlog (msg/s)", drain.perSecond());
+                figures.put("broker CPU per drained message (us)", drain.brokerCpuNanosPer() / 1000);
+                figures.put("client CPU per drained message (us)", drain.clientCpuNanosPer() / 1000);
+                System.out.println("  backlog done");
+            }
+            if (!syncFlush && figureGroups.contains("latency")) {
+                Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
+                    Duration.ofSeconds(latencySeconds), 1024);
+                figures.put("e2e latency p50 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(50));
+                figures.put("e2e latency p99 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99));
+                figures.put("e2e latency p99.9 at " + rate + "/s (us)",
+                    (double) latency.getValueAtPercentile(99.9));
+            }
+            if (!syncFlush) {
+                figures.put("resident memory after load (MiB)", server.residentMib());
+            }
         }
         figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
         return figures;
