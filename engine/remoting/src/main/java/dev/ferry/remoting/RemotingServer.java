@@ -70,6 +70,14 @@ public final class RemotingServer implements AutoCloseable {
         runtime.dispatcher().register(code, processor, executor);
     }
 
+    /**
+     * Routes requests with {@code code} to {@code processor}: those {@code inline} picks run on the event loop that
+     * read them, the others on {@code executor}.
+     */
+    public void registerProcessor(int code, RequestProcessor processor, Executor executor, InlineRule inline) {
+        runtime.dispatcher().register(code, processor, executor, inline);
+    }
+
     /** Checks every request before its processor: who sends it, and whether they may. */
     public void guard(RequestGuard guard) {
         runtime.dispatcher().guard(guard);

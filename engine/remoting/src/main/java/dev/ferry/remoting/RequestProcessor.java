@@ -2,7 +2,7 @@ package dev.ferry.remoting;
 
 /**
  * Handles the requests of one or more request codes. Runs on the executor it was registered
- * with, never on an event loop, so it may block.
+ * with, where it may block; only the requests its {@link InlineRule} picks run on the event loop.
  */
 @FunctionalInterface
 public interface RequestProcessor {

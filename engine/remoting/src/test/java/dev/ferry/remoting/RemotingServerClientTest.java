@@ -71,6 +71,33 @@ class RemotingServerClientTest {
     }
 
     @Test
+    void shouldProcessTheRequestsTheInlineRulePicksOnTheEventLoopAndTheOthersOnTheExecutor() {
+        startServer(RemotingServerConfig.builder().build());
+        int code = 9002;
+        server.registerProcessor(code, (ctx, request) -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
+                .remark(Thread.currentThread().getName()).build(), processorPool, request -> {
+                    if ("boom".equals(request.extField("inline"))) {
+                        throw new IllegalArgumentException("unreadable");
+                    }
+                    return "yes".equals(request.extField("inline"));
+                });
+        client = new RemotingClient(RemotingClientConfig.builder().build());
+
+        RemotingCommand inline = client.invokeSync(address(), RemotingCommand.request(code).extField("inline", "yes")
+                .build(), TIMEOUT);
+        RemotingCommand handedOff = client.invokeSync(address(), RemotingCommand.request(code)
+                .extField("inline", "no").build(), TIMEOUT);
+        RemotingCommand ruleFailed = client.invokeSync(address(), RemotingCommand.request(code)
+                .extField("inline", "boom").build(), TIMEOUT);
+
+        assertThat(inline.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(inline.remark()).as("a thread of the server's event loops").startsWith("ferry-remoting-server");
+        assertThat(handedOff.remark()).isEqualTo("processor");
+        assertThat(ruleFailed.code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(ruleFailed.remark()).as("a rule that fails hands the request off").isEqualTo("processor");
+    }
+
+    @Test
     void shouldAnswerSyncCallsOnTheProcessorsExecutor() {
         startServer(RemotingServerConfig.builder().build());
         client = new RemotingClient(RemotingClientConfig.builder().build());

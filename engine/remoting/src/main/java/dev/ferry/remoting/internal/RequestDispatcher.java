@@ -1,6 +1,7 @@
 package dev.ferry.remoting.internal;
 
 import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -21,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Hands each incoming request to the processor registered for its code, on that processor's
- * executor. Unknown codes go to the default processor, which unless replaced answers
+ * executor, or on the event loop that read it when the code's {@link InlineRule} picks it.
+ * Unknown codes go to the default processor, which unless replaced answers
  * REQUEST_CODE_NOT_SUPPORTED. A full executor is answered with SYSTEM_BUSY, as Apache's servers
  * answer it; neither touches the event loop beyond writing the answer.
  *
@@ -34,12 +36,13 @@ public final class RequestDispatcher {
     private static final System.Logger LOG = System.getLogger(RequestDispatcher.class.getName());
     private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private record Registration(RequestProcessor processor, Executor executor) {
+    private record Registration(RequestProcessor processor, Executor executor, InlineRule inline) {
     }
 
     private final Map<Integer, Registration> registrations = new ConcurrentHashMap<>();
     /** Codes nobody registered are answered REQUEST_CODE_NOT_SUPPORTED on the event loop: there is nothing to do. */
-    private static final Registration NOT_SUPPORTED = new Registration(RequestDispatcher::notSupported, Runnable::run);
+    private static final Registration NOT_SUPPORTED = new Registration(RequestDispatcher::notSupported, Runnable::run,
+            InlineRule.NEVER);
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicLong badRequests = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -49,8 +52,13 @@ public final class RequestDispatcher {
     private final AtomicLong lastFailureLoggedNanos = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
 
     public void register(int code, RequestProcessor processor, Executor executor) {
+        register(code, processor, executor, InlineRule.NEVER);
+    }
+
+    /** As {@link #register(int, RequestProcessor, Executor)}, the requests {@code inline} picks run where they arrive. */
+    public void register(int code, RequestProcessor processor, Executor executor, InlineRule inline) {
         registrations.put(code, new Registration(Objects.requireNonNull(processor, "processor"),
-                Objects.requireNonNull(executor, "executor")));
+                Objects.requireNonNull(executor, "executor"), Objects.requireNonNull(inline, "inline")));
     }
 
     /** Checks every request before its processor sees it. */
@@ -92,12 +100,24 @@ public final class RequestDispatcher {
         Context context = new Context(channel, request, reservation, observer);
         Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         running.incrementAndGet();
+        if (inline(registration, request)) {
+            run(registration.processor, context);
+            return;
+        }
         try {
             registration.executor.execute(() -> run(registration.processor, context));
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
             context.respond(RemotingCommand.responseTo(request, ResponseCode.SYSTEM_BUSY)
                     .remark(ResponseCode.OVERLOAD_REMARK).build());
+        }
+    }
+
+    private boolean inline(Registration registration, RemotingCommand request) {
+        try {
+            return registration.inline.inline(request);
+        } catch (RuntimeException e) { // a request the rule cannot read goes the usual way, to be refused there
+            return false;
         }
     }
 

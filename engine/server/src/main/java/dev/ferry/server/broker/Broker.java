@@ -182,8 +182,9 @@ public final class Broker implements AutoCloseable {
                 RequestCode.SEND_BATCH_MESSAGE}) {
             remoting.registerProcessor(code, send, sendExecutor);
         }
-        remoting.registerProcessor(RequestCode.PULL_MESSAGE, pull, pullExecutor);
-        remoting.registerProcessor(RequestCode.LITE_PULL_MESSAGE, pull, pullExecutor);
+        InlinePulls inlinePulls = new InlinePulls(consumers);
+        remoting.registerProcessor(RequestCode.PULL_MESSAGE, pull, pullExecutor, inlinePulls);
+        remoting.registerProcessor(RequestCode.LITE_PULL_MESSAGE, pull, pullExecutor, inlinePulls);
         for (int code : new int[] {RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT,
                 RequestCode.GET_CONSUMER_LIST_BY_GROUP, RequestCode.CHECK_CLIENT_CONFIG}) {
             remoting.registerProcessor(code, client, clientExecutor);

@@ -44,8 +44,13 @@ final class RawRequests {
      * brought), as Apache's push consumer pulls, expecting at least {@code subVersion}.
      */
     static RemotingCommand pullBySubscription(String group, String topic, long suspendMillis, long subVersion) {
+        return pullBySubscription(group, topic, suspendMillis, subVersion, 32);
+    }
+
+    static RemotingCommand pullBySubscription(String group, String topic, long suspendMillis, long subVersion,
+                                              int maxMessages) {
         return command(RequestCode.PULL_MESSAGE, Map.of("consumerGroup", group, "topic", topic, "queueId", "0",
-                "queueOffset", "0", "maxMsgNums", "32", "sysFlag", "2", "commitOffset", "0",
+                "queueOffset", "0", "maxMsgNums", Integer.toString(maxMessages), "sysFlag", "2", "commitOffset", "0",
                 "suspendTimeoutMillis", Long.toString(suspendMillis), "subVersion", Long.toString(subVersion)));
     }
 

@@ -70,7 +70,11 @@ class SubscriptionCatchUpTest {
         });
 
         CompletableFuture<RemotingCommand> answer = new CompletableFuture<>();
-        raw.invokeAsync(broker, pullBySubscription("CG_CATCH_UP", "TopicCatchUp", SUSPEND_MILLIS, 2),
+        // The hook waits inside the pull for an answer on the pull's own connection, which the connection's event
+        // loop cannot read while it runs the pull: the pull asks for more than the broker answers inline, so it runs
+        // on the pull executor. Inline or not, the pull looks again the same way once held.
+        raw.invokeAsync(broker, pullBySubscription("CG_CATCH_UP", "TopicCatchUp", SUSPEND_MILLIS, 2,
+                InlinePulls.MAX_MESSAGES + 1),
             SUSPEND_MILLIS + 10_000, future -> answer.complete(future.getResponseCommand()));
 
         RemotingCommand pulled = answer.get(5, TimeUnit.SECONDS); // far less than the hold time
