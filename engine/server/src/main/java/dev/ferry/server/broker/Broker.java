@@ -182,7 +182,7 @@ public final class Broker implements AutoCloseable {
                 RequestCode.SEND_BATCH_MESSAGE}) {
             remoting.registerProcessor(code, send, sendExecutor);
         }
-        InlinePulls inlinePulls = new InlinePulls(consumers);
+        InlinePulls inlinePulls = new InlinePulls(consumers, subscriptionGroups);
         remoting.registerProcessor(RequestCode.PULL_MESSAGE, pull, pullExecutor, inlinePulls);
         remoting.registerProcessor(RequestCode.LITE_PULL_MESSAGE, pull, pullExecutor, inlinePulls);
         for (int code : new int[] {RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT,

@@ -8,55 +8,80 @@ import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
 import dev.ferry.server.MutableClock;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class InlinePullsTest {
-    private final ConsumerGroups groups = new ConsumerGroups(new MutableClock(0), 1 << 20);
-    private final InlinePulls rule = new InlinePulls(groups);
+    private final MutableClock clock = new MutableClock(0);
+    private final ConsumerGroups groups = new ConsumerGroups(clock, 1 << 20);
+    @TempDir
+    Path dir;
+    private SubscriptionGroupTable subscriptionGroups;
+    private InlinePulls rule;
 
-    private void subscribe(String group, String topic, String type, String expression) {
+    @BeforeEach
+    void setUp() {
+        subscriptionGroups = new SubscriptionGroupTable(dir, clock, 100, 16, List.of());
+        rule = new InlinePulls(groups, subscriptionGroups);
+    }
+
+    /** A group the broker knows (as after its first heartbeat or pull), subscribed to topic T. */
+    private void subscribe(String group, String type, String expression) {
+        subscriptionGroups.findOrCreate(group);
         groups.heartbeat(new ConsumerData(group, "CONSUME_PASSIVELY", "CLUSTERING", "CONSUME_FROM_LAST_OFFSET",
-                Set.of(new SubscriptionData(topic, expression, Set.of(), Set.of(), 1, type, false)), false), "c",
+                Set.of(new SubscriptionData("T", expression, Set.of(), Set.of(), 1, type, false)), false), "c",
                 new FakeChannel("1"), true);
     }
 
-    private static RemotingCommand.Builder pull(int maxMessages, int sysFlag) {
-        return RemotingCommand.request(RequestCode.PULL_MESSAGE).extField("consumerGroup", "G")
+    private static RemotingCommand.Builder pull(String group, int maxMessages, int sysFlag) {
+        return RemotingCommand.request(RequestCode.PULL_MESSAGE).extField("consumerGroup", group)
                 .extField("topic", "T").extField("maxMsgNums", Integer.toString(maxMessages))
                 .extField("sysFlag", Integer.toString(sysFlag));
     }
 
     @Test
-    void shouldInlineSmallPullsOfATagSubscription() {
-        subscribe("G", "T", "TAG", "TagA || TagB");
+    void shouldInlineSmallPullsOfAKnownGroupThatTakesEveryMessage() {
+        subscribe("G", "TAG", "*");
 
-        assertThat(rule.inline(pull(32, PullFlags.SUSPEND).build())).isTrue();
-        assertThat(rule.inline(pull(InlinePulls.MAX_MESSAGES, 0).build())).isTrue();
-        assertThat(rule.inline(pull(InlinePulls.MAX_MESSAGES + 1, 0).build())).as("a larger batch").isFalse();
+        assertThat(rule.inline(pull("G", 32, PullFlags.SUSPEND).build())).isTrue();
+        assertThat(rule.inline(pull("G", InlinePulls.MAX_MESSAGES, 0).build())).isTrue();
+        assertThat(rule.inline(pull("G", InlinePulls.MAX_MESSAGES + 1, 0).build())).as("a larger batch").isFalse();
+        assertThat(rule.inline(pull("G", 32, PullFlags.SUBSCRIPTION).extField("subscription", "*").build()))
+                .as("the pull names its own expression").isTrue();
     }
 
     @Test
-    void shouldHandOffPullsWhoseFilterMayTakeAnyTime() {
-        subscribe("G", "T", "SQL92", "a > 1");
-        subscribe("P", "T", "my-plugin", "x");
+    void shouldHandOffPullsWhoseFilterMayScanOrTakeAnyTime() {
+        subscribe("Tags", "TAG", "TagA || TagB");
+        subscribe("Sql", "SQL92", "a > 1");
+        subscribe("Plugin", "my-plugin", "x");
 
-        assertThat(rule.inline(pull(32, 0).build())).as("the group's SQL92 subscription").isFalse();
-        assertThat(rule.inline(pull(32, 0).extField("consumerGroup", "P").build())).as("a plugin").isFalse();
-        assertThat(rule.inline(pull(32, PullFlags.SUBSCRIPTION).extField("expressionType", "SQL92").build()))
-                .as("SQL92 named by the pull").isFalse();
-        assertThat(rule.inline(pull(32, PullFlags.SUBSCRIPTION).extField("expressionType", "TAG").build()))
-                .as("the pull names its own tag expression").isTrue();
+        assertThat(rule.inline(pull("Tags", 32, 0).build())).as("a tag that rarely matches scans far").isFalse();
+        assertThat(rule.inline(pull("Sql", 32, 0).build())).as("SQL92").isFalse();
+        assertThat(rule.inline(pull("Plugin", 32, 0).build())).as("a plugin").isFalse();
+        assertThat(rule.inline(pull("Tags", 32, PullFlags.SUBSCRIPTION).extField("expressionType", "SQL92")
+                .extField("subscription", "*").build())).as("SQL92 named by the pull").isFalse();
     }
 
     @Test
-    void shouldInlineAPullOfAnUnknownSubscriptionWhichTheProcessorRefusesAtOnce() {
-        assertThat(rule.inline(pull(32, 0).extField("consumerGroup", "Unknown").build())).isTrue();
+    void shouldHandOffPullsOfGroupsOrSubscriptionsTheBrokerDoesNotKnow() {
+        subscribe("G", "TAG", "*");
+
+        assertThat(rule.inline(pull("Unknown", 32, PullFlags.SUBSCRIPTION).extField("subscription", "*").build()))
+                .as("creating the group takes the lock its file writes hold").isFalse();
+        assertThat(rule.inline(pull("G", 32, 0).extField("topic", "Other").build()))
+                .as("no subscription of the topic").isFalse();
     }
 
     @Test
     void shouldHandOffPullsItCannotRead() {
+        subscribe("G", "TAG", "*");
+
         assertThat(rule.inline(RemotingCommand.request(RequestCode.PULL_MESSAGE).build())).isFalse();
-        assertThat(rule.inline(pull(32, 0).extField("topic", null).build())).isFalse();
+        assertThat(rule.inline(pull("G", 32, 0).extField("topic", null).build())).isFalse();
     }
 }
