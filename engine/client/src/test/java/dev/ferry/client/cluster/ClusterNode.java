@@ -139,6 +139,12 @@ final class ClusterNode implements AutoCloseable {
         }
     }
 
+    /** The last {@code lines} lines this node printed in its current run, for a failure's message. */
+    String output(int lines) {
+        List<String> run = currentRun();
+        return String.join("\n", run.subList(Math.max(0, run.size() - lines), run.size()));
+    }
+
     private List<String> currentRun() {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);

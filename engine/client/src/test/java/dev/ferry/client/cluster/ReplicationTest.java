@@ -41,6 +41,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -252,12 +253,18 @@ class ReplicationTest {
 
     /** Until the name server lists the master as id 0 and the slave as id 1 of the broker group. */
     private static void awaitPair(ClusterRolesTest.Admin admin, ClusterNode master, ClusterNode slave) {
-        await().atMost(WAIT).untilAsserted(() -> {
-            BrokerData group = admin.clusterInfo().getBrokerAddrTable().get(GROUP);
-            assertThat(group).isNotNull();
-            assertThat(group.getBrokerAddrs()).containsEntry(0L, master.address()).containsEntry(1L,
-                    slave.address());
-        });
+        try {
+            await().atMost(WAIT).untilAsserted(() -> {
+                BrokerData group = admin.clusterInfo().getBrokerAddrTable().get(GROUP);
+                assertThat(group).isNotNull();
+                assertThat(group.getBrokerAddrs()).containsEntry(0L, master.address()).containsEntry(1L,
+                        slave.address());
+            });
+        } catch (ConditionTimeoutException e) {
+            // what each broker said of its registrations is the only trace of why one is missing
+            throw new AssertionError(e.getMessage() + "\nmaster's output: " + master.output(40)
+                    + "\nslave's output: " + slave.output(40), e);
+        }
     }
 
     /** The sum of the group's committed offsets over the topic's four queues on the broker at {@code address}. */
