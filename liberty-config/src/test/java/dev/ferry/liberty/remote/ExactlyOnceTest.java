@@ -10,6 +10,7 @@ import dev.ferry.liberty.apps.OnceAllowance;
 import dev.ferry.liberty.apps.OnceMdb;
 import dev.ferry.liberty.apps.TxResource;
 import dev.ferry.liberty.apps.TxService;
+import dev.ferry.liberty.support.Containers;
 import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.ServerJvm;
@@ -191,10 +192,6 @@ class ExactlyOnceTest {
     }
 
     private void stopQuietly() {
-        try {
-            controller.stop(CONTAINER);
-        } catch (Exception e) {
-            // the server was killed, so its management connection refuses: the container counts as stopped anyway
-        }
+        Containers.stopQuietly(controller, CONTAINER);
     }
 }

@@ -13,6 +13,7 @@ import dev.ferry.client.cluster.TestCluster;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.liberty.apps.TxResource;
 import dev.ferry.liberty.apps.TxService;
+import dev.ferry.liberty.support.Containers;
 import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.ServerJvm;
@@ -160,11 +161,7 @@ class TransactionRecoveryTest {
     }
 
     private void stopQuietly() {
-        try {
-            controller.stop(CONTAINER);
-        } catch (Exception e) {
-            // the server was killed, so its management connection refuses: the container counts as stopped anyway
-        }
+        Containers.stopQuietly(controller, CONTAINER);
     }
 
     /**
