@@ -37,8 +37,8 @@ final class InlinePulls implements InlineRule {
             return false;
         }
         if (PullFlags.has(Integer.parseInt(sysFlag), PullFlags.SUBSCRIPTION)) {
-            return new SubscriptionData(topic, request.extField("subscription"), null, null, 0,
-                    request.extField("expressionType"), false).matchesAllTags();
+            return SubscriptionData.matchesAllTags(request.extField("expressionType"),
+                    request.extField("subscription"));
         }
         return groups.subscription(group, topic).map(SubscriptionData::matchesAllTags).orElse(false);
     }

@@ -141,7 +141,8 @@ final class PullMessageProcessor implements RequestProcessor {
                 return error(request, ResponseCode.SUBSCRIPTION_NOT_EXIST, "the consumer's subscription of "
                         + header.topic() + " does not exist: send a heartbeat first");
             }
-            if (subscription.get().subVersion() < header.subVersion()) {
+            if (subscription.get().subVersion() < header.subVersion()
+                    && !takesEveryTagMessage(subscription.get(), header)) {
                 // The heartbeat with the newer subscription is on its way: wait for it rather than
                 // bouncing the pull and stalling the consumer until its next heartbeat.
                 if (mayHold && deadline > clock.millis()) {
@@ -208,6 +209,17 @@ final class PullMessageProcessor implements RequestProcessor {
             case OFFSET_OUT_OF_RANGE -> answer(request, ResponseCode.PULL_RETRY_IMMEDIATELY, result,
                     result.nextBeginOffset());
         };
+    }
+
+    /**
+     * Whether the stored subscription serves a pull that expects a newer one of TAG type: {@code *} takes every
+     * message, a superset of any tag expression the consumer may have now, and a consumer matches the tags of what
+     * it pulls once more itself (the broker's tag filter compares hash codes only, so RocketMQ's clients do). Apache's
+     * client bumps the version at each rebalance and may skip the heartbeat that carries it (its periodic heartbeat
+     * holds the lock), leaving its pulls to wait 20-30 s for the next one; this serves them at once.
+     */
+    private static boolean takesEveryTagMessage(SubscriptionData stored, PullMessageRequestHeader header) {
+        return stored.matchesAllTags() && SubscriptionData.isTagType(header.expressionType());
     }
 
     private RemotingCommand nothingYet(RequestContext context, RemotingCommand request, PullMessageRequestHeader header,

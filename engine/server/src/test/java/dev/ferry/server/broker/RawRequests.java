@@ -54,6 +54,14 @@ final class RawRequests {
                 "suspendTimeoutMillis", Long.toString(suspendMillis), "subVersion", Long.toString(subVersion)));
     }
 
+    /** As {@link #pullBySubscription(String, String, long, long)}, naming the consumer's expression type. */
+    static RemotingCommand pullBySubscription(String group, String topic, long suspendMillis, long subVersion,
+                                              String expressionType) {
+        RemotingCommand pull = pullBySubscription(group, topic, suspendMillis, subVersion);
+        pull.addExtField("expressionType", expressionType);
+        return pull;
+    }
+
     static RemotingCommand commit(String group, String topic, int queueId, long offset) {
         return command(RequestCode.UPDATE_CONSUMER_OFFSET, Map.of("consumerGroup", group, "topic", topic,
                 "queueId", Integer.toString(queueId), "commitOffset", Long.toString(offset)));

@@ -9,6 +9,8 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -17,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
@@ -25,13 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A pull that expects a newer subscription than the broker has waits for the heartbeat that brings it. Apache's
- * push consumer sends both at once after a rebalance (the pull on one thread, the heartbeat on another), so the
- * heartbeat may be taken between the pull's look at the subscription and its hold; the pull must not then sit out
- * its whole hold time (15 s for Apache's client), which once stalled every queue of a new consumer.
+ * A pull that expects a newer subscription than the broker has waits for the heartbeat that brings it, unless the
+ * broker's subscription takes every message ({@code *}) and the pull's is of TAG type, which the broker serves at
+ * once. Apache's push consumer sends both at once after a rebalance (the pull on one thread, the heartbeat on
+ * another), so the heartbeat may be taken between the pull's look at the subscription and its hold; the pull must not
+ * then sit out its whole hold time (15 s for Apache's client), which once stalled every queue of a new consumer.
  */
 class SubscriptionCatchUpTest {
     private static final long SUSPEND_MILLIS = 30_000;
+    /** A message's properties that tag it {@code TagA}. */
+    private static final String TAG_A = "TAGS\u0001TagA\u0002";
 
     @TempDir
     Path dir;
@@ -51,19 +57,16 @@ class SubscriptionCatchUpTest {
     @Test
     void aPullWaitingForItsSubscriptionIsAnsweredWhenTheHeartbeatLandsJustBeforeTheHold() throws Exception {
         HookedClock clock = new HookedClock();
-        server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
-                .commitLogSegmentSize(4 << 20).build(), clock, new DefaultThreadFactory("catch-up", true)).start();
-        String broker = "127.0.0.1:" + server.brokerPort();
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
-        assertThat(raw.invokeSync(broker, send("TopicCatchUp", "waiting", ""), 10_000).getCode())
+        String broker = start(clock);
+        assertThat(raw.invokeSync(broker, send("TopicCatchUp", "waiting", TAG_A), 10_000).getCode())
             .isEqualTo(ResponseCode.SUCCESS);
-        assertThat(raw.invokeSync(broker, heartbeat("client-1", "CG_CATCH_UP", "TopicCatchUp", "TAG", "*", 1),
+        assertThat(raw.invokeSync(broker, heartbeat("client-1", "CG_CATCH_UP", "TopicCatchUp", "TAG", "TagA", 1),
             10_000).getCode()).isEqualTo(ResponseCode.SUCCESS);
         // the newer heartbeat is taken right after the pull saw version 1 and before it holds itself
         clock.onNextReadByPull(() -> {
             try {
-                raw.invokeSync(broker, heartbeat("client-1", "CG_CATCH_UP", "TopicCatchUp", "TAG", "*", 2), 10_000);
+                raw.invokeSync(broker, heartbeat("client-1", "CG_CATCH_UP", "TopicCatchUp", "TAG", "TagA", 2),
+                    10_000);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -80,6 +83,56 @@ class SubscriptionCatchUpTest {
         RemotingCommand pulled = answer.get(5, TimeUnit.SECONDS); // far less than the hold time
         assertThat(clock.hookRan()).isTrue();
         assertThat(pulled.getCode()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    @Test
+    void aPullExpectingANewerTagSubscriptionIsServedAtOnceByTheBrokersSubscriptionOfEveryMessage() throws Exception {
+        String broker = start(Clock.systemUTC());
+        assertThat(raw.invokeSync(broker, send("TopicEvery", "served", TAG_A), 10_000).getCode())
+            .isEqualTo(ResponseCode.SUCCESS);
+        assertThat(raw.invokeSync(broker, heartbeat("client-1", "CG_EVERY", "TopicEvery", "TAG", "*", 1), 10_000)
+            .getCode()).isEqualTo(ResponseCode.SUCCESS);
+
+        // no hold time: a pull the broker would wait on is told at once that its subscription is not latest
+        for (String type : new String[] {null, "TAG"}) {
+            RemotingCommand pulled = raw.invokeSync(broker, type == null
+                ? pullBySubscription("CG_EVERY", "TopicEvery", 0, 2)
+                : pullBySubscription("CG_EVERY", "TopicEvery", 0, 2, type), 10_000);
+            assertThat(pulled.getCode()).as("expression type %s", type).isEqualTo(ResponseCode.SUCCESS);
+            assertThat(MessageDecoder.decodes(ByteBuffer.wrap(pulled.getBody())))
+                .extracting(message -> new String(message.getBody(), StandardCharsets.UTF_8))
+                .containsExactly("served");
+        }
+    }
+
+    @Test
+    void aPullExpectingANewerSubscriptionOfATagListOrOfAnotherTypeIsToldItIsNotLatest() throws Exception {
+        String broker = start(Clock.systemUTC());
+        assertThat(raw.invokeSync(broker, send("TopicLatest", "kept", TAG_A), 10_000).getCode())
+            .isEqualTo(ResponseCode.SUCCESS);
+        assertThat(raw.invokeSync(broker, heartbeat("client-1", "CG_TAGS", "TopicLatest", "TAG", "TagA || TagB", 1),
+            10_000).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(raw.invokeSync(broker, heartbeat("client-2", "CG_SQL", "TopicLatest", "TAG", "*", 1), 10_000)
+            .getCode()).isEqualTo(ResponseCode.SUCCESS);
+
+        // the consumer may have dropped TagB, or added TagC, which the broker's old list would filter out for good
+        assertThat(raw.invokeSync(broker, pullBySubscription("CG_TAGS", "TopicLatest", 0, 2, "TAG"), 10_000)
+            .getCode()).isEqualTo(ResponseCode.SUBSCRIPTION_NOT_LATEST);
+        // a consumer that moved to SQL92 does not match properties itself: "*" would hand it every message
+        assertThat(raw.invokeSync(broker, pullBySubscription("CG_SQL", "TopicLatest", 0, 2, "SQL92"), 10_000)
+            .getCode()).isEqualTo(ResponseCode.SUBSCRIPTION_NOT_LATEST);
+        // the versions the broker has are served as ever
+        assertThat(raw.invokeSync(broker, pullBySubscription("CG_TAGS", "TopicLatest", 0, 1, "TAG"), 10_000)
+            .getCode()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    /** Starts the server on {@code clock} and the raw client; returns the broker's address. */
+    private String start(Clock clock) {
+        server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
+                .commitLogSegmentSize(4 << 20).build(), clock, new DefaultThreadFactory("catch-up", true)).start();
+        raw = new NettyRemotingClient(new NettyClientConfig());
+        raw.start();
+        return "127.0.0.1:" + server.brokerPort();
     }
 
     /** The system clock, which runs a hook once, the first time {@code PullMessageProcessor.pull} reads it. */

@@ -25,7 +25,17 @@ public record SubscriptionData(String topic, String subString, Set<String> tagsS
 
     /** Whether this is a TAG subscription that accepts every message. */
     public boolean matchesAllTags() {
-        return TAG.equalsIgnoreCase(expressionType) && (subString == null || subString.isBlank()
+        return matchesAllTags(expressionType, subString);
+    }
+
+    /** Whether a subscription of this type and expression, as a request names them, accepts every message. */
+    public static boolean matchesAllTags(String expressionType, String subString) {
+        return isTagType(expressionType) && (subString == null || subString.isBlank()
                 || SUB_ALL.equals(subString.trim()));
+    }
+
+    /** Whether the type names TAG filtering, as a missing or blank one does. */
+    public static boolean isTagType(String expressionType) {
+        return expressionType == null || expressionType.isBlank() || TAG.equalsIgnoreCase(expressionType);
     }
 }
