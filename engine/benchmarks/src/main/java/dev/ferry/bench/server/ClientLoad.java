@@ -116,23 +116,45 @@ final class ClientLoad {
      */
     Sends syncSend(int threads, int size, Duration warmup, Duration duration, LongSupplier brokerCpu)
             throws Exception {
-        DefaultMQProducer producer = producer("sync");
-        String topic = prefix + "Sync";
-        producer.send(new Message(topic, "T", body(size))); // creates the topic
-        byte[] payload = body(size);
-        SyncSendLoop.Send send = () -> producer.send(new Message(topic, "T", payload)).getSendStatus()
-                == SendStatus.SEND_OK;
-        if (!warmup.isZero()) {
-            SyncSendLoop.run(threads, warmup, send);
+        try (SyncSender sender = syncSender(size)) {
+            if (!warmup.isZero()) {
+                sender.measure(threads, warmup, () -> 0L);
+            }
+            return sender.measure(threads, duration, brokerCpu);
         }
-        long cpuBefore = brokerCpu.getAsLong();
-        long ownBefore = ownCpuNanos();
-        double rate = SyncSendLoop.run(threads, duration, send);
-        long own = ownCpuNanos() - ownBefore;
-        long cpu = brokerCpu.getAsLong() - cpuBefore;
-        producer.shutdown();
-        double messages = Math.max(1, rate * duration.toNanos() / 1e9);
-        return new Sends(rate, cpu / messages, own / messages);
+    }
+
+    /** A producer kept for several sync-send measurements (its topic created), closed by the caller. */
+    SyncSender syncSender(int size) throws Exception {
+        return new SyncSender(producer("sync"), prefix + "Sync", body(size));
+    }
+
+    /** One producer's synchronous sends of one body to one topic, measured as often as asked. */
+    static final class SyncSender implements AutoCloseable {
+        private final DefaultMQProducer producer;
+        private final SyncSendLoop.Send send;
+
+        private SyncSender(DefaultMQProducer producer, String topic, byte[] payload) throws Exception {
+            this.producer = producer;
+            producer.send(new Message(topic, "T", payload)); // creates the topic
+            this.send = () -> producer.send(new Message(topic, "T", payload)).getSendStatus() == SendStatus.SEND_OK;
+        }
+
+        /** Sends from {@code threads} threads for {@code duration}, reading {@code brokerCpu} around them. */
+        Sends measure(int threads, Duration duration, LongSupplier brokerCpu) throws Exception {
+            long cpuBefore = brokerCpu.getAsLong();
+            long ownBefore = ownCpuNanos();
+            double rate = SyncSendLoop.run(threads, duration, send);
+            long own = ownCpuNanos() - ownBefore;
+            long cpu = brokerCpu.getAsLong() - cpuBefore;
+            double messages = Math.max(1, rate * duration.toNanos() / 1e9);
+            return new Sends(rate, cpu / messages, own / messages);
+        }
+
+        @Override
+        public void close() {
+            producer.shutdown();
+        }
     }
 
     /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,6 +78,15 @@ public final class FeatureOverhead implements Callable<Integer> {
             + "every round; the table shows means.")
     int rounds = 2;
 
+    @Option(names = "--cycles", description = "When above 0, every run's broker runs at once and they take turns:"
+            + " each cycle measures every run for --slice-s seconds, the order reversed every cycle, so that the runs"
+            + " meet the same machine; prints medians and each mode's ratio to plain within each cycle. The load is"
+            + " the Apache client, in this JVM.")
+    int cycles;
+
+    @Option(names = "--slice-s", description = "Seconds of each run's turn in a cycle (with --cycles).")
+    int sliceSeconds = 5;
+
     @Option(names = "--client", description = "The load's client: apache (the default) or ferry (Ferry's client,"
             + " whose signing costs the machine less).")
     String client = "apache";
@@ -121,6 +131,9 @@ public final class FeatureOverhead implements Callable<Integer> {
                 }
             }
         }
+        if (cycles > 0) {
+            return inTurns(order);
+        }
         Map<String, List<double[]>> measured = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             for (String run : order) {
@@ -135,6 +148,92 @@ public final class FeatureOverhead implements Callable<Integer> {
         measured.forEach((run, values) -> System.out.printf(Locale.ROOT, "  %s rounds: %s%n", run,
                 values.stream().map(v -> String.format(Locale.ROOT, "%.0f msg/s %.1f us", v[0], v[1])).toList()));
         return 0;
+    }
+
+    /**
+     * Every run's broker started at once, each with its load's producer, then measured in turns: the slow and fast
+     * spells of a shared machine, which last longer than a turn, fall on all runs alike instead of on whichever
+     * measurement they meet.
+     */
+    private Integer inTurns(List<String> order) throws Exception {
+        if (!client.equals("apache")) {
+            throw new IllegalArgumentException("--cycles measures with the Apache client only");
+        }
+        Map<String, Started> started = new LinkedHashMap<>();
+        Map<String, ClientLoad.SyncSender> senders = new LinkedHashMap<>();
+        try {
+            for (String run : order) {
+                String[] parts = run.split(":");
+                Started broker = start(parts[0], parts[1]);
+                started.put(run, broker);
+                senders.put(run, broker.load.syncSender(1024));
+            }
+            for (String run : order) {
+                senders.get(run).measure(16, Duration.ofSeconds(warmupSeconds), () -> 0L);
+            }
+            Map<String, List<ClientLoad.Sends>> measured = new LinkedHashMap<>();
+            List<String> turn = new ArrayList<>(order);
+            for (int cycle = 1; cycle <= cycles; cycle++) {
+                for (String run : turn) {
+                    ClientLoad.Sends sends = senders.get(run).measure(16, Duration.ofSeconds(sliceSeconds),
+                            started.get(run).server::cpuNanos);
+                    measured.computeIfAbsent(run, k -> new ArrayList<>()).add(sends);
+                    System.out.printf(Locale.ROOT, "  cycle %d %s: %,.0f msg/s, broker %.1f us per send%n", cycle,
+                            run, sends.perSecond(), sends.brokerCpuNanosPer() / 1000);
+                }
+                Collections.reverse(turn);
+            }
+            printTurns(measured);
+            return 0;
+        } finally {
+            senders.values().forEach(ClientLoad.SyncSender::close);
+            for (Started broker : started.values()) {
+                broker.close();
+            }
+        }
+    }
+
+    /** Medians per run, and each mode's ratio to its broker's plain run of the same cycle: median, lowest, highest. */
+    private static void printTurns(Map<String, List<ClientLoad.Sends>> measured) {
+        System.out.printf(Locale.ROOT, "%n| %-16s | %12s | %18s |%n", "run (medians)", "msg/s", "broker us per send");
+        System.out.println("|" + "-".repeat(18) + "|" + "-".repeat(14) + "|" + "-".repeat(20) + "|");
+        measured.forEach((run, values) -> System.out.printf(Locale.ROOT, "| %-16s | %,12.0f | %18.1f |%n", run,
+                median(values.stream().mapToDouble(ClientLoad.Sends::perSecond).toArray()),
+                median(values.stream().mapToDouble(v -> v.brokerCpuNanosPer() / 1000).toArray())));
+        System.out.printf(Locale.ROOT, "%n| %-22s | %-30s | %-30s |%n", "per cycle", "throughput ratio: median (range)",
+                "broker CPU ratio: median (range)");
+        System.out.println("|" + "-".repeat(24) + "|" + "-".repeat(32) + "|" + "-".repeat(32) + "|");
+        for (String broker : List.of("ferry", "apache")) {
+            for (String[] pair : List.of(new String[] {"signed", "plain"}, new String[] {"acl", "plain"},
+                    new String[] {"acl", "signed"}, new String[] {"tls", "plain"}, new String[] {"metrics", "plain"})) {
+                List<ClientLoad.Sends> over = measured.get(broker + ":" + pair[0]);
+                List<ClientLoad.Sends> base = measured.get(broker + ":" + pair[1]);
+                if (over == null || base == null) {
+                    continue;
+                }
+                double[] rates = new double[over.size()];
+                double[] cpus = new double[over.size()];
+                for (int i = 0; i < rates.length; i++) {
+                    rates[i] = over.get(i).perSecond() / base.get(i).perSecond();
+                    cpus[i] = over.get(i).brokerCpuNanosPer() / base.get(i).brokerCpuNanosPer();
+                }
+                System.out.printf(Locale.ROOT, "| %-22s | %-30s | %-30s |%n", broker + " " + pair[0] + " / " + pair[1],
+                        spread(rates), spread(cpus));
+            }
+        }
+    }
+
+    private static String spread(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%.3f (%.3f-%.3f)", median(sorted), sorted[0], sorted[sorted.length - 1]);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     /** One figure's means per broker and mode, and the mode / plain ratios. */
@@ -180,6 +279,34 @@ public final class FeatureOverhead implements Callable<Integer> {
 
     /** One broker in one mode: its sync sends with the Apache client. */
     private ClientLoad.Sends measure(String broker, String runMode) throws Exception {
+        try (Started started = start(broker, runMode)) {
+            ClientLoad.Sends sends = client.equals("ferry")
+                    ? ferrySends(started.server, started.prefix, started.signed, started.tls, started.cert)
+                    : started.load.syncSend(16, 1024, Duration.ofSeconds(warmupSeconds),
+                            Duration.ofSeconds(durationSeconds), started.server::cpuNanos);
+            System.out.printf(Locale.ROOT, "  %s %s: %,.0f msg/s, broker %.1f us per send%n", broker, runMode,
+                    sends.perSecond(), sends.brokerCpuNanosPer() / 1000);
+            return sends;
+        }
+    }
+
+    /**
+     * A broker started in a mode, ready for sends: its user and policy created when ACL is on, and the Apache-client
+     * load that signs and encrypts as the mode says.
+     */
+    private record Started(ServerProcess server, Scraper scraper, ClientLoad load, String prefix, boolean signed,
+                           boolean tls, Path cert) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            try {
+                scraper.close();
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    private Started start(String broker, String runMode) throws Exception {
         int[] ports = SideBySide.freePorts();
         Path dir = workDir.resolve(broker + "-" + runMode);
         SideBySide.deleteRecursively(dir);
@@ -232,24 +359,21 @@ public final class FeatureOverhead implements Callable<Integer> {
         }
         String nameServer = "127.0.0.1:" + ports[0];
         String prefix = "S" + broker + runMode;
-        try (ServerProcess server = ServerProcess.start(broker + "-" + runMode, nameServer, command, dir);
-             Scraper scraper = metrics ? Scraper.every(SCRAPE_INTERVAL, metricsPort) : Scraper.NONE) {
+        ServerProcess server = ServerProcess.start(broker + "-" + runMode, nameServer, command, dir);
+        Scraper scraper = Scraper.NONE;
+        try {
+            scraper = metrics ? Scraper.every(SCRAPE_INTERVAL, metricsPort) : Scraper.NONE;
             RPCHook admin = acl ? new AclClientRPCHook(new SessionCredentials(SUPER_USER, SUPER_PASSWORD)) : null;
             new ClientLoad(nameServer, prefix, admin, tls).timeToReadyMillis(server);
-            RPCHook signer = null;
             if (acl) {
                 allowSends("127.0.0.1:" + ports[1], admin, prefix);
             }
-            if (signed) {
-                signer = new AclClientRPCHook(new SessionCredentials(USER, PASSWORD));
-            }
-            ClientLoad.Sends sends = client.equals("ferry")
-                    ? ferrySends(server, prefix, signed, tls, cert)
-                    : new ClientLoad(nameServer, prefix, signer, tls).syncSend(16, 1024,
-                            Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(durationSeconds), server::cpuNanos);
-            System.out.printf(Locale.ROOT, "  %s %s: %,.0f msg/s, broker %.1f us per send%n", broker, runMode,
-                    sends.perSecond(), sends.brokerCpuNanosPer() / 1000);
-            return sends;
+            RPCHook signer = signed ? new AclClientRPCHook(new SessionCredentials(USER, PASSWORD)) : null;
+            return new Started(server, scraper, new ClientLoad(nameServer, prefix, signer, tls), prefix, signed, tls,
+                    cert);
+        } catch (Exception | Error e) {
+            new Started(server, scraper, null, prefix, signed, tls, cert).close();
+            throw e;
         }
     }
 
