@@ -204,8 +204,10 @@ public final class FeatureOverhead implements Callable<Integer> {
                 "broker CPU ratio: median (range)");
         System.out.println("|" + "-".repeat(24) + "|" + "-".repeat(32) + "|" + "-".repeat(32) + "|");
         for (String broker : List.of("ferry", "apache")) {
-            for (String[] pair : List.of(new String[] {"signed", "plain"}, new String[] {"acl", "plain"},
-                    new String[] {"acl", "signed"}, new String[] {"tls", "plain"}, new String[] {"metrics", "plain"})) {
+            List<String[]> pairs = new ArrayList<>();
+            MODES.subList(1, MODES.size()).forEach(m -> pairs.add(new String[] {m, "plain"}));
+            pairs.add(new String[] {"acl", "signed"}); // the broker's check alone, as the rounds' table shows it
+            for (String[] pair : pairs) {
                 List<ClientLoad.Sends> over = measured.get(broker + ":" + pair[0]);
                 List<ClientLoad.Sends> base = measured.get(broker + ":" + pair[1]);
                 if (over == null || base == null) {
@@ -224,14 +226,21 @@ public final class FeatureOverhead implements Callable<Integer> {
     }
 
     private static String spread(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "%.3f (%.3f-%.3f)", median(sorted), sorted[0], sorted[sorted.length - 1]);
+        double[] sorted = sorted(values);
+        return String.format(Locale.ROOT, "%.3f (%.3f-%.3f)", middleOf(sorted), sorted[0], sorted[sorted.length - 1]);
     }
 
     private static double median(double[] values) {
+        return middleOf(sorted(values));
+    }
+
+    private static double[] sorted(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
+        return sorted;
+    }
+
+    private static double middleOf(double[] sorted) {
         int middle = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
