@@ -13,14 +13,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
  * Follows the commit log: reads every entry from {@link #dispatchedOffset()} up to the confirmed offset (what is
  * written under async flush, what is flushed under sync flush, so consumers never see bytes a crash could take back),
  * writes its consume-queue entry (not for prepared or rolled-back transactional messages) and its index keys, and tells
- * the arrival listener. Owned by the dispatch thread; {@link #dispatchUpTo} also runs on the opening thread during
- * recovery, before that thread starts.
+ * the arrival listener. The dispatch thread runs it; {@link #dispatchUpTo} also runs on the opening thread during
+ * recovery, before that thread starts, and {@link #dispatchIfIdle} on an appending thread while the dispatch thread
+ * has nothing to do. One of them at a time: each holds the dispatcher's turn.
+ *
+ * <p>Why an appender may dispatch: waking the dispatch thread for every message (a sync producer's pace) cost the
+ * broker more CPU than the dispatch itself, a park and an unpark per message, and put one more thread between a
+ * message and the consumer waiting for it. An appender that finds the dispatcher idle and little waiting dispatches
+ * what it wrote itself; under a stream of appends the dispatch thread is busy, the appender finds its turn taken and
+ * only wakes it.
  *
  * <p>No entry can stop it. When a consume queue cannot take an entry (a directory it cannot create, a disk error),
  * that queue is set aside: the failure is logged once and counted, the queue's later entries wait with it, and every
@@ -33,6 +41,8 @@ final class Dispatcher implements DutyLoop.Duty {
     static final Duration FIRST_REPAIR_DELAY = Duration.ofSeconds(10);
     static final Duration LONGEST_REPAIR_DELAY = Duration.ofMinutes(10);
     static final long REPAIR_CHUNK = 16L << 20;
+    /** At most this much waiting is dispatched by an appender; more is the dispatch thread's, off the send path. */
+    static final long MOST_DISPATCHED_INLINE = 64 << 10;
 
     /** A queue that could not take its entries: where they start again, how far they went, when to try again. */
     private static final class SetAside {
@@ -58,7 +68,7 @@ final class Dispatcher implements DutyLoop.Duty {
     private final AtomicLong failedEntries = new AtomicLong();
     private boolean indexFailing;
     private boolean listenerFailing;
-    /** The queues of the repair under way, and how far it has read the commit log; dispatch thread only. */
+    /** The queues of the repair under way, and how far it has read the commit log; the dispatch thread's only. */
     private Map<QueueKey, ConsumeQueue> repairing;
     private long repairCursor;
     private volatile long dispatchedOffset;
@@ -68,6 +78,10 @@ final class Dispatcher implements DutyLoop.Duty {
     private record Deletion(String topic, long end, CompletableFuture<Integer> done) {
     }
     private volatile long lastDispatchedTimestamp;
+    /** Whose turn it is to dispatch: the dispatch thread's, an appender's, recovery's or the closing thread's. */
+    private final ReentrantLock turn = new ReentrantLock();
+    /** Set by {@link #dispatchFinally}: appenders dispatch no more. */
+    private boolean finished;
     /** Entries below this are in the index already (recovery re-dispatches them for their consume queues only). */
     private long indexFrom;
 
@@ -139,6 +153,48 @@ final class Dispatcher implements DutyLoop.Duty {
 
     @Override
     public int doWork() {
+        turn.lock();
+        try {
+            return dispatchAndRepair();
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * Dispatches what is confirmed, on the caller's thread, when nobody else is dispatching and at most
+     * {@value #MOST_DISPATCHED_INLINE} bytes wait, no topic deletion or queue repair is pending, and the caller is not
+     * dispatching already (a listener that appended). Returns whether it did; if not, the dispatch thread must be woken.
+     */
+    boolean dispatchIfIdle() {
+        if (!deletions.isEmpty() || !setAside.isEmpty() || turn.isHeldByCurrentThread() || !turn.tryLock()) {
+            return false;
+        }
+        try {
+            long confirmed = confirmedOffset.getAsLong();
+            if (finished || !deletions.isEmpty() || !setAside.isEmpty()
+                    || confirmed - dispatchedOffset > MOST_DISPATCHED_INLINE) {
+                return false;
+            }
+            dispatchUpTo(confirmed, true);
+            return true;
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /** The closing thread's last dispatch, up to {@code end}; afterwards no appender dispatches. */
+    void dispatchFinally(long end) {
+        turn.lock();
+        try {
+            finished = true;
+            dispatchUpTo(end, true);
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    private int dispatchAndRepair() {
         long before = dispatchedOffset;
         long confirmed = confirmedOffset.getAsLong();
         Deletion next = deletions.peek();
@@ -163,12 +219,17 @@ final class Dispatcher implements DutyLoop.Duty {
 
     /** Dispatches entries up to {@code limit}; returns how many messages. */
     int dispatchUpTo(long limit, boolean notify) {
-        int[] count = {0};
-        dispatchedOffset = commitLog.forEachEntry(dispatchedOffset, limit, message -> {
-            dispatch(message, notify);
-            count[0]++;
-        });
-        return count[0];
+        turn.lock();
+        try {
+            int[] count = {0};
+            dispatchedOffset = commitLog.forEachEntry(dispatchedOffset, limit, message -> {
+                dispatch(message, notify);
+                count[0]++;
+            });
+            return count[0];
+        } finally {
+            turn.unlock();
+        }
     }
 
     private void dispatch(StoredMessageView message, boolean notify) {

@@ -14,8 +14,8 @@ import java.util.List;
  * One index file in RocketMQ's layout: a 40-byte header (beginTimestamp 8, endTimestamp 8, beginPhyOffset 8,
  * endPhyOffset 8, used hash slot count 4, index count 4 starting at 1), then {@code hashSlots} 4-byte slots holding
  * the newest entry number of the slot, then {@code maxEntries} 20-byte entries (key hash 4, commit-log offset 8,
- * seconds since beginTimestamp 4, previous entry number in the slot 4). The dispatcher thread writes; a reader on another
- * thread reads only entries below the published count.
+ * seconds since beginTimestamp 4, previous entry number in the slot 4). The dispatcher writes (one thread at a time, in
+ * its turn); a reader on another thread reads only entries below the published count.
  */
 final class IndexFile {
     static final int HEADER_SIZE = 40;

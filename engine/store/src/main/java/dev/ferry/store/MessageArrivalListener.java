@@ -1,8 +1,9 @@
 package dev.ferry.store;
 
 /**
- * Told about every message the dispatcher puts into a consume queue, on the dispatcher thread: the broker's hook for
- * waking held pull requests. Must return quickly and not call back into appends.
+ * Told about every message the dispatcher puts into a consume queue, on the dispatch thread or, under async flush, on
+ * the thread that appended it: the broker's hook for waking held pull requests. Must return quickly and not call back
+ * into appends.
  */
 @FunctionalInterface
 public interface MessageArrivalListener {

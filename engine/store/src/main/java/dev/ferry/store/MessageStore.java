@@ -26,7 +26,8 @@ import java.util.concurrent.ThreadFactory;
  * <p>Threads (all from the injected {@link ThreadFactory}): appends run on the callers' threads, one at a time inside
  * the commit log; a flush thread runs the {@link FlushService} (async) or the {@link GroupCommitService} (sync, which
  * also completes the futures of {@link #appendAsync}); a dispatch thread runs the {@link Dispatcher}, which alone
- * writes consume queues and the index and calls the {@link MessageArrivalListener}; a checkpoint thread forces consume
+ * writes consume queues and the index and calls the {@link MessageArrivalListener} (under async flush an appender that
+ * finds it idle dispatches what it wrote itself, see {@link Dispatcher}); a checkpoint thread forces consume
  * queues and index and writes the {@link Checkpoint}; a retention thread runs the {@link RetentionService}; under sync
  * flush a zero-fill thread makes the next commit-log segment ahead of time ({@link SegmentZeroFiller}) and another
  * answers {@link #appendAsync} futures whose sync-flush timeout passed. Reads run on the callers' threads.
@@ -163,7 +164,7 @@ public final class MessageStore implements AutoCloseable {
         if (groupCommit != null) {
             return groupCommit.awaitDurable(result, config.syncFlushTimeout());
         }
-        dispatchLoop.wake();
+        dispatchSoon();
         return result;
     }
 
@@ -182,8 +183,15 @@ public final class MessageStore implements AutoCloseable {
         if (groupCommit != null) {
             return groupCommit.whenDurable(result, config.syncFlushTimeout());
         }
-        dispatchLoop.wake();
+        dispatchSoon();
         return CompletableFuture.completedFuture(result);
+    }
+
+    /** What an append under async flush wrote is dispatched here, now, or by the dispatch thread, woken. */
+    private void dispatchSoon() {
+        if (!dispatcher.dispatchIfIdle()) {
+            dispatchLoop.wake();
+        }
     }
 
     private AppendResult appendUnflushed(MessageToStore message) {
@@ -416,7 +424,7 @@ public final class MessageStore implements AutoCloseable {
                 groupCommit.releaseAll(); // appends that raced the close: durable now, or told they are not
             }
         }
-        dispatcher.dispatchUpTo(end, true);
+        dispatcher.dispatchFinally(end);
         checkpoints.flushAll();
         commitLogFile.close();
         try {

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * before it pulls again.
  *
  * <p>Thread-safe: the store's dispatcher reports arrivals, processors add holds, a scan expires
- * them; retries run on the pull executor, never on the dispatcher thread.
+ * them; retries run on the pull executor, never on the thread that dispatched (the store's or an appender's).
  */
 final class PullRequestHold {
     private static final System.Logger LOG = System.getLogger(PullRequestHold.class.getName());
