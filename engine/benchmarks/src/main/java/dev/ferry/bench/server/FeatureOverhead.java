@@ -178,8 +178,9 @@ public final class FeatureOverhead implements Callable<Integer> {
                     ClientLoad.Sends sends = senders.get(run).measure(16, Duration.ofSeconds(sliceSeconds),
                             started.get(run).server::cpuNanos);
                     measured.computeIfAbsent(run, k -> new ArrayList<>()).add(sends);
-                    System.out.printf(Locale.ROOT, "  cycle %d %s: %,.0f msg/s, broker %.1f us per send%n", cycle,
-                            run, sends.perSecond(), sends.brokerCpuNanosPer() / 1000);
+                    System.out.printf(Locale.ROOT, "  cycle %d %s: %,.0f msg/s, broker %.1f us, load %.1f us per"
+                            + " send%n", cycle, run, sends.perSecond(), sends.brokerCpuNanosPer() / 1000,
+                            sends.clientCpuNanosPer() / 1000);
                 }
                 Collections.reverse(turn);
             }
@@ -195,11 +196,14 @@ public final class FeatureOverhead implements Callable<Integer> {
 
     /** Medians per run, and each mode's ratio to its broker's plain run of the same cycle: median, lowest, highest. */
     private static void printTurns(Map<String, List<ClientLoad.Sends>> measured) {
-        System.out.printf(Locale.ROOT, "%n| %-16s | %12s | %18s |%n", "run (medians)", "msg/s", "broker us per send");
-        System.out.println("|" + "-".repeat(18) + "|" + "-".repeat(14) + "|" + "-".repeat(20) + "|");
-        measured.forEach((run, values) -> System.out.printf(Locale.ROOT, "| %-16s | %,12.0f | %18.1f |%n", run,
-                median(values.stream().mapToDouble(ClientLoad.Sends::perSecond).toArray()),
-                median(values.stream().mapToDouble(v -> v.brokerCpuNanosPer() / 1000).toArray())));
+        System.out.printf(Locale.ROOT, "%n| %-16s | %12s | %18s | %16s |%n", "run (medians)", "msg/s",
+                "broker us per send", "load us per send");
+        System.out.println("|" + "-".repeat(18) + "|" + "-".repeat(14) + "|" + "-".repeat(20) + "|" + "-".repeat(18)
+                + "|");
+        measured.forEach((run, values) -> System.out.printf(Locale.ROOT, "| %-16s | %,12.0f | %18.1f | %16.1f |%n",
+                run, median(values.stream().mapToDouble(ClientLoad.Sends::perSecond).toArray()),
+                median(values.stream().mapToDouble(v -> v.brokerCpuNanosPer() / 1000).toArray()),
+                median(values.stream().mapToDouble(v -> v.clientCpuNanosPer() / 1000).toArray())));
         System.out.printf(Locale.ROOT, "%n| %-22s | %-30s | %-30s |%n", "per cycle", "throughput ratio: median (range)",
                 "broker CPU ratio: median (range)");
         System.out.println("|" + "-".repeat(24) + "|" + "-".repeat(32) + "|" + "-".repeat(32) + "|");
