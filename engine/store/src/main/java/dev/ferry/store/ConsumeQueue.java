@@ -9,9 +9,9 @@ import java.util.Optional;
 /**
  * One queue's index into the commit log: fixed 20-byte entries (commit-log offset 8, size 4, tag code 8) in
  * {@link SegmentedFile} segments named by byte offset; the logical offset of an entry is its byte position / 20. The
- * dispatcher is the only writer of entries, one thread at a time in its turn (recovery runs before it starts); the retention thread only moves
- * {@link #minOffset()} and deletes head segments, which the segment list's monitor keeps apart from the writer's
- * segment rolls. Readers on any thread read between the published min and next offsets.
+ * dispatcher is the only writer of entries, one thread at a time in its turn (recovery runs before it starts); the
+ * retention thread only moves {@link #minOffset()} and deletes head segments, which the segment list's monitor keeps
+ * apart from the writer's segment rolls. Readers on any thread read between the published min and next offsets.
  */
 final class ConsumeQueue {
     static final int ENTRY_SIZE = 20;

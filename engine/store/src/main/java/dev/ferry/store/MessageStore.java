@@ -34,6 +34,7 @@ import java.util.concurrent.ThreadFactory;
  * {@link #open} recovers on the calling thread before any of these start.
  */
 public final class MessageStore implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(MessageStore.class.getName());
     static final String ABORT_FILE = "abort";
 
     private final StoreConfig config;
@@ -187,11 +188,22 @@ public final class MessageStore implements AutoCloseable {
         return CompletableFuture.completedFuture(result);
     }
 
-    /** What an append under async flush wrote is dispatched here, now, or by the dispatch thread, woken. */
+    /**
+     * What an append under async flush wrote is dispatched here, now, or by the dispatch thread, woken. The append is
+     * stored either way: a dispatch that fails here (a mapped page the disk cannot back, a listener's error) must not
+     * fail it, or its producer would send it again; the dispatch thread tries again from where dispatching stopped,
+     * and logs what keeps failing.
+     */
     private void dispatchSoon() {
-        if (!dispatcher.dispatchIfIdle()) {
-            dispatchLoop.wake();
+        try {
+            if (dispatcher.dispatchIfIdle()) {
+                return;
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.DEBUG, "dispatching on the appending thread failed; the dispatch thread takes"
+                + " over", e);
         }
+        dispatchLoop.wake();
     }
 
     private AppendResult appendUnflushed(MessageToStore message) {

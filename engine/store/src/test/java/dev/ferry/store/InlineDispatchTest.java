@@ -75,6 +75,34 @@ class InlineDispatchTest {
     }
 
     @Test
+    void dispatchThatFailsOnTheAppendingThreadDoesNotFailTheStoredAppend() {
+        List<String> arrivals = new CopyOnWriteArrayList<>();
+        boolean[] failed = {false};
+        try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build())
+            .threadFactory(NO_DISPATCH_THREAD)
+            .arrivalListener((topic, queueId, next, tags, ts) -> {
+                if (!failed[0]) {
+                    failed[0] = true;
+                    throw new InternalError("a mapped page the disk cannot back");
+                }
+                arrivals.add(topic + "@" + next);
+            })
+            .open()) {
+            AppendResult first = store.append(TestMessages.message("Fails", 0, "a"));
+            assertThat(first.status()).isEqualTo(AppendStatus.PUT_OK);
+            assertThat(failed[0]).isTrue();
+            assertThat(store.dispatchedOffset()).isZero(); // where the next dispatch starts again
+
+            AppendResult second = store.append(TestMessages.message("Fails", 0, "b"));
+            assertThat(second.status()).isEqualTo(AppendStatus.PUT_OK);
+            assertThat(arrivals).containsExactly("Fails@1", "Fails@2");
+            assertThat(store.nextOffset("Fails", 0)).isEqualTo(2);
+            assertThat(store.getMessages("Fails", 0, 0, 10, 1 << 20, MessageFilterPredicate.ALL).views())
+                .extracting(v -> TestMessages.text(v.body())).containsExactly("a", "b");
+        }
+    }
+
+    @Test
     void listenerThatAppendsDoesNotDispatchInsideItsOwnDispatch() {
         List<String> arrivals = new CopyOnWriteArrayList<>();
         MessageStore[] holder = new MessageStore[1];
