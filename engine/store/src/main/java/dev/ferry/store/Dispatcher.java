@@ -167,7 +167,7 @@ final class Dispatcher implements DutyLoop.Duty {
      * dispatching already (a listener that appended). Returns whether it did; if not, the dispatch thread must be woken.
      */
     boolean dispatchIfIdle() {
-        if (!deletions.isEmpty() || !setAside.isEmpty() || turn.isHeldByCurrentThread() || !turn.tryLock()) {
+        if (turn.isHeldByCurrentThread() || !turn.tryLock()) {
             return false;
         }
         try {
