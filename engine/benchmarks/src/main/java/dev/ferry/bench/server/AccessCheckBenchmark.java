@@ -26,13 +26,11 @@ import java.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -89,18 +87,15 @@ public class AccessCheckBenchmark {
         ByteBuf frame = Unpooled.buffer();
         codec.encode(RequestSignature.sign(unsigned, new Credentials(USER, PASSWORD)), frame);
         request = codec.decode(frame);
-        if (guard.check(channel, request) != null) {
-            throw new IllegalStateException("the benchmark's request is refused: " + guard.check(channel, request));
+        RemotingCommand refusal = guard.check(channel, request);
+        if (refusal != null) {
+            throw new IllegalStateException("the benchmark's request is refused: " + refusal.remark());
         }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
+        SideBySide.deleteRecursively(dir);
     }
 
     @Benchmark

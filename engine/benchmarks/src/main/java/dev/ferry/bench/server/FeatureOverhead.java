@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -187,10 +188,29 @@ public final class FeatureOverhead implements Callable<Integer> {
             printTurns(measured);
             return 0;
         } finally {
-            senders.values().forEach(ClientLoad.SyncSender::close);
-            for (Started broker : started.values()) {
-                broker.close();
+            closeAll(senders.values(), started.values());
+        }
+    }
+
+    /** Closes every producer, then every broker, even when one of them fails to close; rethrows the first failure. */
+    private static void closeAll(Collection<ClientLoad.SyncSender> senders, Collection<Started> brokers)
+            throws Exception {
+        Exception first = null;
+        List<AutoCloseable> all = new ArrayList<>(senders);
+        all.addAll(brokers);
+        for (AutoCloseable each : all) {
+            try {
+                each.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
             }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
