@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -89,7 +90,7 @@ final class ClusterNode implements AutoCloseable {
      */
     static ClusterNode broker(Path dir, String node, String brokerName, String clusterName, String nameServers,
                               Map<String, String> settings) throws IOException, InterruptedException {
-        int port = freePort();
+        int port = brokerPort();
         Path config = dir.resolve(node + ".properties");
         Files.createDirectories(dir);
         List<String> lines = new ArrayList<>(List.of("brokerName=" + brokerName, "brokerClusterName=" + clusterName,
@@ -195,6 +196,22 @@ final class ClusterNode implements AutoCloseable {
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError(name + " did not exit after SIGTERM");
         }
+    }
+
+    /**
+     * A port for a broker, with the one above it (a SYNC_MASTER's replication port) free too, below the ports the
+     * system hands to outgoing connections (32768 and up on Linux): a broker killed and started again must find both
+     * still free, and while it is down the slave and the clients keep connecting to it, each from a new ephemeral
+     * port that could otherwise be one of them.
+     */
+    private static int brokerPort() throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(20_000, 32_000);
+            if (ApachePeer.isFree(port) && ApachePeer.isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IOException("no free pair of broker ports below 32000");
     }
 
     private static int freePort() throws IOException {

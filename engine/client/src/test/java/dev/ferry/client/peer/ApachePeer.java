@@ -154,7 +154,8 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
         }
     }
 
-    private static boolean isFree(int port) {
+    /** Whether {@code port} is free on the loopback interface now. */
+    public static boolean isFree(int port) {
         try {
             freePort(port);
             return true;
