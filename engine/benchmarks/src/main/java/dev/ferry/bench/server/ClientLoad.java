@@ -126,18 +126,28 @@ final class ClientLoad {
 
     /** A producer kept for several sync-send measurements (its topic created), closed by the caller. */
     SyncSender syncSender(int size) throws Exception {
-        return new SyncSender(producer("sync"), prefix + "Sync", body(size));
+        DefaultMQProducer producer = producer("sync");
+        String topic = prefix + "Sync";
+        byte[] payload = body(size);
+        try {
+            producer.send(new Message(topic, "T", payload)); // creates the topic
+        } catch (Exception | Error e) {
+            producer.shutdown();
+            throw e;
+        }
+        return new SyncSender(() -> producer.send(new Message(topic, "T", payload)).getSendStatus()
+                == SendStatus.SEND_OK, producer::shutdown);
     }
 
-    /** One producer's synchronous sends of one body to one topic, measured as often as asked. */
+    /** One producer's synchronous sends of one body to one topic, measured as often as asked, whichever client. */
     static final class SyncSender implements AutoCloseable {
-        private final DefaultMQProducer producer;
         private final SyncSendLoop.Send send;
+        private final AutoCloseable resources;
 
-        private SyncSender(DefaultMQProducer producer, String topic, byte[] payload) throws Exception {
-            this.producer = producer;
-            producer.send(new Message(topic, "T", payload)); // creates the topic
-            this.send = () -> producer.send(new Message(topic, "T", payload)).getSendStatus() == SendStatus.SEND_OK;
+        /** Sends with {@code send}; closing closes {@code resources} (the producer, its client). */
+        SyncSender(SyncSendLoop.Send send, AutoCloseable resources) {
+            this.send = send;
+            this.resources = resources;
         }
 
         /** Sends from {@code threads} threads for {@code duration}, reading {@code brokerCpu} around them. */
@@ -152,8 +162,8 @@ final class ClientLoad {
         }
 
         @Override
-        public void close() {
-            producer.shutdown();
+        public void close() throws Exception {
+            resources.close();
         }
     }
 
@@ -201,19 +211,28 @@ final class ClientLoad {
                 }));
     }
 
-    /** Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at. */
+    /**
+     * Fills a backlog of {@code count} messages, then returns the messages per second one push consumer reads it at,
+     * from its start (its start is part of what a client comparison compares).
+     */
     double consumeBacklog(long count, int size) throws Exception {
-        return consumeBacklog(count, size, 0, () -> 0L).perSecond();
+        return consumeBacklog(count, size, 0, () -> 0L).fromStartPerSecond();
     }
 
     /**
      * A drain's rate, and the broker's and the load's (the consumer's) CPU time per message drained.
      *
-     * @param perSecond         messages per second
-     * @param brokerCpuNanosPer the broker's CPU time while draining, per message
-     * @param clientCpuNanosPer this JVM's CPU time while draining, per message
+     * @param perSecond          messages per second from the first message the listener received to the last: the rate
+     *                           the broker and the client drain at
+     * @param fromStartPerSecond messages per second from the consumer's start to the last message: includes the
+     *                           client's start, whose waits do not depend on the broker (its first rebalance comes
+     *                           1 s after its start, its first pulls 500 ms after that rebalance)
+     * @param firstMessageMillis the consumer's start to the first message the listener received
+     * @param brokerCpuNanosPer  the broker's CPU time while draining (from the consumer's start), per message
+     * @param clientCpuNanosPer  this JVM's CPU time while draining (from the consumer's start), per message
      */
-    record Drain(double perSecond, double brokerCpuNanosPer, double clientCpuNanosPer) {
+    record Drain(double perSecond, double fromStartPerSecond, double firstMessageMillis, double brokerCpuNanosPer,
+            double clientCpuNanosPer) {
     }
 
     /**
@@ -242,6 +261,10 @@ final class ClientLoad {
     private Drain drain(long filled, String topic, String group, LongSupplier brokerCpu) throws Exception {
         AtomicLong received = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
+        // When the listener first ran and how many messages it had then, and when it saw the last one.
+        AtomicLong firstAt = new AtomicLong();
+        AtomicLong firstCount = new AtomicLong();
+        AtomicLong lastAt = new AtomicLong();
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + group, signer,
                 new AllocateMessageQueueAveragely());
         consumer.setUseTLS(tls);
@@ -254,7 +277,12 @@ final class ClientLoad {
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             perQueue.computeIfAbsent(context.getMessageQueue().getQueueId(), id -> new AtomicLong())
                 .addAndGet(messages.size());
-            if (received.addAndGet(messages.size()) >= filled) {
+            long now = System.nanoTime();
+            long total = received.addAndGet(messages.size());
+            if (firstAt.compareAndSet(0, now)) {
+                firstCount.set(total);
+            }
+            if (total >= filled && lastAt.compareAndSet(0, now)) {
                 done.countDown();
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
@@ -273,12 +301,17 @@ final class ClientLoad {
         if (done.getCount() > 0) {
             System.out.println("  (backlog not drained: " + received.get() + " of " + filled + ")");
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        long end = lastAt.get() != 0 ? lastAt.get() : System.nanoTime();
         long own = ownCpuNanos() - ownBefore;
         long cpu = brokerCpu.getAsLong() - cpuBefore;
         consumer.shutdown();
         double messages = Math.max(1, received.get());
-        return new Drain(received.get() / seconds, cpu / messages, own / messages);
+        double fromStart = received.get() / ((end - start) / 1e9);
+        // The first delivery's messages were counted at its start, so the rate after it counts only the rest.
+        double afterFirst = firstAt.get() == 0 || end == firstAt.get() ? 0
+            : (received.get() - firstCount.get()) / ((end - firstAt.get()) / 1e9);
+        double firstMillis = firstAt.get() == 0 ? Double.NaN : (firstAt.get() - start) / 1e6;
+        return new Drain(afterFirst, fromStart, firstMillis, cpu / messages, own / messages);
     }
 
     /**

@@ -81,8 +81,8 @@ public final class FeatureOverhead implements Callable<Integer> {
 
     @Option(names = "--cycles", description = "When above 0, every run's broker runs at once and they take turns:"
             + " each cycle measures every run for --slice-s seconds, the order reversed every cycle, so that the runs"
-            + " meet the same machine; prints medians and each mode's ratio to plain within each cycle. The load is"
-            + " the Apache client, in this JVM.")
+            + " meet the same machine; prints medians and each mode's ratio to plain within each cycle. The load"
+            + " (--client) runs in this JVM.")
     int cycles;
 
     @Option(names = "--slice-s", description = "Seconds of each run's turn in a cycle (with --cycles).")
@@ -157,9 +157,6 @@ public final class FeatureOverhead implements Callable<Integer> {
      * measurement they meet.
      */
     private Integer inTurns(List<String> order) throws Exception {
-        if (!client.equals("apache")) {
-            throw new IllegalArgumentException("--cycles measures with the Apache client only");
-        }
         Map<String, Started> started = new LinkedHashMap<>();
         Map<String, ClientLoad.SyncSender> senders = new LinkedHashMap<>();
         try {
@@ -167,7 +164,8 @@ public final class FeatureOverhead implements Callable<Integer> {
                 String[] parts = run.split(":");
                 Started broker = start(parts[0], parts[1]);
                 started.put(run, broker);
-                senders.put(run, broker.load.syncSender(1024));
+                senders.put(run, client.equals("ferry") ? ferryLoad(broker).syncSender(1024)
+                        : broker.load.syncSender(1024));
             }
             for (String run : order) {
                 senders.get(run).measure(16, Duration.ofSeconds(warmupSeconds), () -> 0L);
@@ -314,7 +312,7 @@ public final class FeatureOverhead implements Callable<Integer> {
     private ClientLoad.Sends measure(String broker, String runMode) throws Exception {
         try (Started started = start(broker, runMode)) {
             ClientLoad.Sends sends = client.equals("ferry")
-                    ? ferrySends(started.server, started.prefix, started.signed, started.tls, started.cert)
+                    ? ferrySends(started)
                     : started.load.syncSend(16, 1024, Duration.ofSeconds(warmupSeconds),
                             Duration.ofSeconds(durationSeconds), started.server::cpuNanos);
             System.out.printf(Locale.ROOT, "  %s %s: %,.0f msg/s, broker %.1f us per send%n", broker, runMode,
@@ -416,15 +414,20 @@ public final class FeatureOverhead implements Callable<Integer> {
         }
     }
 
-    /** The same sends from Ferry's client, signing and encrypting as the mode says. */
-    private ClientLoad.Sends ferrySends(ServerProcess server, String prefix, boolean signed, boolean tls, Path cert)
-            throws Exception {
-        try (FerryClientLoad load = new FerryClientLoad(server.nameServer, prefix, builder -> {
-            if (signed) {
+    /** Ferry's client for a started broker, signing and encrypting as its mode says. */
+    private static FerryClientLoad ferryLoad(Started started) {
+        return new FerryClientLoad(started.server.nameServer, started.prefix, builder -> {
+            if (started.signed) {
                 builder.credentials(USER, PASSWORD);
             }
-            return tls ? builder.useTls(cert) : builder;
-        })) {
+            return started.tls ? builder.useTls(started.cert) : builder;
+        });
+    }
+
+    /** The same sends from Ferry's client, signing and encrypting as the mode says. */
+    private ClientLoad.Sends ferrySends(Started started) throws Exception {
+        ServerProcess server = started.server;
+        try (FerryClientLoad load = ferryLoad(started)) {
             load.syncSend(16, 1024, Duration.ofSeconds(warmupSeconds));
             long cpuBefore = server.cpuNanos();
             double perSecond = load.syncSend(16, 1024, Duration.ofSeconds(durationSeconds));

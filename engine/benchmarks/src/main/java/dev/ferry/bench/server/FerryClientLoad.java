@@ -53,6 +53,31 @@ final class FerryClientLoad implements AutoCloseable {
         return rate;
     }
 
+    /**
+     * A producer kept for several sync-send measurements (its topic created), closed by the caller; closing it
+     * closes this load's client too.
+     */
+    ClientLoad.SyncSender syncSender(int size) throws Exception {
+        Producer producer = producer("sync");
+        String topic = prefix + "Sync";
+        byte[] payload = ClientLoad.body(size);
+        try {
+            producer.send(message(topic, payload)); // creates the topic
+        } catch (Exception | Error e) {
+            producer.close();
+            close();
+            throw e;
+        }
+        return new ClientLoad.SyncSender(() -> producer.send(message(topic, payload)).status() == SendStatus.SEND_OK,
+                () -> {
+                    try {
+                        producer.close();
+                    } finally {
+                        close();
+                    }
+                });
+    }
+
     /** Messages per second sent asynchronously, at most {@code inFlight} unanswered at a time. */
     double asyncSend(int inFlight, int size, Duration duration) throws Exception {
         Producer producer = producer("async");

@@ -282,6 +282,8 @@ public final class SideBySide implements Callable<Integer> {
             if (!syncFlush && figureGroups.contains("drain")) {
                 ClientLoad.Drain drain = load.consumeBacklog(backlog, backlogSize, warmupBacklog, server::cpuNanos);
                 figures.put("consume " + backlog + " backlog (msg/s)", drain.perSecond());
+                figures.put("consume " + backlog + " from start (msg/s)", drain.fromStartPerSecond());
+                figures.put("consumer start to first message (ms)", drain.firstMessageMillis());
                 figures.put("broker CPU per drained message (us)", drain.brokerCpuNanosPer() / 1000);
                 figures.put("client CPU per drained message (us)", drain.clientCpuNanosPer() / 1000);
                 System.out.println("  backlog done");
