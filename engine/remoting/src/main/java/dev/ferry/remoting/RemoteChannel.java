@@ -2,7 +2,9 @@ package dev.ferry.remoting;
 
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * One connection as the remoting layer's users see it: a server's view of a client, or a
@@ -29,4 +31,12 @@ public interface RemoteChannel {
 
     /** Closes the connection. */
     void close();
+
+    /**
+     * The thread that reads and writes this connection, as an executor, when it has one of its own: work handed to it
+     * and answered there is written without a further hand-off. Empty by default.
+     */
+    default Optional<Executor> ioThread() {
+        return Optional.empty();
+    }
 }

@@ -6,7 +6,9 @@ import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /** A Netty channel seen as a {@link RemoteChannel}; one per connection, kept as a channel attribute. */
 public final class NettyRemoteChannel implements RemoteChannel {
@@ -14,10 +16,12 @@ public final class NettyRemoteChannel implements RemoteChannel {
 
     private final Channel channel;
     private final ChannelInvoker invoker;
+    private final Optional<Executor> ioThread;
 
     private NettyRemoteChannel(Channel channel, ChannelInvoker invoker) {
         this.channel = channel;
         this.invoker = invoker;
+        this.ioThread = Optional.of(channel.eventLoop());
     }
 
     /** The remote view of {@code channel}, created on first use. */
@@ -48,6 +52,12 @@ public final class NettyRemoteChannel implements RemoteChannel {
     @Override
     public boolean isActive() {
         return channel.isActive();
+    }
+
+    /** The connection's event loop. */
+    @Override
+    public Optional<Executor> ioThread() {
+        return ioThread;
     }
 
     @Override

@@ -183,6 +183,7 @@ public final class Broker implements AutoCloseable {
             remoting.registerProcessor(code, send, sendExecutor);
         }
         InlinePulls inlinePulls = new InlinePulls(consumers, subscriptionGroups);
+        hold.retryOnItsConnection(inlinePulls);
         remoting.registerProcessor(RequestCode.PULL_MESSAGE, pull, pullExecutor, inlinePulls);
         remoting.registerProcessor(RequestCode.LITE_PULL_MESSAGE, pull, pullExecutor, inlinePulls);
         for (int code : new int[] {RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT,

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -25,7 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * before it pulls again.
  *
  * <p>Thread-safe: the store's dispatcher reports arrivals, processors add holds, a scan expires
- * them; retries run on the pull executor, never on the thread that dispatched (the store's or an appender's).
+ * them; retries run on the pull executor, or, for a pull the broker would answer on the event loop that read it
+ * ({@link #retryOnItsConnection}), on its connection's own thread: the answer is then written where it is made, one
+ * thread hand-off fewer between a message's arrival and its consumer. Never on the thread that dispatched (the
+ * store's or an appender's).
  */
 final class PullRequestHold {
     private static final System.Logger LOG = System.getLogger(PullRequestHold.class.getName());
@@ -49,6 +54,7 @@ final class PullRequestHold {
     private final int maxHeld;
     private final int maxHeldPerConnection;
     private volatile Retry retry;
+    private volatile InlineRule onItsConnection = InlineRule.NEVER;
 
     PullRequestHold(Clock clock, Executor executor, int maxHeld, int maxHeldPerConnection) {
         this.clock = clock;
@@ -59,6 +65,11 @@ final class PullRequestHold {
 
     void retryWith(Retry value) {
         this.retry = value;
+    }
+
+    /** Retries the held pulls {@code rule} takes on their connection's own thread, when it has one. */
+    void retryOnItsConnection(InlineRule rule) {
+        this.onItsConnection = rule;
     }
 
     private static String key(String topic, int queueId) {
@@ -162,7 +173,7 @@ final class PullRequestHold {
             return;
         }
         try {
-            executor.execute(() -> {
+            retryExecutor(pull).execute(() -> {
                 try {
                     retry.run(pull, mayHoldAgain);
                 } catch (RuntimeException e) {
@@ -174,6 +185,18 @@ final class PullRequestHold {
             // the pull threads are swamped (or stopping): tell the consumer to come back rather than leave it waiting
             LOG.log(System.Logger.Level.DEBUG, "answering a held pull SYSTEM_BUSY: the pull executor refused it");
             pull.context().respond(answer(pull, ResponseCode.SYSTEM_BUSY, ResponseCode.OVERLOAD_REMARK));
+        }
+    }
+
+    private Executor retryExecutor(HeldPull pull) {
+        Optional<Executor> own = pull.context().channel().ioThread();
+        if (own.isEmpty()) {
+            return executor;
+        }
+        try {
+            return onItsConnection.inline(pull.request()) ? own.get() : executor;
+        } catch (RuntimeException e) { // a rule that cannot read the request leaves it to the pull executor
+            return executor;
         }
     }
 

@@ -6,19 +6,26 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * A client connection as the broker's tables see it, without a socket: always active, and
  * recording the oneway requests the broker sends over it.
  *
- * @param id     the connection's id
- * @param oneway where oneway requests are recorded
+ * @param id       the connection's id
+ * @param oneway   where oneway requests are recorded
+ * @param ioThread the connection's own thread, if it has one (a real connection's event loop)
  */
-record FakeChannel(String id, List<RemotingCommand> oneway) implements RemoteChannel {
+record FakeChannel(String id, List<RemotingCommand> oneway, Optional<Executor> ioThread) implements RemoteChannel {
 
     FakeChannel(String id) {
         this(id, new java.util.concurrent.CopyOnWriteArrayList<>());
+    }
+
+    FakeChannel(String id, List<RemotingCommand> oneway) {
+        this(id, oneway, Optional.empty());
     }
 
     @Override

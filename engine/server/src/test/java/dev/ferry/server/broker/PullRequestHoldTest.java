@@ -9,6 +9,7 @@ import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
 import dev.ferry.server.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PullRequestHoldTest {
@@ -17,7 +18,10 @@ class PullRequestHoldTest {
     private final PullRequestHold hold = new PullRequestHold(clock, submitted::add, 3, 2);
 
     private static PullRequestHold.HeldPull pull(String connection, int queueId) {
-        RemoteChannel channel = new FakeChannel(connection);
+        return pull(new FakeChannel(connection), queueId, 32);
+    }
+
+    private static PullRequestHold.HeldPull pull(RemoteChannel channel, int queueId, int maxMessages) {
         RequestContext context = new RequestContext() {
             @Override
             public RemoteChannel channel() {
@@ -28,9 +32,51 @@ class PullRequestHoldTest {
             public void respond(RemotingCommand response) {
             }
         };
-        PullMessageRequestHeader header = new PullMessageRequestHeader("CG", "T", queueId, 0, 32, 2, 0L, 15_000L,
-                null, 0L, "TAG", null, null);
-        return new PullRequestHold.HeldPull(context, RemotingCommand.request(11).build(), header, 20_000);
+        PullMessageRequestHeader header = new PullMessageRequestHeader("CG", "T", queueId, 0, maxMessages, 2, 0L,
+                15_000L, null, 0L, "TAG", null, null);
+        return new PullRequestHold.HeldPull(context, RemotingCommand.request(11).header(header).build(), header,
+                20_000);
+    }
+
+    @Test
+    void shouldRetryThePullsTheRuleTakesOnTheirConnectionsOwnThreadAndTheRestOnThePullExecutor() {
+        List<PullRequestHold.HeldPull> retried = new ArrayList<>();
+        hold.retryWith((pull, again) -> retried.add(pull));
+        hold.retryOnItsConnection(request -> Integer.parseInt(request.extField("maxMsgNums")) <= 32);
+        List<Runnable> ownThread = new ArrayList<>();
+        RemoteChannel withThread = new FakeChannel("c1", new ArrayList<>(), Optional.of(ownThread::add));
+        PullRequestHold.HeldPull small = pull(withThread, 0, 32);
+        PullRequestHold.HeldPull large = pull(withThread, 1, 64);
+        PullRequestHold.HeldPull noThread = pull(new FakeChannel("c2"), 0, 32);
+        assertThat(hold.hold(small)).isTrue();
+        assertThat(hold.hold(large)).isTrue();
+        assertThat(hold.hold(noThread)).isTrue();
+
+        hold.onArrival("T", 0, 1);
+        hold.onArrival("T", 1, 1);
+
+        assertThat(ownThread).as("the small pull, on its connection's thread").hasSize(1);
+        assertThat(submitted).as("the large one, and the one of a connection without a thread").hasSize(2);
+        ownThread.forEach(Runnable::run);
+        assertThat(retried).containsExactly(small);
+        submitted.forEach(Runnable::run);
+        assertThat(retried).containsExactly(small, noThread, large);
+    }
+
+    @Test
+    void shouldRetryOnThePullExecutorWhenTheRuleCannotReadThePull() {
+        hold.retryWith((pull, again) -> { });
+        hold.retryOnItsConnection(request -> {
+            throw new NumberFormatException("For input string: \"x\"");
+        });
+        List<Runnable> ownThread = new ArrayList<>();
+        assertThat(hold.hold(pull(new FakeChannel("c1", new ArrayList<>(), Optional.of(ownThread::add)), 0, 32)))
+                .isTrue();
+
+        hold.onArrival("T", 0, 1);
+
+        assertThat(ownThread).isEmpty();
+        assertThat(submitted).hasSize(1);
     }
 
     @Test
