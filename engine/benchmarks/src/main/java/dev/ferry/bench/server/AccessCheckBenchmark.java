@@ -49,7 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * What the broker's access check costs one send, apart from everything else a send costs: a SEND_MESSAGE_V2 of
  * {@code bodyBytes}, signed as Apache's {@code AclClientRPCHook} signs it and decoded from its frame as the broker
  * decodes it, checked by {@link AccessGuard} for a normal user whose policy allows the topic (the FeatureOverhead
- * harness's "acl" mode). {@code verify} is the signature alone, {@code check} the whole guard.
+ * harness's "acl" mode). {@code verify} is the signature alone, {@code check} the whole guard. Around them, what
+ * signing adds elsewhere: {@code sign} (the client's signature), {@code encodeSigned} against {@code encodePlain}
+ * (the client's frame), {@code decodeSigned} against {@code decodePlain} (the broker's decode before the check).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -70,6 +72,13 @@ public class AccessCheckBenchmark {
     private Path dir;
     private AccessGuard guard;
     private RemotingCommand request;
+    private RemotingCommand unsigned;
+    private RemotingCommand signed;
+    private final Credentials credentials = new Credentials(USER, PASSWORD);
+    private final CommandCodec codec = new CommandCodec();
+    private final ByteBuf out = Unpooled.directBuffer(4096);
+    private ByteBuf plainFrame;
+    private ByteBuf signedFrame;
     private final RemoteChannel channel = new Peer(new InetSocketAddress("127.0.0.1", 40000));
 
     @Setup(Level.Trial)
@@ -80,13 +89,15 @@ public class AccessCheckBenchmark {
         metadata.putAcl(USER, Map.of(PolicyType.CUSTOM, List.of(new PolicyEntry(AclResource.parse("Topic:" + TOPIC),
                 Set.of(Action.PUB), List.of(), Decision.ALLOW))));
         guard = new AccessGuard(metadata, new RequestResources(new BodyCodec(), "DefaultCluster"), true, true);
-        RemotingCommand unsigned = RemotingCommand.request(310, new SendMessageRequestHeaderV2("bench-producers",
+        unsigned = RemotingCommand.request(310, new SendMessageRequestHeaderV2("bench-producers",
                         TOPIC, "TBW102", 4, 1, 0, 1795990032424L, 0, PROPERTIES, 0, false, null, false, "broker-a"))
                 .opaque(7).body(new byte[bodyBytes]).build();
-        CommandCodec codec = new CommandCodec();
-        ByteBuf frame = Unpooled.buffer();
-        codec.encode(RequestSignature.sign(unsigned, new Credentials(USER, PASSWORD)), frame);
-        request = codec.decode(frame);
+        signed = RequestSignature.sign(unsigned, credentials);
+        plainFrame = Unpooled.buffer();
+        codec.encode(unsigned, plainFrame);
+        signedFrame = Unpooled.buffer();
+        codec.encode(signed, signedFrame);
+        request = codec.decode(signedFrame.duplicate());
         RemotingCommand refusal = guard.check(channel, request);
         if (refusal != null) {
             throw new IllegalStateException("the benchmark's request is refused: " + refusal.remark());
@@ -106,6 +117,38 @@ public class AccessCheckBenchmark {
     @Benchmark
     public RemotingCommand check() {
         return guard.check(channel, request);
+    }
+
+    /** The client's part: signing a request. */
+    @Benchmark
+    public RemotingCommand sign() {
+        return RequestSignature.sign(unsigned, credentials);
+    }
+
+    /** The client's part: a signed request's frame, against {@link #encodePlain}. */
+    @Benchmark
+    public int encodeSigned() {
+        out.clear();
+        codec.encode(signed, out);
+        return out.writerIndex();
+    }
+
+    @Benchmark
+    public int encodePlain() {
+        out.clear();
+        codec.encode(unsigned, out);
+        return out.writerIndex();
+    }
+
+    /** The broker's part before the check: decoding a signed request's frame, against {@link #decodePlain}. */
+    @Benchmark
+    public RemotingCommand decodeSigned() {
+        return codec.decode(signedFrame.duplicate());
+    }
+
+    @Benchmark
+    public RemotingCommand decodePlain() {
+        return codec.decode(plainFrame.duplicate());
     }
 
     /** The connection a request came in on: only its address is read. */
