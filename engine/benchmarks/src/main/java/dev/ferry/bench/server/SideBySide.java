@@ -51,7 +51,7 @@ public final class SideBySide implements Callable<Integer> {
     int durationSeconds = 15;
 
     @Option(names = "--warmup-s", description = "Seconds of the same sends, unmeasured, before each send measurement.")
-    int warmupSeconds = 10;
+    int warmupSeconds = 20;
 
     @Option(names = "--warmup-backlog", description = "Messages of a backlog filled and drained, unmeasured, on a "
             + "topic of its own before the measured drain.")
