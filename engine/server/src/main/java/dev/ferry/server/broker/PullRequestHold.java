@@ -182,8 +182,9 @@ final class PullRequestHold {
                 }
             });
         } catch (RejectedExecutionException e) {
-            // the pull threads are swamped (or stopping): tell the consumer to come back rather than leave it waiting
-            LOG.log(System.Logger.Level.DEBUG, "answering a held pull SYSTEM_BUSY: the pull executor refused it");
+            // the pull threads are swamped, or they or the connection's event loop are stopping: tell the consumer
+            // to come back rather than leave it waiting
+            LOG.log(System.Logger.Level.DEBUG, "answering a held pull SYSTEM_BUSY: its retry was refused");
             pull.context().respond(answer(pull, ResponseCode.SYSTEM_BUSY, ResponseCode.OVERLOAD_REMARK));
         }
     }
