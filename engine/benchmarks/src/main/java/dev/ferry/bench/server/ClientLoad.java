@@ -129,13 +129,7 @@ final class ClientLoad {
         DefaultMQProducer producer = producer("sync");
         String topic = prefix + "Sync";
         byte[] payload = body(size);
-        try {
-            producer.send(new Message(topic, "T", payload)); // creates the topic
-        } catch (Exception | Error e) {
-            producer.shutdown();
-            throw e;
-        }
-        return new SyncSender(() -> producer.send(new Message(topic, "T", payload)).getSendStatus()
+        return SyncSender.open(() -> producer.send(new Message(topic, "T", payload)).getSendStatus()
                 == SendStatus.SEND_OK, producer::shutdown);
     }
 
@@ -144,10 +138,27 @@ final class ClientLoad {
         private final SyncSendLoop.Send send;
         private final AutoCloseable resources;
 
-        /** Sends with {@code send}; closing closes {@code resources} (the producer, its client). */
-        SyncSender(SyncSendLoop.Send send, AutoCloseable resources) {
+        private SyncSender(SyncSendLoop.Send send, AutoCloseable resources) {
             this.send = send;
             this.resources = resources;
+        }
+
+        /**
+         * A sender that sends with {@code send}, after one send that creates the topic; closing it closes
+         * {@code resources} (the producer, its client), and so does a first send that fails.
+         */
+        static SyncSender open(SyncSendLoop.Send send, AutoCloseable resources) throws Exception {
+            try {
+                send.send();
+            } catch (Exception | Error e) {
+                try {
+                    resources.close();
+                } catch (Exception closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
+            return new SyncSender(send, resources);
         }
 
         /** Sends from {@code threads} threads for {@code duration}, reading {@code brokerCpu} around them. */

@@ -61,14 +61,7 @@ final class FerryClientLoad implements AutoCloseable {
         Producer producer = producer("sync");
         String topic = prefix + "Sync";
         byte[] payload = ClientLoad.body(size);
-        try {
-            producer.send(message(topic, payload)); // creates the topic
-        } catch (Exception | Error e) {
-            producer.close();
-            close();
-            throw e;
-        }
-        return new ClientLoad.SyncSender(() -> producer.send(message(topic, payload)).status() == SendStatus.SEND_OK,
+        return ClientLoad.SyncSender.open(() -> producer.send(message(topic, payload)).status() == SendStatus.SEND_OK,
                 () -> {
                     try {
                         producer.close();
