@@ -15,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 
 /**
  * An Apache RocketMQ 5.3.3 name server and broker in a child JVM ({@link ClientSuiteBrokerMain}), on 127.0.0.1,
@@ -173,11 +171,7 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // leave the rest for the operating system's temp cleanup
-        }
+        TemporaryDirectory.deleteQuietly(directory);
     }
 
     @Override

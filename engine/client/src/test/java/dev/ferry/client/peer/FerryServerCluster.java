@@ -12,20 +12,28 @@ import java.time.Clock;
 /** A ferry-server in this JVM on free ports, with small commit-log files, as the cluster under test. */
 public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable {
     private final FerryServer server;
+    private final Path directory;
 
-    private FerryServerCluster(FerryServer server) {
+    private FerryServerCluster(FerryServer server, Path directory) {
         this.server = server;
+        this.directory = directory;
     }
 
     public static FerryServerCluster start() {
+        Path directory;
         try {
-            Path directory = Files.createTempDirectory("ferry-client-server");
+            directory = Files.createTempDirectory("ferry-client-server");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
             FerryServerConfig config = FerryServerConfig.builder(directory).namesrvPort(0).brokerPort(0)
                     .commitLogSegmentSize(16 * 1024 * 1024).build();
             return new FerryServerCluster(new FerryServer(config, Clock.systemUTC(),
-                    new DefaultThreadFactory("ferry-server-under-test", true)).start());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+                    new DefaultThreadFactory("ferry-server-under-test", true)).start(), directory);
+        } catch (RuntimeException e) {
+            TemporaryDirectory.deleteQuietly(directory);
+            throw e;
         }
     }
 
@@ -37,6 +45,7 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
     @Override
     public void close() {
         server.close();
+        TemporaryDirectory.deleteQuietly(directory);
     }
 
     @Override
