@@ -5,10 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -22,7 +20,7 @@ public final class RequestSignature {
     public static final String SIGNATURE = "Signature";
     public static final String SECURITY_TOKEN = "SecurityToken";
     /** Clients of version 4.9.3 and before (399) do not sign this field of message queries; their brokers skip it. */
-    private static final int UNSIGNED_UNIQUE_KEY_UP_TO_VERSION = 399;
+    static final int UNSIGNED_UNIQUE_KEY_UP_TO_VERSION = 399;
     private static final String ALGORITHM = "HmacSHA1";
 
     private RequestSignature() {
@@ -30,8 +28,10 @@ public final class RequestSignature {
 
     /** {@code request} with its access key and signature added. */
     public static RemotingCommand sign(RemotingCommand request, Credentials credentials) {
-        RemotingCommand withKey = request.toBuilder().extField(ACCESS_KEY, credentials.accessKey()).build();
-        return withKey.toBuilder().extField(SIGNATURE, signature(withKey, credentials.secretKey())).build();
+        // signed as the command with the key would be, without building that command (or a map of its header)
+        String signature = signature(request, ACCESS_KEY, credentials.accessKey(), credentials.secretKey());
+        return request.toBuilder().extField(ACCESS_KEY, credentials.accessKey()).extField(SIGNATURE, signature)
+                .build();
     }
 
     /**
@@ -39,14 +39,17 @@ public final class RequestSignature {
      * but the signature), then the body; fed to the MAC piecewise, without copying the body.
      */
     static String signature(RemotingCommand request, String secret) {
+        return signature(request, null, null, secret);
+    }
+
+    /** As {@link #signature(RemotingCommand, String)} for {@code request} with field {@code addedName} set. */
+    private static String signature(RemotingCommand request, String addedName, String addedValue, String secret) {
         Signer signer = SIGNERS.get();
         Mac mac = signer.keyed(secret);
         // the values are encoded as one string, as the signer does: a value may end inside a character that the
         // next one completes
         StringBuilder values = signer.values();
-        for (String name : signedNames(request)) {
-            values.append(request.extField(name));
-        }
+        signer.signedValues.append(request, addedName, addedValue, values);
         mac.update(values.toString().getBytes(StandardCharsets.UTF_8));
         List<ByteBuffer> parts = request.bodyParts();
         if (parts != null) {
@@ -70,20 +73,9 @@ public final class RequestSignature {
                 given.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The names of the fields the signature covers, sorted as Java sorts strings. */
-    private static String[] signedNames(RemotingCommand request) {
-        Map<String, String> fields = request.extFields();
-        boolean legacy = request.version() <= UNSIGNED_UNIQUE_KEY_UP_TO_VERSION && !request.isResponse();
-        String[] names = new String[fields.size()];
-        int count = 0;
-        for (String name : fields.keySet()) {
-            if (!name.equals(SIGNATURE) && !(legacy && name.equals(QueryMessageRequestHeader.UNIQUE_KEY_QUERY))) {
-                names[count++] = name;
-            }
-        }
-        String[] signed = count == names.length ? names : Arrays.copyOf(names, count);
-        Arrays.sort(signed);
-        return signed;
+    /** Whether the signature covers field {@code name} of a request whose fields are read the legacy way or not. */
+    static boolean covers(String name, boolean legacy) {
+        return !name.equals(SIGNATURE) && !(legacy && name.equals(QueryMessageRequestHeader.UNIQUE_KEY_QUERY));
     }
 
     private static final ThreadLocal<Signer> SIGNERS = ThreadLocal.withInitial(Signer::new);
@@ -98,6 +90,7 @@ public final class RequestSignature {
         private final Mac mac;
         private String keyedWith;
         private StringBuilder values = new StringBuilder(256);
+        private final SignedValues signedValues = new SignedValues();
 
         Signer() {
             try {

@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +15,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
+import java.util.stream.IntStream;
 
 /**
  * Maps a header record to a command's extension fields and back.
@@ -38,6 +40,8 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
     private final Component[] components;
     private final MethodHandle constructor;
     private final Set<String> wireNames = new HashSet<>();
+    /** Component indices in the order of their wire names, as Java sorts strings (what a signature covers). */
+    private final int[] nameOrder;
 
     @SuppressWarnings("unchecked")
     private HeaderCodec(Class<?> type) {
@@ -64,6 +68,8 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
         } catch (Throwable e) {
             throw new IllegalArgumentException("cannot map header record " + type.getName() + ": " + e, e);
         }
+        this.nameOrder = IntStream.range(0, components.length).boxed()
+                .sorted(Comparator.comparing(i -> components[i].wireName)).mapToInt(Integer::intValue).toArray();
     }
 
     /** The codec for a header record type. */
@@ -121,6 +127,11 @@ public final class HeaderCodec<T extends Record & CommandHeader> {
     /** The extension-field name of component {@code index}, UTF-8 encoded (shared: do not modify). */
     public byte[] wireNameUtf8(int index) {
         return components[index].wireNameUtf8;
+    }
+
+    /** The index of the component whose wire name is {@code rank}-th in name order (as Java sorts strings). */
+    public int indexInNameOrder(int rank) {
+        return nameOrder[rank];
     }
 
     /** Whether the header has a component travelling as extension field {@code name}. */
