@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.remoting.protocol.HeaderCodec;
 import dev.ferry.remoting.protocol.HeaderFormatException;
+import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.PullMessageResponseHeader;
 import dev.ferry.remoting.protocol.header.SendMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class HeaderCodecTest {
@@ -59,6 +62,18 @@ class HeaderCodecTest {
         assertThatThrownBy(() -> HeaderCodec.of(PullMessageResponseHeader.class).decode(fields))
                 .isInstanceOf(HeaderFormatException.class)
                 .hasMessageContaining("'nextBeginOffset' has the value 'five', which is not a long");
+    }
+
+    @Test
+    void listsItsComponentsInTheOrderOfTheirWireNames() {
+        // declared consumerGroup, topic, queueId, ...; a signature covers them sorted by name, brokerName as "bname"
+        HeaderCodec<PullMessageRequestHeader> codec = HeaderCodec.of(PullMessageRequestHeader.class);
+        List<String> inNameOrder = IntStream.range(0, codec.size())
+                .mapToObj(rank -> codec.wireName(codec.indexInNameOrder(rank))).toList();
+
+        assertThat(inNameOrder).containsExactly("bname", "commitOffset", "consumerGroup", "expressionType",
+                "maxMsgBytes", "maxMsgNums", "queueId", "queueOffset", "subVersion", "subscription",
+                "suspendTimeoutMillis", "sysFlag", "topic");
     }
 
     @Test
