@@ -346,15 +346,20 @@ final class ClientLoad {
         AtomicLong received = new AtomicLong();
         AtomicBoolean measuring = new AtomicBoolean();
         AtomicLong measuredFrom = new AtomicLong();
+        SlowMessages slow = new SlowMessages();
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             long now = System.nanoTime();
+            long nowMillis = System.currentTimeMillis();
             for (var m : messages) {
                 String property = m.getUserProperty("sentNanos");
                 long sentAt = property == null ? 0 : Long.parseLong(property);
                 if (property != null && measuring.get() && sentAt - measuredFrom.get() >= 0) {
+                    long micros = Math.max(0, (now - sentAt) / 1000);
                     synchronized (histogram) {
-                        histogram.recordValue(Math.max(0, (now - sentAt) / 1000));
+                        histogram.recordValue(micros);
                     }
+                    slow.record(micros, Long.parseLong(m.getUserProperty("sentMillis")), m.getStoreTimestamp(),
+                            nowMillis);
                     received.incrementAndGet();
                 }
             }
@@ -378,6 +383,7 @@ final class ClientLoad {
                 LockSupport.parkNanos(wait);
             }
             Message message = new Message(topic, "T", payload);
+            message.putUserProperty("sentMillis", Long.toString(System.currentTimeMillis()));
             message.putUserProperty("sentNanos", Long.toString(System.nanoTime()));
             producer.sendOneway(message);
             next += interval;
@@ -388,6 +394,7 @@ final class ClientLoad {
         }
         consumer.shutdown();
         producer.shutdown();
+        System.out.println("  latency: " + slow);
         return histogram;
     }
 }
