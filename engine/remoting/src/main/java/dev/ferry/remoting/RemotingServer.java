@@ -20,6 +20,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -133,7 +134,13 @@ public final class RemotingServer implements AutoCloseable {
             runtime.close();
             throw new RemotingException("cannot listen on " + config.host() + ":" + config.port() + ": " + e, e);
         }
-        LOG.log(System.Logger.Level.INFO, "remoting server listening on {0}", serverChannel.localAddress());
+        if (sslContext == null) {
+            LOG.log(System.Logger.Level.INFO, "remoting server listening on {0}", serverChannel.localAddress());
+        } else {
+            LOG.log(System.Logger.Level.INFO, "remoting server listening on {0}, TLS {1} by {2}",
+                    serverChannel.localAddress(), config.tls().mode().name().toLowerCase(Locale.ROOT),
+                    TlsContexts.providerName());
+        }
         return this;
     }
 
