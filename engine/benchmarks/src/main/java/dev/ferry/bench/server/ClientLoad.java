@@ -27,6 +27,9 @@ import org.apache.rocketmq.remoting.RPCHook;
  * brokers see the same client. Each method returns its figure; none asserts.
  */
 final class ClientLoad {
+    /** Seconds a latency run gives its consumer to take its queues before the first send. */
+    static final int LATENCY_SETTLE_SECONDS = 3;
+
     private final String nameServer;
     private final String prefix;
     /** Signs every request (ACL), or {@code null}. */
@@ -366,7 +369,7 @@ final class ClientLoad {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
-        Thread.sleep(3000); // let the consumer take its queues before the measured traffic starts
+        Thread.sleep(TimeUnit.SECONDS.toMillis(LATENCY_SETTLE_SECONDS)); // the consumer takes its queues first
         long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
         long warmupSends = perSecond * warmup.toSeconds();
         long total = perSecond * duration.toSeconds();

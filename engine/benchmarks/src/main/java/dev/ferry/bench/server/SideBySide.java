@@ -289,12 +289,23 @@ public final class SideBySide implements Callable<Integer> {
                 System.out.println("  backlog done");
             }
             if (!syncFlush && figureGroups.contains("latency")) {
-                Histogram latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
-                    Duration.ofSeconds(latencySeconds), 1024);
+                Histogram latency;
+                Histogram floor;
+                // beside the measured window (the run's consumer takes 3 s to settle, then its warm-up)
+                try (LoopbackEcho echo = LoopbackEcho.start(rate, 1024,
+                        Duration.ofSeconds(ClientLoad.LATENCY_SETTLE_SECONDS + latencyWarmupSeconds),
+                        Duration.ofSeconds(latencySeconds))) {
+                    latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
+                        Duration.ofSeconds(latencySeconds), 1024);
+                    floor = echo.histogram();
+                }
+                System.out.printf(Locale.ROOT, "  loopback echo beside it: %d round trips, p50 %d us, p99 %d us%n",
+                        floor.getTotalCount(), floor.getValueAtPercentile(50), floor.getValueAtPercentile(99));
                 figures.put("e2e latency p50 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(50));
                 figures.put("e2e latency p99 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99));
                 figures.put("e2e latency p99.9 at " + rate + "/s (us)",
                     (double) latency.getValueAtPercentile(99.9));
+                figures.put("loopback echo p99 beside it (us)", (double) floor.getValueAtPercentile(99));
             }
             if (!syncFlush) {
                 figures.put("resident memory after load (MiB)", server.residentMib());
