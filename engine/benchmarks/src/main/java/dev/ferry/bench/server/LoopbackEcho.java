@@ -1,7 +1,6 @@
 package dev.ferry.bench.server;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -54,7 +53,7 @@ final class LoopbackEcho implements AutoCloseable {
             }
         });
         sender = daemon("loopback-echo-sender", () -> {
-            OutputStream out = new DataOutputStream(client.getOutputStream());
+            OutputStream out = client.getOutputStream();
             byte[] bytes = new byte[frame];
             long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
             long next = start;

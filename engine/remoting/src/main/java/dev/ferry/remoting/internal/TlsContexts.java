@@ -14,7 +14,7 @@ import javax.net.ssl.SSLException;
 /**
  * Builds Netty TLS contexts from the PEM files a {@link TlsConfig} names: with the JDK's TLS, or with BoringSSL where
  * an application has put netty-tcnative on the class path and its native library loads. Ferry carries no native
- * library: BoringSSL saved its broker no CPU it could measure (docs/benchmarks.md, "BoringSSL").
+ * library: BoringSSL saved its broker no CPU it could measure (docs/benchmarks.md, "BoringSSL for the broker's TLS").
  */
 public final class TlsContexts {
     private TlsContexts() {
