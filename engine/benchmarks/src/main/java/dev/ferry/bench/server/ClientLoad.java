@@ -334,6 +334,16 @@ final class ClientLoad {
      * the same traffic, so both JVMs have compiled the paths it takes (a held pull woken by an arrival, oneway
      * sends: paths the earlier phases never ran) before anything is measured.
      */
+    /**
+     * Parks, not spins, until {@code nanoTime} (a {@link System#nanoTime} value): on two cores a spinning sender would
+     * take a whole core from the broker and the consumer it measures, and the tail would be the scheduler's.
+     */
+    static void parkUntil(long nanoTime) {
+        for (long wait = nanoTime - System.nanoTime(); wait > 0; wait = nanoTime - System.nanoTime()) {
+            LockSupport.parkNanos(wait);
+        }
+    }
+
     Histogram latency(int perSecond, Duration warmup, Duration duration, int size) throws Exception {
         String topic = prefix + "Latency";
         DefaultMQProducer producer = producer("latency");
@@ -380,11 +390,7 @@ final class ClientLoad {
                 measuredFrom.set(next);
                 measuring.set(true);
             }
-            // Park, not spin, until the next send is due: on two cores a spinning sender would take a whole
-            // core from the broker and the consumer it measures, and the tail would be the scheduler's.
-            for (long wait = next - System.nanoTime(); wait > 0; wait = next - System.nanoTime()) {
-                LockSupport.parkNanos(wait);
-            }
+            parkUntil(next);
             Message message = new Message(topic, "T", payload);
             message.putUserProperty("sentMillis", Long.toString(System.currentTimeMillis()));
             message.putUserProperty("sentNanos", Long.toString(System.nanoTime()));

@@ -10,7 +10,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -58,9 +57,7 @@ final class LoopbackEcho implements AutoCloseable {
             long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
             long next = start;
             while (running) {
-                for (long wait = next - System.nanoTime(); wait > 0; wait = next - System.nanoTime()) {
-                    LockSupport.parkNanos(wait);
-                }
+                ClientLoad.parkUntil(next);
                 ByteBuffer.wrap(bytes).putLong(System.nanoTime());
                 out.write(bytes);
                 next += interval;

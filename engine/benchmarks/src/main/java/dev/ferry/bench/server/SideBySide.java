@@ -291,7 +291,7 @@ public final class SideBySide implements Callable<Integer> {
             if (!syncFlush && figureGroups.contains("latency")) {
                 Histogram latency;
                 Histogram floor;
-                // beside the measured window (the run's consumer takes 3 s to settle, then its warm-up)
+                // beside the measured window: after the run's consumer settles and its warm-up
                 try (LoopbackEcho echo = LoopbackEcho.start(rate, 1024,
                         Duration.ofSeconds(ClientLoad.LATENCY_SETTLE_SECONDS + latencyWarmupSeconds),
                         Duration.ofSeconds(latencySeconds))) {
