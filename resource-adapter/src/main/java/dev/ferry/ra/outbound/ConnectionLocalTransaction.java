@@ -33,7 +33,7 @@ final class ConnectionLocalTransaction implements LocalTransaction {
                 .putLong(random.getLeastSignificantBits()).array();
         BranchId branch = new BranchId(TransactionBranches.LOCAL_FORMAT_ID, id, new byte[0]);
         try {
-            connection.associate(branches.start(branch, connection.producer(), XAResource.TMNOFLAGS));
+            connection.associate(branches.start(branch, connection.halfMessages(), XAResource.TMNOFLAGS));
         } catch (XAException e) {
             throw failure("begin", e);
         }
@@ -44,7 +44,7 @@ final class ConnectionLocalTransaction implements LocalTransaction {
     public synchronized void commit() throws ResourceException {
         BranchId branch = active();
         try {
-            branches.commit(branch, true, connection.producer());
+            branches.commit(branch, true, connection.halfMessages());
         } catch (XAException e) {
             throw failure("commit", e);
         }
@@ -54,7 +54,7 @@ final class ConnectionLocalTransaction implements LocalTransaction {
     public synchronized void rollback() throws ResourceException {
         BranchId branch = active();
         try {
-            branches.rollback(branch, connection.producer());
+            branches.rollback(branch, connection.halfMessages());
         } catch (XAException e) {
             throw failure("rollback", e);
         }

@@ -21,7 +21,7 @@ final class ConnectionXaResource implements XAResource {
 
     @Override
     public void start(Xid xid, int flags) throws XAException {
-        connection.associate(branches.start(xid, connection.producer(), flags));
+        connection.associate(branches.start(xid, connection.halfMessages(), flags));
     }
 
     @Override
@@ -39,17 +39,17 @@ final class ConnectionXaResource implements XAResource {
 
     @Override
     public void commit(Xid xid, boolean onePhase) throws XAException {
-        branches.commit(xid, onePhase, connection.producer());
+        branches.commit(xid, onePhase, connection.halfMessages());
     }
 
     @Override
     public void rollback(Xid xid) throws XAException {
-        branches.rollback(xid, connection.producer());
+        branches.rollback(xid, connection.halfMessages());
     }
 
     @Override
     public Xid[] recover(int flag) throws XAException {
-        return branches.recover(flag, connection.producer());
+        return branches.recover(flag, connection.halfMessages());
     }
 
     @Override

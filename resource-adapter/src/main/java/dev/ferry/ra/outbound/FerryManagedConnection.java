@@ -117,6 +117,11 @@ public final class FerryManagedConnection implements ManagedConnection {
         return shared.producer();
     }
 
+    /** The producer as a transaction branch uses it. */
+    HalfMessages halfMessages() {
+        return HalfMessages.of(shared.producer());
+    }
+
     boolean isUsable() {
         return !destroyed;
     }

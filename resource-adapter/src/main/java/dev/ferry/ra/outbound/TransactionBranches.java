@@ -8,7 +8,6 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.SendResult;
 import dev.ferry.api.SendStatus;
 import dev.ferry.client.HalfMessage;
-import dev.ferry.client.Producer;
 import dev.ferry.client.TransactionState;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -45,14 +44,14 @@ final class TransactionBranches {
     /** One branch this process knows: the half messages it sent, in order. */
     static final class Branch {
         private final BranchId id;
-        private final Producer producer;
+        private final HalfMessages halfMessages;
         private final List<HalfMessage> halves = Collections.synchronizedList(new ArrayList<>());
         private volatile State state = State.ACTIVE;
         private volatile boolean rollbackOnly;
 
-        private Branch(BranchId id, Producer producer) {
+        private Branch(BranchId id, HalfMessages halfMessages) {
             this.id = id;
-            this.producer = producer;
+            this.halfMessages = halfMessages;
         }
 
         BranchId id() {
@@ -82,7 +81,7 @@ final class TransactionBranches {
     }
 
     /** Starts, joins or resumes the branch {@code xid} ({@link XAResource#start} flags). */
-    Branch start(Xid xid, Producer producer, int flags) throws XAException {
+    Branch start(Xid xid, HalfMessages halfMessages, int flags) throws XAException {
         BranchId id = BranchId.of(xid);
         if (flags == XAResource.TMJOIN || flags == XAResource.TMRESUME) {
             Branch branch = branches.get(id);
@@ -94,7 +93,7 @@ final class TransactionBranches {
         if (flags != XAResource.TMNOFLAGS) {
             throw error(XAException.XAER_INVAL, "start flags " + flags + " are none of TMNOFLAGS, TMJOIN, TMRESUME");
         }
-        Branch created = new Branch(id, producer);
+        Branch created = new Branch(id, halfMessages);
         if (branches.putIfAbsent(id, created) != null) {
             throw error(XAException.XAER_DUPID, "branch " + id + " exists already");
         }
@@ -119,7 +118,7 @@ final class TransactionBranches {
         Message marked = message.toBuilder().property(BranchId.PROPERTY, branch.id.toProperty()).build();
         HalfMessage half;
         try {
-            half = branch.producer.sendHalf(marked, shardingKey);
+            half = branch.halfMessages.sendHalf(marked, shardingKey);
         } catch (RuntimeException e) {
             branch.rollbackOnly();
             throw e;
@@ -149,7 +148,7 @@ final class TransactionBranches {
     }
 
     /** Delivers the branch's messages: the ones this process sent, or after a crash those the brokers hold. */
-    void commit(Xid xid, boolean onePhase, Producer producer) throws XAException {
+    void commit(Xid xid, boolean onePhase, HalfMessages halfMessages) throws XAException {
         BranchId id = BranchId.of(xid);
         Branch branch = branches.get(id);
         if (branch != null) {
@@ -164,14 +163,14 @@ final class TransactionBranches {
             end(branch, TransactionState.COMMIT);
             return;
         }
-        end(recovered(id, producer), TransactionState.COMMIT);
+        end(recovered(id, halfMessages), TransactionState.COMMIT);
     }
 
     /** Discards the branch's messages: the ones this process sent, or after a crash those the brokers hold. */
-    void rollback(Xid xid, Producer producer) throws XAException {
+    void rollback(Xid xid, HalfMessages halfMessages) throws XAException {
         BranchId id = BranchId.of(xid);
         Branch branch = branches.get(id);
-        end(branch != null ? branch : recovered(id, producer), TransactionState.ROLLBACK);
+        end(branch != null ? branch : recovered(id, halfMessages), TransactionState.ROLLBACK);
     }
 
     /** Marks a branch rollback-only (its association ended with TMFAIL). */
@@ -186,13 +185,13 @@ final class TransactionBranches {
      * The branches whose half messages the brokers hold undecided, less those active in this process (not prepared
      * yet): a transaction manager's recovery asks on {@link XAResource#TMSTARTRSCAN}, and gets one list.
      */
-    Xid[] recover(int flags, Producer producer) throws XAException {
+    Xid[] recover(int flags, HalfMessages halfMessages) throws XAException {
         if ((flags & XAResource.TMSTARTRSCAN) == 0) {
             return new Xid[0];
         }
         Set<BranchId> found = new LinkedHashSet<>();
         try {
-            for (HalfMessage half : producer.undecidedHalfMessages(BranchId.PROPERTY)) {
+            for (HalfMessage half : halfMessages.undecidedHalfMessages(BranchId.PROPERTY)) {
                 BranchId.parse(half.property(BranchId.PROPERTY).orElse(null)).ifPresent(found::add);
             }
         } catch (RuntimeException e) {
@@ -243,11 +242,11 @@ final class TransactionBranches {
     }
 
     /** A branch this process lost (a crash): rebuilt from the brokers' undecided half messages that name it. */
-    private Branch recovered(BranchId id, Producer producer) throws XAException {
+    private Branch recovered(BranchId id, HalfMessages halfMessages) throws XAException {
         List<HalfMessage> halves;
         try {
             String property = id.toProperty();
-            halves = producer.undecidedHalfMessages(BranchId.PROPERTY).stream()
+            halves = halfMessages.undecidedHalfMessages(BranchId.PROPERTY).stream()
                     .filter(half -> half.property(BranchId.PROPERTY).filter(property::equals).isPresent())
                     .toList();
         } catch (RuntimeException e) {
@@ -257,7 +256,7 @@ final class TransactionBranches {
         if (halves.isEmpty()) {
             throw error(XAException.XAER_NOTA, "no undecided message of branch " + id);
         }
-        Branch branch = new Branch(id, producer);
+        Branch branch = new Branch(id, halfMessages);
         branch.halves.addAll(halves);
         branch.state = State.PREPARED;
         return branch;
@@ -273,7 +272,7 @@ final class TransactionBranches {
             while (!branch.halves.isEmpty()) {
                 HalfMessage half = branch.halves.get(0);
                 try {
-                    branch.producer.endTransaction(half, state);
+                    branch.halfMessages.endTransaction(half, state);
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "FERRY-RA-0342 could not " + (state == TransactionState.COMMIT ? "commit"
                             : "roll back") + " message " + half.msgId() + " of " + branch.id + ": " + e.getMessage()
