@@ -329,12 +329,6 @@ final class ClientLoad {
     }
 
     /**
-     * End-to-end latency at a fixed rate: sends paced at {@code perSecond} for {@code warmup}, unrecorded, then for
-     * {@code duration}, recording send-to-listener time of each message sent after the warm-up. The warm-up is
-     * the same traffic, so both JVMs have compiled the paths it takes (a held pull woken by an arrival, oneway
-     * sends: paths the earlier phases never ran) before anything is measured.
-     */
-    /**
      * Parks, not spins, until {@code nanoTime} (a {@link System#nanoTime} value): on two cores a spinning sender would
      * take a whole core from the broker and the consumer it measures, and the tail would be the scheduler's.
      */
@@ -344,6 +338,12 @@ final class ClientLoad {
         }
     }
 
+    /**
+     * End-to-end latency at a fixed rate: sends paced at {@code perSecond} for {@code warmup}, unrecorded, then for
+     * {@code duration}, recording send-to-listener time of each message sent after the warm-up. The warm-up is
+     * the same traffic, so both JVMs have compiled the paths it takes (a held pull woken by an arrival, oneway
+     * sends: paths the earlier phases never ran) before anything is measured.
+     */
     Histogram latency(int perSecond, Duration warmup, Duration duration, int size) throws Exception {
         String topic = prefix + "Latency";
         DefaultMQProducer producer = producer("latency");
