@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -338,6 +339,40 @@ final class ClientLoad {
         }
     }
 
+    /** A send that may fail. */
+    interface Send {
+        void send() throws Exception;
+    }
+
+    /**
+     * Sends at {@code perSecond}, each when it is due, for {@code warmup} and then {@code duration}; tells
+     * {@code measuring} the due time of the first send after the warm-up. Returns the sends after the warm-up.
+     */
+    static long sendPaced(int perSecond, Duration warmup, Duration duration, LongConsumer measuring, Send send)
+            throws Exception {
+        long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
+        long warmupSends = perSecond * warmup.toSeconds();
+        long total = perSecond * duration.toSeconds();
+        long next = System.nanoTime();
+        for (long i = 0; i < warmupSends + total; i++) {
+            if (i == warmupSends) {
+                measuring.accept(next);
+            }
+            parkUntil(next);
+            send.send();
+            next += interval;
+        }
+        return total;
+    }
+
+    /** Waits up to 30 s for the tail of the measured traffic to reach the listener. */
+    static void awaitReceived(AtomicLong received, long total) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (received.get() < total && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+    }
+
     /**
      * End-to-end latency at a fixed rate: sends paced at {@code perSecond} for {@code warmup}, unrecorded, then for
      * {@code duration}, recording send-to-listener time of each message sent after the warm-up. The warm-up is
@@ -380,27 +415,17 @@ final class ClientLoad {
         });
         consumer.start();
         Thread.sleep(TimeUnit.SECONDS.toMillis(LATENCY_SETTLE_SECONDS)); // the consumer takes its queues first
-        long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
-        long warmupSends = perSecond * warmup.toSeconds();
-        long total = perSecond * duration.toSeconds();
-        long next = System.nanoTime();
         byte[] payload = body(size);
-        for (long i = 0; i < warmupSends + total; i++) {
-            if (i == warmupSends) {
-                measuredFrom.set(next);
-                measuring.set(true);
-            }
-            parkUntil(next);
+        long total = sendPaced(perSecond, warmup, duration, from -> {
+            measuredFrom.set(from);
+            measuring.set(true);
+        }, () -> {
             Message message = new Message(topic, "T", payload);
             message.putUserProperty("sentMillis", Long.toString(System.currentTimeMillis()));
             message.putUserProperty("sentNanos", Long.toString(System.nanoTime()));
             producer.sendOneway(message);
-            next += interval;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (received.get() < total && System.nanoTime() < deadline) {
-            Thread.sleep(100); // waiting for the tail of the measured traffic
-        }
+        });
+        awaitReceived(received, total);
         consumer.shutdown();
         producer.shutdown();
         System.out.println("  latency: " + slow);

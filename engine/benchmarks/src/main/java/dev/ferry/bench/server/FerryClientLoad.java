@@ -10,10 +10,12 @@ import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import java.time.Duration;
-import java.util.function.UnaryOperator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import org.HdrHistogram.Histogram;
 
 /**
  * The same load as {@link ClientLoad}, sent and read by Ferry's own client: the client comparison runs both
@@ -111,6 +113,50 @@ final class FerryClientLoad implements AutoCloseable {
         double seconds = (System.nanoTime() - start) / 1e9;
         consumer.close();
         return received.get() / seconds;
+    }
+
+    /**
+     * The end-to-end latency run of {@link ClientLoad#latency}, sent and read by Ferry's client: the same pacing,
+     * warm-up and properties, a push consumer from the queues' ends.
+     */
+    Histogram latency(int perSecond, Duration warmup, Duration duration, int size) throws Exception {
+        String topic = prefix + "Latency";
+        Producer producer = producer("latency");
+        byte[] payload = ClientLoad.body(size);
+        producer.send(message(topic, payload)); // creates the topic
+        Histogram histogram = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        AtomicLong received = new AtomicLong();
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicLong measuredFrom = new AtomicLong();
+        SlowMessages slow = new SlowMessages();
+        PushConsumer consumer = client.pushConsumer(PushConsumerConfig.builder(prefix + "latency")
+                .subscribe(topic, "*").consumeFromWhere(ConsumeFromWhere.LAST_OFFSET).build(), message -> {
+                    long now = System.nanoTime();
+                    long nowMillis = System.currentTimeMillis();
+                    String property = message.property("sentNanos").orElse(null);
+                    long sentAt = property == null ? 0 : Long.parseLong(property);
+                    if (property != null && measuring.get() && sentAt - measuredFrom.get() >= 0) {
+                        long micros = Math.max(0, (now - sentAt) / 1000);
+                        synchronized (histogram) {
+                            histogram.recordValue(micros);
+                        }
+                        slow.record(micros, Long.parseLong(message.property("sentMillis").orElseThrow()),
+                                message.storeTimestamp(), nowMillis);
+                        received.incrementAndGet();
+                    }
+                });
+        Thread.sleep(TimeUnit.SECONDS.toMillis(ClientLoad.LATENCY_SETTLE_SECONDS)); // the consumer takes its queues
+        long total = ClientLoad.sendPaced(perSecond, warmup, duration, from -> {
+            measuredFrom.set(from);
+            measuring.set(true);
+        }, () -> producer.sendOneway(Message.builder(topic).tags("T").body(payload)
+                .property("sentMillis", Long.toString(System.currentTimeMillis()))
+                .property("sentNanos", Long.toString(System.nanoTime())).build()));
+        ClientLoad.awaitReceived(received, total);
+        consumer.close();
+        producer.close();
+        System.out.println("  latency (Ferry's client): " + slow);
+        return histogram;
     }
 
     @Override

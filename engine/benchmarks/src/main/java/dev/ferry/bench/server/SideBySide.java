@@ -88,6 +88,14 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
 
+    @Option(names = "--latency-client", description = "The client of the latency run: apache (default) or ferry, "
+            + "whose fewer thread hand-offs leave more of the end-to-end time to the broker.")
+    String latencyClient = "apache";
+
+    @Option(names = "--ferry-classpath", description = "Class path of the ferry-server to measure (default: this "
+            + "harness's own), e.g. another build's benchmarks.jar, to compare two builds under the same load.")
+    String ferryClasspath;
+
     @Option(names = "--clients", description = "Compare Ferry's client with the Apache client on each broker.")
     boolean compareClients;
 
@@ -118,6 +126,10 @@ public final class SideBySide implements Callable<Integer> {
         if (!ALL_FIGURES.containsAll(figureGroups)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--figures takes " + ALL_FIGURES
                     + ", not " + figureGroups);
+        }
+        if (!List.of("apache", "ferry").contains(latencyClient)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--latency-client takes apache or "
+                    + "ferry, not " + latencyClient);
         }
         if (resultsFile != null) {
             return measureHere();
@@ -195,6 +207,10 @@ public final class SideBySide implements Callable<Integer> {
             command.add("--sync-flush");
         }
         brokerJvmArgs.forEach(arg -> command.add("--broker-jvm-arg=" + arg));
+        command.add("--latency-client=" + latencyClient);
+        if (ferryClasspath != null) {
+            command.add("--ferry-classpath=" + ferryClasspath);
+        }
         Process process = new ProcessBuilder(command).inheritIO().start();
         if (process.waitFor() != 0 || !Files.exists(results)) {
             throw new IOException("the measurement of " + name + " failed (exit " + process.exitValue() + ")");
@@ -228,7 +244,8 @@ public final class SideBySide implements Callable<Integer> {
         Path dir = workDir.resolve(which);
         Files.createDirectories(dir);
         String java = ProcessHandle.current().info().command().orElse("java");
-        String classpath = System.getProperty("java.class.path");
+        String classpath = which.equals("ferry") && ferryClasspath != null
+                ? ferryClasspath : System.getProperty("java.class.path");
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
         for (String arg : brokerJvmArgs) {
             command.add(arg.replace("{broker}", which));
@@ -295,15 +312,17 @@ public final class SideBySide implements Callable<Integer> {
                 try (LoopbackEcho echo = LoopbackEcho.start(rate, 1024,
                         Duration.ofSeconds(ClientLoad.LATENCY_SETTLE_SECONDS + latencyWarmupSeconds),
                         Duration.ofSeconds(latencySeconds))) {
-                    latency = load.latency(rate, Duration.ofSeconds(latencyWarmupSeconds),
-                        Duration.ofSeconds(latencySeconds), 1024);
+                    latency = latencyRun(server, load);
                     floor = echo.histogram();
                 }
                 System.out.printf(Locale.ROOT, "  loopback echo beside it: %d round trips, p50 %d us, p99 %d us%n",
                         floor.getTotalCount(), floor.getValueAtPercentile(50), floor.getValueAtPercentile(99));
-                figures.put("e2e latency p50 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(50));
-                figures.put("e2e latency p99 at " + rate + "/s (us)", (double) latency.getValueAtPercentile(99));
-                figures.put("e2e latency p99.9 at " + rate + "/s (us)",
+                String by = latencyClient.equals("ferry") ? ", Ferry's client" : "";
+                figures.put("e2e latency p50 at " + rate + "/s" + by + " (us)",
+                    (double) latency.getValueAtPercentile(50));
+                figures.put("e2e latency p99 at " + rate + "/s" + by + " (us)",
+                    (double) latency.getValueAtPercentile(99));
+                figures.put("e2e latency p99.9 at " + rate + "/s" + by + " (us)",
                     (double) latency.getValueAtPercentile(99.9));
                 figures.put("loopback echo p99 beside it (us)", (double) floor.getValueAtPercentile(99));
             }
@@ -313,6 +332,17 @@ public final class SideBySide implements Callable<Integer> {
         }
         figures.forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-40s %,14.1f%n", k, v));
         return figures;
+    }
+
+    private Histogram latencyRun(ServerProcess server, ClientLoad apache) throws Exception {
+        Duration warmup = Duration.ofSeconds(latencyWarmupSeconds);
+        Duration duration = Duration.ofSeconds(latencySeconds);
+        if (latencyClient.equals("ferry")) {
+            try (FerryClientLoad ferry = new FerryClientLoad(server.nameServer, "L" + server.name)) {
+                return ferry.latency(rate, warmup, duration, 1024);
+            }
+        }
+        return apache.latency(rate, warmup, duration, 1024);
     }
 
     /** One client's sends and backlog drain on one broker: the Apache client's or Ferry's. */
