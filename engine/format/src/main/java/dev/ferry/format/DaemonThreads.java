@@ -1,23 +1,31 @@
 package dev.ferry.format;
 
+import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 /**
- * The thread source of a part run outside a container that gives it one: daemon threads named
- * {@code <prefix>-<n>}, so that none keeps its JVM (or an OSGi framework's) alive. Thread-safe.
+ * The thread source of a part run outside a container that gives it one: daemon threads, so that none keeps its JVM
+ * (or an OSGi framework's) alive, named for their {@link ThreadRoles role} ({@code <role>-<n>}) or else
+ * {@code <prefix>-<n>}. Thread-safe.
  */
 public final class DaemonThreads implements ThreadFactory {
-    private final String prefix;
-    private final AtomicInteger count = new AtomicInteger();
+    private final ThreadNames names;
+    private final BiFunction<Runnable, String, Thread> kind;
 
     public DaemonThreads(String prefix) {
-        this.prefix = prefix;
+        this(prefix, Thread::new);
+    }
+
+    /** @param kind makes a thread of a task and a name, of a kind a library wants (Netty's own, for one) */
+    public DaemonThreads(String prefix, BiFunction<Runnable, String, Thread> kind) {
+        this.names = new ThreadNames(prefix);
+        this.kind = Objects.requireNonNull(kind, "kind");
     }
 
     @Override
     public Thread newThread(Runnable task) {
-        Thread thread = new Thread(task, prefix + "-" + count.incrementAndGet());
+        Thread thread = kind.apply(task, names.next(task));
         thread.setDaemon(true);
         return thread;
     }

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.ThreadRoles;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -42,17 +43,7 @@ final class DutyLoop implements AutoCloseable {
         this.duty = duty;
         this.idleWaitNanos = idleWait.toNanos();
         // the task names its role, so that a thread factory (a container's, a test's) can tell the loops apart
-        this.thread = threads.newThread(new Runnable() {
-            @Override
-            public void run() {
-                DutyLoop.this.run();
-            }
-
-            @Override
-            public String toString() {
-                return role;
-            }
-        });
+        this.thread = threads.newThread(ThreadRoles.withRole(role, this::run));
     }
 
     DutyLoop start() {
