@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.server.auth.AuthMetadata;
@@ -34,7 +35,7 @@ public final class FerryServer implements AutoCloseable {
     private final ServerMetrics metrics;
 
     public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threads) {
-        ThreadFactory threadFactory = NettyThreadLocals.clearedAfterEachTask(threads);
+        ThreadFactory threadFactory = clearedKeepingRoles(threads);
         FerryServerConfig.Role role = config.role();
         this.pluginLoader = role.runsBroker() ? pluginLoader(config.pluginDir()) : null;
         this.authMetadata = authMetadata(config);
@@ -69,6 +70,16 @@ public final class FerryServer implements AutoCloseable {
         }
         this.broker = created;
         this.metrics = config.metrics().enabled() ? new ServerMetrics(config.metrics(), broker, threadFactory) : null;
+    }
+
+    /**
+     * {@code threads}, with Netty's thread-locals cleared after each task, each task still carrying its role to
+     * {@code threads}, which may name the thread after it.
+     */
+    private static ThreadFactory clearedKeepingRoles(ThreadFactory threads) {
+        return task -> NettyThreadLocals.clearedAfterEachTask(cleared -> threads.newThread(
+                ThreadRoles.roleOf(task).map(role -> ThreadRoles.withRole(role, cleared)).orElse(cleared)))
+                .newThread(task);
     }
 
     /** The users and policies, in the store directory; the configured first users created when absent. */

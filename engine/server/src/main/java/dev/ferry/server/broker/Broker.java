@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.SystemTopics;
+import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingClient;
@@ -125,12 +126,16 @@ public final class Broker implements AutoCloseable {
         this.producers = new ProducerGroups(clock, limits.maxProducerGroups(), limits.maxGroupsPerConnection(),
                 limits.maxMemberships());
         // Bounded like Apache's, so a flood of one kind is answered SYSTEM_BUSY and the others still served.
-        this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(), threadFactory);
-        this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(), threadFactory);
-        this.clientExecutor = boundedPool(2, limits.clientQueueCapacity(), threadFactory);
-        this.queryExecutor = boundedPool(1, limits.queryQueueCapacity(), threadFactory);
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        this.registrar = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(), ThreadRoles.named("ferry-broker-send", threadFactory));
+        this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(), ThreadRoles.named("ferry-broker-pull", threadFactory));
+        this.clientExecutor = boundedPool(2, limits.clientQueueCapacity(),
+                ThreadRoles.named("ferry-broker-client", threadFactory));
+        this.queryExecutor = boundedPool(1, limits.queryQueueCapacity(),
+                ThreadRoles.named("ferry-broker-query", threadFactory));
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(
+                ThreadRoles.named("ferry-broker-schedule", threadFactory));
+        this.registrar = Executors.newSingleThreadScheduledExecutor(
+                ThreadRoles.named("ferry-broker-register", threadFactory));
         this.hold = new PullRequestHold(clock, pullExecutor, limits.maxHeldPulls(), limits.maxHeldPullsPerConnection());
         this.store = MessageStore.builder(storeConfig).clock(clock).threadFactory(threadFactory)
                 .arrivalListener((topic, queueId, next, tagsCode, storeTime) -> {
@@ -145,9 +150,11 @@ public final class Broker implements AutoCloseable {
             topics.ensureTransactionTopics();
         }
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .limits(config.remotingLimits()).tls(config.tls()).build(), threadFactory);
+                .limits(config.remotingLimits()).tls(config.tls()).build(),
+                ThreadRoles.named("ferry-broker-remoting", threadFactory));
         this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().tls(config.nameServerTls())
-                .credentials(config.nameServerCredentials().orElse(null)).build(), threadFactory);
+                .credentials(config.nameServerCredentials().orElse(null)).build(),
+                ThreadRoles.named("ferry-broker-namesrv-client", threadFactory));
         this.registration = new BrokerRegistration(config, topics, nameServerClient, json);
 
         this.filters = new SubscriptionFilters(PluginRegistry.load(MessageFilterProvider.KIND, pluginLoader),
@@ -155,13 +162,15 @@ public final class Broker implements AutoCloseable {
         InetSocketAddress storeHost = new InetSocketAddress(config.host(), config.port());
         this.counters = new TopicCounters();
         this.settings = new BrokerSettings(configDir, clock, config);
-        this.adminExecutor = boundedPool(1, limits.queryQueueCapacity(), threadFactory);
+        this.adminExecutor = boundedPool(1, limits.queryQueueCapacity(),
+                ThreadRoles.named("ferry-broker-admin", threadFactory));
         this.statistics = new BrokerStatistics(counters, clock, java.time.ZoneId.systemDefault());
         RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), subscriptionGroups::get, topics,
                 this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
         this.replication = new BrokerReplication(config, store, new MasterCopy(nameServerClient, json, topics,
-                subscriptionGroups, offsets, schedule), storeConfig.syncFlushTimeout(), threadFactory,
+                subscriptionGroups, offsets, schedule), storeConfig.syncFlushTimeout(),
+                ThreadRoles.named("ferry-broker-replication", threadFactory),
                 () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
         registration.whenMasterNamed(replication::masterNamed);
         this.dispatched = replication::appended;

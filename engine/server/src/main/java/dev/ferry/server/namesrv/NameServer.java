@@ -1,5 +1,6 @@
 package dev.ferry.server.namesrv;
 
+import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
@@ -38,11 +39,15 @@ public final class NameServer implements AutoCloseable {
         this.config = config;
         this.routes = new RouteTable(clock, config.maxTopics(), config.maxBrokers());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .ioThreads(1).limits(config.remotingLimits()).tls(config.tls()).build(), threadFactory);
+                .ioThreads(1).limits(config.remotingLimits()).tls(config.tls()).build(),
+                ThreadRoles.named("ferry-namesrv-remoting", threadFactory));
         // Apart, as in Apache: a broker registering many topics does not hold route queries up.
-        this.registrations = boundedPool(config.registerQueueCapacity(), threadFactory);
-        this.routeQueries = boundedPool(config.routeQueueCapacity(), threadFactory);
-        this.expiry = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        this.registrations = boundedPool(config.registerQueueCapacity(),
+                ThreadRoles.named("ferry-namesrv-register", threadFactory));
+        this.routeQueries = boundedPool(config.routeQueueCapacity(),
+                ThreadRoles.named("ferry-namesrv-query", threadFactory));
+        this.expiry = Executors.newSingleThreadScheduledExecutor(
+                ThreadRoles.named("ferry-namesrv-expiry", threadFactory));
         RouteRequestProcessor processor = new RouteRequestProcessor(routes, new BodyCodec(),
                 config.maxRegistrationBytes());
         remoting.registerProcessor(RequestCode.REGISTER_BROKER, processor, registrations);
