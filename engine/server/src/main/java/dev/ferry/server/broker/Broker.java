@@ -126,8 +126,10 @@ public final class Broker implements AutoCloseable {
         this.producers = new ProducerGroups(clock, limits.maxProducerGroups(), limits.maxGroupsPerConnection(),
                 limits.maxMemberships());
         // Bounded like Apache's, so a flood of one kind is answered SYSTEM_BUSY and the others still served.
-        this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(), ThreadRoles.named("ferry-broker-send", threadFactory));
-        this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(), ThreadRoles.named("ferry-broker-pull", threadFactory));
+        this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(),
+                ThreadRoles.named("ferry-broker-send", threadFactory));
+        this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(),
+                ThreadRoles.named("ferry-broker-pull", threadFactory));
         this.clientExecutor = boundedPool(2, limits.clientQueueCapacity(),
                 ThreadRoles.named("ferry-broker-client", threadFactory));
         this.queryExecutor = boundedPool(1, limits.queryQueueCapacity(),
