@@ -59,15 +59,13 @@ class ThreadRolesTest {
 
     @Test
     void threadsAreNamedForTheirRoleCountedPerRoleAndElseForThePrefix() {
-        DaemonThreads threads = new DaemonThreads("ferry");
+        ThreadNames names = new ThreadNames("ferry");
 
-        assertThat(threads.newThread(ThreadRoles.withRole("ferry-broker-pull", () -> { })).getName())
-                .isEqualTo("ferry-broker-pull-1");
-        assertThat(threads.newThread(ThreadRoles.withRole("ferry-broker-pull", () -> { })).getName())
-                .isEqualTo("ferry-broker-pull-2");
-        assertThat(threads.newThread(ThreadRoles.withRole("ferry-store-dispatch", () -> { })).getName())
+        assertThat(names.next(ThreadRoles.withRole("ferry-broker-pull", () -> { }))).isEqualTo("ferry-broker-pull-1");
+        assertThat(names.next(ThreadRoles.withRole("ferry-broker-pull", () -> { }))).isEqualTo("ferry-broker-pull-2");
+        assertThat(names.next(ThreadRoles.withRole("ferry-store-dispatch", () -> { })))
                 .isEqualTo("ferry-store-dispatch-1");
-        assertThat(threads.newThread(() -> { }).getName()).isEqualTo("ferry-1");
+        assertThat(names.next(() -> { })).isEqualTo("ferry-1");
     }
 
     @Test
