@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadFactory;
  * Tells a thread factory what the threads it makes are for. Each part names the role of its pools and loops
  * ({@code ferry-broker-send}, {@code ferry-store-dispatch}). Roles join when a factory already named is named again:
  * {@code named("a", named("b", threads))} gives its tasks the role {@code b-a}. A factory that reads roles
- * ({@link ThreadNames}) names its threads after them, so a thread dump or a profile shows which thread does what; any
+ * ({@link DaemonThreads}) names its threads after them, so a thread dump or a profile shows which thread does what; any
  * other factory runs the tasks unchanged.
  */
 public final class ThreadRoles {

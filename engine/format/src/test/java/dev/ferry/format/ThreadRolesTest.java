@@ -59,13 +59,15 @@ class ThreadRolesTest {
 
     @Test
     void threadsAreNamedForTheirRoleCountedPerRoleAndElseForThePrefix() {
-        ThreadNames names = new ThreadNames("ferry");
+        DaemonThreads threads = new DaemonThreads("ferry");
 
-        assertThat(names.next(ThreadRoles.withRole("ferry-broker-pull", () -> { }))).isEqualTo("ferry-broker-pull-1");
-        assertThat(names.next(ThreadRoles.withRole("ferry-broker-pull", () -> { }))).isEqualTo("ferry-broker-pull-2");
-        assertThat(names.next(ThreadRoles.withRole("ferry-store-dispatch", () -> { })))
+        assertThat(threads.newThread(ThreadRoles.withRole("ferry-broker-pull", () -> { })).getName())
+                .isEqualTo("ferry-broker-pull-1");
+        assertThat(threads.newThread(ThreadRoles.withRole("ferry-broker-pull", () -> { })).getName())
+                .isEqualTo("ferry-broker-pull-2");
+        assertThat(threads.newThread(ThreadRoles.withRole("ferry-store-dispatch", () -> { })).getName())
                 .isEqualTo("ferry-store-dispatch-1");
-        assertThat(names.next(() -> { })).isEqualTo("ferry-1");
+        assertThat(threads.newThread(() -> { }).getName()).isEqualTo("ferry-1");
     }
 
     @Test

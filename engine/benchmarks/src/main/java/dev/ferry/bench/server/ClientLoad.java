@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
@@ -365,14 +364,6 @@ final class ClientLoad {
         return total;
     }
 
-    /** Waits up to 30 s for the tail of the measured traffic to reach the listener. */
-    static void awaitReceived(AtomicLong received, long total) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (received.get() < total && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-    }
-
     /**
      * End-to-end latency at a fixed rate: sends paced at {@code perSecond} for {@code warmup}, unrecorded, then for
      * {@code duration}, recording send-to-listener time of each message sent after the warm-up. The warm-up is
@@ -383,7 +374,6 @@ final class ClientLoad {
         String topic = prefix + "Latency";
         DefaultMQProducer producer = producer("latency");
         producer.send(new Message(topic, "T", body(size)));
-        Histogram histogram = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "latency", signer,
                 new AllocateMessageQueueAveragely());
         consumer.setUseTLS(tls);
@@ -391,44 +381,29 @@ final class ClientLoad {
         consumer.setInstanceName(prefix + "latency" + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         consumer.subscribe(topic, "*");
-        AtomicLong received = new AtomicLong();
-        AtomicBoolean measuring = new AtomicBoolean();
-        AtomicLong measuredFrom = new AtomicLong();
-        SlowMessages slow = new SlowMessages();
+        LatencyRecorder recorder = new LatencyRecorder();
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             long now = System.nanoTime();
             long nowMillis = System.currentTimeMillis();
             for (var m : messages) {
-                String property = m.getUserProperty("sentNanos");
-                long sentAt = property == null ? 0 : Long.parseLong(property);
-                if (property != null && measuring.get() && sentAt - measuredFrom.get() >= 0) {
-                    long micros = Math.max(0, (now - sentAt) / 1000);
-                    synchronized (histogram) {
-                        histogram.recordValue(micros);
-                    }
-                    slow.record(micros, Long.parseLong(m.getUserProperty("sentMillis")), m.getStoreTimestamp(),
-                            nowMillis);
-                    received.incrementAndGet();
-                }
+                recorder.received(now, nowMillis, m.getUserProperty("sentNanos"), m.getUserProperty("sentMillis"),
+                        m.getStoreTimestamp());
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
         Thread.sleep(TimeUnit.SECONDS.toMillis(LATENCY_SETTLE_SECONDS)); // the consumer takes its queues first
         byte[] payload = body(size);
-        long total = sendPaced(perSecond, warmup, duration, from -> {
-            measuredFrom.set(from);
-            measuring.set(true);
-        }, () -> {
+        long total = sendPaced(perSecond, warmup, duration, recorder::startMeasuring, () -> {
             Message message = new Message(topic, "T", payload);
             message.putUserProperty("sentMillis", Long.toString(System.currentTimeMillis()));
             message.putUserProperty("sentNanos", Long.toString(System.nanoTime()));
             producer.sendOneway(message);
         });
-        awaitReceived(received, total);
+        recorder.awaitAll(total);
         consumer.shutdown();
         producer.shutdown();
-        System.out.println("  latency: " + slow);
-        return histogram;
+        System.out.println("  latency: " + recorder.slow());
+        return recorder.histogram();
     }
 }

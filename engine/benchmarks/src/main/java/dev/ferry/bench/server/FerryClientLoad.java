@@ -12,7 +12,6 @@ import dev.ferry.client.PushConsumerConfig;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.HdrHistogram.Histogram;
@@ -124,39 +123,21 @@ final class FerryClientLoad implements AutoCloseable {
         Producer producer = producer("latency");
         byte[] payload = ClientLoad.body(size);
         producer.send(message(topic, payload)); // creates the topic
-        Histogram histogram = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
-        AtomicLong received = new AtomicLong();
-        AtomicBoolean measuring = new AtomicBoolean();
-        AtomicLong measuredFrom = new AtomicLong();
-        SlowMessages slow = new SlowMessages();
+        LatencyRecorder recorder = new LatencyRecorder();
         PushConsumer consumer = client.pushConsumer(PushConsumerConfig.builder(prefix + "latency")
-                .subscribe(topic, "*").consumeFromWhere(ConsumeFromWhere.LAST_OFFSET).build(), message -> {
-                    long now = System.nanoTime();
-                    long nowMillis = System.currentTimeMillis();
-                    String property = message.property("sentNanos").orElse(null);
-                    long sentAt = property == null ? 0 : Long.parseLong(property);
-                    if (property != null && measuring.get() && sentAt - measuredFrom.get() >= 0) {
-                        long micros = Math.max(0, (now - sentAt) / 1000);
-                        synchronized (histogram) {
-                            histogram.recordValue(micros);
-                        }
-                        slow.record(micros, Long.parseLong(message.property("sentMillis").orElseThrow()),
-                                message.storeTimestamp(), nowMillis);
-                        received.incrementAndGet();
-                    }
-                });
+                .subscribe(topic, "*").consumeFromWhere(ConsumeFromWhere.LAST_OFFSET).build(),
+                message -> recorder.received(System.nanoTime(), System.currentTimeMillis(),
+                        message.property("sentNanos").orElse(null), message.property("sentMillis").orElse(null),
+                        message.storeTimestamp()));
         Thread.sleep(TimeUnit.SECONDS.toMillis(ClientLoad.LATENCY_SETTLE_SECONDS)); // the consumer takes its queues
-        long total = ClientLoad.sendPaced(perSecond, warmup, duration, from -> {
-            measuredFrom.set(from);
-            measuring.set(true);
-        }, () -> producer.sendOneway(Message.builder(topic).tags("T").body(payload)
+        long total = ClientLoad.sendPaced(perSecond, warmup, duration, recorder::startMeasuring, () -> producer.sendOneway(Message.builder(topic).tags("T").body(payload)
                 .property("sentMillis", Long.toString(System.currentTimeMillis()))
                 .property("sentNanos", Long.toString(System.nanoTime())).build()));
-        ClientLoad.awaitReceived(received, total);
+        recorder.awaitAll(total);
         consumer.close();
         producer.close();
-        System.out.println("  latency (Ferry's client): " + slow);
-        return histogram;
+        System.out.println("  latency (Ferry's client): " + recorder.slow());
+        return recorder.histogram();
     }
 
     @Override

@@ -88,9 +88,12 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--only", description = "Run one broker only: ferry or apache.")
     String only;
 
-    @Option(names = "--latency-client", description = "The client of the latency run: apache (default) or ferry, "
-            + "whose fewer thread hand-offs leave more of the end-to-end time to the broker.")
-    String latencyClient = "apache";
+    /** The client a latency run sends and reads with. */
+    enum LatencyClient { apache, ferry }
+
+    @Option(names = "--latency-client", description = "The client of the latency run: ${COMPLETION-CANDIDATES} "
+            + "(default apache); Ferry's fewer thread hand-offs leave more of the end-to-end time to the broker.")
+    LatencyClient latencyClient = LatencyClient.apache;
 
     @Option(names = "--ferry-classpath", description = "Class path of the ferry-server to measure (default: this "
             + "harness's own), e.g. another build's benchmarks.jar, to compare two builds under the same load.")
@@ -126,10 +129,6 @@ public final class SideBySide implements Callable<Integer> {
         if (!ALL_FIGURES.containsAll(figureGroups)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--figures takes " + ALL_FIGURES
                     + ", not " + figureGroups);
-        }
-        if (!List.of("apache", "ferry").contains(latencyClient)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--latency-client takes apache or "
-                    + "ferry, not " + latencyClient);
         }
         if (resultsFile != null) {
             return measureHere();
@@ -317,7 +316,7 @@ public final class SideBySide implements Callable<Integer> {
                 }
                 System.out.printf(Locale.ROOT, "  loopback echo beside it: %d round trips, p50 %d us, p99 %d us%n",
                         floor.getTotalCount(), floor.getValueAtPercentile(50), floor.getValueAtPercentile(99));
-                String by = latencyClient.equals("ferry") ? ", Ferry's client" : "";
+                String by = latencyClient == LatencyClient.ferry ? ", Ferry's client" : "";
                 figures.put("e2e latency p50 at " + rate + "/s" + by + " (us)",
                     (double) latency.getValueAtPercentile(50));
                 figures.put("e2e latency p99 at " + rate + "/s" + by + " (us)",
@@ -337,7 +336,7 @@ public final class SideBySide implements Callable<Integer> {
     private Histogram latencyRun(ServerProcess server, ClientLoad apache) throws Exception {
         Duration warmup = Duration.ofSeconds(latencyWarmupSeconds);
         Duration duration = Duration.ofSeconds(latencySeconds);
-        if (latencyClient.equals("ferry")) {
+        if (latencyClient == LatencyClient.ferry) {
             try (FerryClientLoad ferry = new FerryClientLoad(server.nameServer, "L" + server.name)) {
                 return ferry.latency(rate, warmup, duration, 1024);
             }
