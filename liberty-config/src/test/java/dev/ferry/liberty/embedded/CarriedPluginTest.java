@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.api.Message;
+import dev.ferry.format.AtomicFile;
 import dev.ferry.liberty.carried.CarriedMdb;
 import dev.ferry.liberty.carried.PluginVersionResource;
 import dev.ferry.liberty.carried.VersionFilterProvider;
 import dev.ferry.liberty.support.DeliveredInOrder;
 import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.ServerJvm;
+import dev.ferry.liberty.support.ServerLog;
 import dev.ferry.liberty.support.TestApps;
 import dev.ferry.spi.MessageFilterProvider;
 import java.io.IOException;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -44,6 +47,7 @@ class CarriedPluginTest {
     private static final Path SERVER = Path.of("target/liberty/wlp/usr/servers/ferry-test");
     private static final Path DROPIN = SERVER.resolve("configDropins/overrides/carried-app.xml");
     private static final String BEAN = "CarriedMdb";
+    private static final ServerLog SERVER_LOG = new ServerLog("ferry-test");
 
     @TempDir
     Path directory;
@@ -57,6 +61,7 @@ class CarriedPluginTest {
     @AfterEach
     void undeploy() throws IOException {
         Files.deleteIfExists(DROPIN);
+        Files.deleteIfExists(new AtomicFile(DROPIN).backupPath());
         await().atMost(WAIT).until(() -> HTTP.getAnswer("/carried-app/probe/ping").status() == 404);
     }
 
@@ -99,18 +104,26 @@ class CarriedPluginTest {
         Files.createDirectories(archive.getParent());
         app.as(ZipExporter.class).exportTo(archive.toFile(), true);
         Files.createDirectories(DROPIN.getParent());
-        Files.writeString(DROPIN, """
+        // Replaced whole, never truncated in place: the server polls the file and must not read half of it.
+        new AtomicFile(DROPIN).write("""
                 <server>
                   <application id="carried-app" name="carried-app" type="war" location="%s">
                     <classloader classProviderRef="ferry-ra"/>
                   </application>
                 </server>
-                """.formatted(archive.toAbsolutePath()), StandardCharsets.UTF_8);
-        await().atMost(WAIT).untilAsserted(() -> assertThat(HTTP.getAnswer("/carried-app/plugin-version"))
-                .as("the running application's plugin version").satisfies(answer -> {
-                    assertThat(answer.status()).isEqualTo(200);
-                    assertThat(answer.body().trim()).isEqualTo(version);
-                }));
+                """.formatted(archive.toAbsolutePath()).getBytes(StandardCharsets.UTF_8));
+        try {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(HTTP.getAnswer("/carried-app/plugin-version"))
+                    .as("the running application's plugin version").satisfies(answer -> {
+                        assertThat(answer.status()).isEqualTo(200);
+                        assertThat(answer.body().trim()).isEqualTo(version);
+                    }));
+        } catch (ConditionTimeoutException e) {
+            // The server's own account (configuration updates, the application's restarts) says which step missed.
+            throw new AssertionError("carried-app did not come up with plugin " + version + "; the server logged:\n"
+                    + String.join("\n", SERVER_LOG.linesWith("CWWKG")) + "\n"
+                    + String.join("\n", SERVER_LOG.linesWith("carried-app")), e);
+        }
     }
 
     /** Text that compresses badly, longer for each version. */
