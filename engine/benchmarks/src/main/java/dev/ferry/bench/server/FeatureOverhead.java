@@ -212,7 +212,10 @@ public final class FeatureOverhead implements Callable<Integer> {
         }
     }
 
-    /** Medians per run, and each mode's ratio to its broker's plain run of the same cycle: median, lowest, highest. */
+    /**
+     * Medians per run, and each mode's ratio to its broker's plain run of the same cycle: median, lowest, highest, and
+     * the geometric mean with its 95% interval; then what the run decides of the switches' targets.
+     */
     private static void printTurns(Map<String, List<ClientLoad.Sends>> measured) {
         System.out.printf(Locale.ROOT, "%n| %-16s | %12s | %18s | %16s |%n", "run (medians)", "msg/s",
                 "broker us per send", "load us per send");
@@ -222,9 +225,12 @@ public final class FeatureOverhead implements Callable<Integer> {
                 run, median(values.stream().mapToDouble(ClientLoad.Sends::perSecond).toArray()),
                 median(values.stream().mapToDouble(v -> v.brokerCpuNanosPer() / 1000).toArray()),
                 median(values.stream().mapToDouble(v -> v.clientCpuNanosPer() / 1000).toArray())));
-        System.out.printf(Locale.ROOT, "%n| %-22s | %-30s | %-30s |%n", "per cycle", "throughput ratio: median (range)",
+        System.out.printf(Locale.ROOT, "%n| %-22s | %-30s | %-28s | %-30s |%n", "per cycle",
+                "throughput ratio: median (range)", "geometric mean [95% interval]",
                 "broker CPU ratio: median (range)");
-        System.out.println("|" + "-".repeat(24) + "|" + "-".repeat(32) + "|" + "-".repeat(32) + "|");
+        System.out.println("|" + "-".repeat(24) + "|" + "-".repeat(32) + "|" + "-".repeat(30) + "|" + "-".repeat(32)
+                + "|");
+        Map<String, double[]> throughputRatios = new LinkedHashMap<>();
         for (String broker : List.of("ferry", "apache")) {
             List<String[]> pairs = new ArrayList<>();
             MODES.subList(1, MODES.size()).forEach(m -> pairs.add(new String[] {m, "plain"}));
@@ -241,8 +247,34 @@ public final class FeatureOverhead implements Callable<Integer> {
                     rates[i] = over.get(i).perSecond() / base.get(i).perSecond();
                     cpus[i] = over.get(i).brokerCpuNanosPer() / base.get(i).brokerCpuNanosPer();
                 }
-                System.out.printf(Locale.ROOT, "| %-22s | %-30s | %-30s |%n", broker + " " + pair[0] + " / " + pair[1],
-                        spread(rates), spread(cpus));
+                String name = broker + " " + pair[0] + " / " + pair[1];
+                throughputRatios.put(name, rates);
+                System.out.printf(Locale.ROOT, "| %-22s | %-30s | %-28s | %-30s |%n", name, spread(rates),
+                        RatioInterval.of(rates), spread(cpus));
+            }
+        }
+        printTargets(throughputRatios);
+    }
+
+    /**
+     * The security switches' targets, each decided only when its whole 95% interval lies on one side: ACL costs at
+     * most 10% of throughput, TLS at most 30%, and each costs Ferry no more than Apache (Ferry's ratio over Apache's,
+     * cycle by cycle, at least 1).
+     */
+    private static void printTargets(Map<String, double[]> ratios) {
+        System.out.println();
+        for (String[] target : List.of(new String[] {"acl", "0.90"}, new String[] {"tls", "0.70"})) {
+            double[] ferry = ratios.get("ferry " + target[0] + " / plain");
+            double[] apache = ratios.get("apache " + target[0] + " / plain");
+            if (ferry != null) {
+                double floor = Double.parseDouble(target[1]);
+                System.out.printf(Locale.ROOT, "  %s costs Ferry at most %.0f%% of throughput: %s (%s)%n", target[0],
+                        100 * (1 - floor), RatioInterval.of(ferry).atLeast(floor), RatioInterval.of(ferry));
+            }
+            if (ferry != null && apache != null) {
+                RatioInterval relative = RatioInterval.of(RatioInterval.quotients(ferry, apache));
+                System.out.printf(Locale.ROOT, "  %s costs Ferry no more than Apache: %s (Ferry's ratio / Apache's"
+                        + " %s)%n", target[0], relative.atLeast(1.0), relative);
             }
         }
     }
