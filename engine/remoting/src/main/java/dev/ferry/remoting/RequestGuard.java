@@ -1,11 +1,10 @@
 package dev.ferry.remoting;
 
 /**
- * Decides, before a request reaches its processor, whether it may: authentication and authorization. Runs on the
- * processor's executor, first: a connection's requests all pass one event loop, which a signature check per request
- * would make the slowest part of the path (measured: a third less throughput of sync sends over one connection).
- * Requests a code's {@link InlineRule} picks are checked on the event loop, as they are processed there. It must
- * only do bounded work on the request itself (a signature over the frame, lookups in memory), never I/O.
+ * Decides, before a request reaches its processor, whether it may: authentication and authorization. Runs first on
+ * the thread that processes the request: the processor's executor, or, for the requests a code's {@link InlineRule}
+ * picks, the event loop that read it. It must only do bounded work on the request itself (a signature over the frame,
+ * lookups in memory), never I/O.
  */
 @FunctionalInterface
 public interface RequestGuard {

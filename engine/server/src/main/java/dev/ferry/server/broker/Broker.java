@@ -81,6 +81,8 @@ public final class Broker implements AutoCloseable {
     /** Told of each dispatched message: wakes replication once it exists. */
     private volatile Runnable dispatched = () -> { };
     private final ThreadPoolExecutor sendExecutor;
+    /** The send executor as the store-writing requests see it: knows when it is idle. */
+    private final SendLane sendLane;
     private final ThreadPoolExecutor pullExecutor;
     private final ThreadPoolExecutor clientExecutor;
     private final ThreadPoolExecutor queryExecutor;
@@ -128,6 +130,7 @@ public final class Broker implements AutoCloseable {
         // Bounded like Apache's, so a flood of one kind is answered SYSTEM_BUSY and the others still served.
         this.sendExecutor = boundedPool(1, limits.sendQueueCapacity(),
                 ThreadRoles.named("ferry-broker-send", threadFactory));
+        this.sendLane = new SendLane(sendExecutor);
         this.pullExecutor = boundedPool(4, limits.pullQueueCapacity(),
                 ThreadRoles.named("ferry-broker-pull", threadFactory));
         this.clientExecutor = boundedPool(2, limits.clientQueueCapacity(),
@@ -191,7 +194,7 @@ public final class Broker implements AutoCloseable {
 
         for (int code : new int[] {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
                 RequestCode.SEND_BATCH_MESSAGE}) {
-            remoting.registerProcessor(code, send, sendExecutor);
+            remoting.registerProcessor(code, send, sendLane, new InlineSends(sendLane, topics));
         }
         InlinePulls inlinePulls = new InlinePulls(consumers, subscriptionGroups);
         hold.retryOnItsConnection(inlinePulls);
@@ -209,9 +212,9 @@ public final class Broker implements AutoCloseable {
         // Send-backs and transaction ends write to the store like sends do, in arrival order.
         remoting.registerProcessor(RequestCode.CONSUMER_SEND_MSG_BACK,
                 new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters),
-                sendExecutor);
+                sendLane);
         remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
-                sendExecutor);
+                sendLane);
         LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
                 config.brokerName());
         remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);
@@ -243,7 +246,7 @@ public final class Broker implements AutoCloseable {
         for (int code : BrokerInfoProcessor.CODES) {
             remoting.registerProcessor(code, info, queryExecutor);
         }
-        replication.registerProcessors(remoting, offsets, schedule, json, adminExecutor, sendExecutor);
+        replication.registerProcessors(remoting, offsets, schedule, json, adminExecutor, sendLane);
         countDecisions();
         this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
                 consumers, producers, counters, executors());
@@ -267,6 +270,11 @@ public final class Broker implements AutoCloseable {
                 remoting.malformedFrames(), remoting.processorFailures(), remoting.connectionCount(), remoting.inboundBytes(), hold.size(),
                 topics.size(), subscriptionGroups.size(), offsets.size(), consumers.subscriptionChars(),
                 filters.cachedWeight());
+    }
+
+    /** Where sends, send-backs and transaction ends queue, for tests that need it busy. */
+    SendLane sendLane() {
+        return sendLane;
     }
 
     /** The broker's executors by kind, for tests that need one busy. */

@@ -30,8 +30,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * SEND_MESSAGE, SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE: validates, creates the topic on first
- * send when allowed, and appends to the store. Runs on the send executor, whose single thread
- * keeps each producer's messages to a queue in the order they arrived. It never waits for a
+ * send when allowed, and appends to the store. Runs on the send lane, whose single thread
+ * keeps each producer's messages to a queue in the order they arrived, or, while the lane is idle, on the event loop
+ * that read the send ({@link InlineSends}); so it may run on several threads at once. It never waits for a
  * flush: under sync flush the answer goes out when the store reports the messages durable, so
  * the thread goes on appending other producers' messages and one force covers them all.
  */
