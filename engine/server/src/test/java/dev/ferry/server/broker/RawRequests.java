@@ -32,8 +32,13 @@ final class RawRequests {
 
     /** A pull of queue 0 from offset 0 that carries its subscription ({@code *}, TAG). */
     static RemotingCommand pull(String group, String topic, long suspendMillis) {
+        return pull(group, topic, 0, suspendMillis);
+    }
+
+    /** As {@link #pull(String, String, long)}, from {@code queueOffset}. */
+    static RemotingCommand pull(String group, String topic, long queueOffset, long suspendMillis) {
         Map<String, String> fields = new HashMap<>(Map.of("consumerGroup", group, "topic", topic, "queueId", "0",
-                "queueOffset", "0", "maxMsgNums", "32", "sysFlag", "6", "commitOffset", "0"));
+                "queueOffset", Long.toString(queueOffset), "maxMsgNums", "32", "sysFlag", "6", "commitOffset", "0"));
         fields.putAll(Map.of("suspendTimeoutMillis", Long.toString(suspendMillis), "subVersion", "0",
                 "subscription", "*", "expressionType", "TAG"));
         return command(RequestCode.PULL_MESSAGE, fields);

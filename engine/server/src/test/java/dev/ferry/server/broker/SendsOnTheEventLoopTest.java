@@ -1,10 +1,9 @@
 package dev.ferry.server.broker;
 
-import static dev.ferry.server.broker.RawRequests.command;
+import static dev.ferry.server.broker.RawRequests.pull;
 import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
@@ -14,9 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -100,17 +97,17 @@ class SendsOnTheEventLoopTest {
         assertThat(stored).isEqualTo(sent);
     }
 
-    /** The bodies of queue 0 of {@code topic}, in queue order, read with pulls until {@code expected} are read. */
+    /**
+     * The bodies of queue 0 of {@code topic}, in queue order, read until {@code expected} are read. A send's answer may
+     * come before its message is in the consume queue, so each pull waits at the broker for what it asks for.
+     */
     private List<String> bodies(String topic, int expected) throws Exception {
         List<String> bodies = new ArrayList<>();
         while (bodies.size() < expected) {
-            Map<String, String> fields = new HashMap<>(Map.of("consumerGroup", "CG_INLINE", "topic", topic,
-                    "queueId", "0", "queueOffset", Integer.toString(bodies.size()), "maxMsgNums", "32", "sysFlag",
-                    "4", "commitOffset", "0", "suspendTimeoutMillis", "0"));
-            fields.putAll(Map.of("subVersion", "0", "subscription", "*", "expressionType", "TAG"));
-            RemotingCommand pulled = raw.invokeSync(broker, command(RequestCode.PULL_MESSAGE, fields),
-                    TIMEOUT_MILLIS);
-            assertThat(pulled.getCode()).as("pull at %d: %s", bodies.size(), pulled.getRemark()).isEqualTo(ResponseCode.SUCCESS);
+            RemotingCommand pulled = raw.invokeSync(broker, pull("CG_INLINE", topic, bodies.size(),
+                    TIMEOUT_MILLIS / 2), TIMEOUT_MILLIS);
+            assertThat(pulled.getCode()).as("pull at %d: %s", bodies.size(), pulled.getRemark())
+                    .isEqualTo(ResponseCode.SUCCESS);
             MessageDecoder.decodes(ByteBuffer.wrap(pulled.getBody())).forEach(message ->
                     bodies.add(new String(message.getBody(), StandardCharsets.UTF_8)));
         }
