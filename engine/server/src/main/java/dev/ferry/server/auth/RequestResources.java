@@ -16,6 +16,7 @@ import dev.ferry.remoting.protocol.body.HeartbeatData;
 import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
 import dev.ferry.remoting.protocol.body.MessageQueueBody;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
+import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,7 +47,7 @@ public final class RequestResources {
         return switch (request.code()) {
             case RequestCode.SEND_MESSAGE -> send(field(request, "topic"));
             case RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE ->
-                    send(firstOf(request, "b", "topic"));
+                    send(firstOf(request, SendMessageRequestHeaderV2.TOPIC, "topic"));
             case RequestCode.CONSUMER_SEND_MSG_BACK -> List.of(RequiredAccess.group(field(request, "group"), SUB));
             case RequestCode.PULL_MESSAGE, RequestCode.LITE_PULL_MESSAGE ->
                     topicAndGroup(request, "consumerGroup", SUB);

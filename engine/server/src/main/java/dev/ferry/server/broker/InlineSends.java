@@ -4,6 +4,7 @@ import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 
 /**
  * The sends the broker stores on the event loop that read them: one message (no batch) to a topic it has, neither a
@@ -33,14 +34,14 @@ final class InlineSends implements InlineRule {
         if (!lane.idle()) {
             return false;
         }
-        // SendMessageRequestHeaderV2's short names: b topic, f sysFlag, m batch
         boolean shortNames = request.code() == RequestCode.SEND_MESSAGE_V2;
         if (!shortNames && request.code() != RequestCode.SEND_MESSAGE) {
             return false;
         }
-        String topic = request.extField(shortNames ? "b" : "topic");
-        String sysFlag = request.extField(shortNames ? "f" : "sysFlag");
-        if (topic == null || sysFlag == null || Boolean.parseBoolean(request.extField(shortNames ? "m" : "batch"))
+        String topic = request.extField(shortNames ? SendMessageRequestHeaderV2.TOPIC : "topic");
+        String sysFlag = request.extField(shortNames ? SendMessageRequestHeaderV2.SYS_FLAG : "sysFlag");
+        String batch = request.extField(shortNames ? SendMessageRequestHeaderV2.BATCH : "batch");
+        if (topic == null || sysFlag == null || Boolean.parseBoolean(batch)
                 || SystemTopics.isRetryTopic(topic) || TransactionService.isPrepared(Integer.parseInt(sysFlag))) {
             return false;
         }

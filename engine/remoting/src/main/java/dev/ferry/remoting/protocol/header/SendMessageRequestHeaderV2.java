@@ -9,19 +9,23 @@ import dev.ferry.remoting.protocol.Required;
 /** SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE request: {@link SendMessageRequestHeader} with one-letter field names. */
 public record SendMessageRequestHeaderV2(
         @Required @HeaderField("a") String producerGroup,
-        @Required @HeaderField("b") String topic,
+        @Required @HeaderField(SendMessageRequestHeaderV2.TOPIC) String topic,
         @Required @HeaderField("c") String defaultTopic,
         @HeaderField("d") int defaultTopicQueueNums,
         @HeaderField("e") int queueId,
-        @HeaderField("f") int sysFlag,
+        @HeaderField(SendMessageRequestHeaderV2.SYS_FLAG) int sysFlag,
         @HeaderField("g") long bornTimestamp,
         @HeaderField("h") int flag,
         @HeaderField("i") String properties,
         @HeaderField("j") Integer reconsumeTimes,
         @HeaderField("k") Boolean unitMode,
         @HeaderField("l") Integer maxReconsumeTimes,
-        @HeaderField("m") Boolean batch,
+        @HeaderField(SendMessageRequestHeaderV2.BATCH) Boolean batch,
         @HeaderField("n") String brokerName) implements CommandHeader, SelfWritingHeader {
+    /** The wire names of the fields the broker reads from a frame before it decodes the header. */
+    public static final String TOPIC = "b";
+    public static final String SYS_FLAG = "f";
+    public static final String BATCH = "m";
 
     @Override
     public void writeFields(HeaderFieldSink sink) {
