@@ -65,11 +65,16 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
                 .maxConnections(maxConnections);
     }
 
+    /** Event loops unless told otherwise: one a core, at most four. */
+    public static int defaultIoThreads() {
+        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    }
+
     /** Builds a {@link RemotingServerConfig}; defaults follow RocketMQ's where users rely on them. */
     public static final class Builder {
         private String host = "127.0.0.1";
         private int port = 0;
-        private int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        private int ioThreads = defaultIoThreads();
         private int maxFrameLength = DEFAULT_MAX_FRAME_LENGTH;
         private Duration maxIdleTime = Duration.ofSeconds(120);
         private int asyncPermits = 64;

@@ -104,6 +104,7 @@ public final class FerryServerProperties {
                 DelayLevels.parseDuration(v, "slaveSyncInterval"))));
         k.put("registerNameServerPeriod", (t, v) -> t.server.broker(b -> b.registerInterval(
                 Duration.ofMillis(longValue("registerNameServerPeriod", v)))));
+        k.put("ioThreads", (t, v) -> t.server.broker(b -> b.ioThreads(integer("ioThreads", v))));
         k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));
         k.put("commitLogSegmentSize", (t, v) -> t.server.commitLogSegmentSize(integer("commitLogSegmentSize", v)));
         k.put("autoCreateTopics", (t, v) -> t.server.autoCreateTopics(bool("autoCreateTopics", v)));

@@ -155,7 +155,7 @@ public final class Broker implements AutoCloseable {
             topics.ensureTransactionTopics();
         }
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
-                .limits(config.remotingLimits()).tls(config.tls()).build(),
+                .ioThreads(config.ioThreads()).limits(config.remotingLimits()).tls(config.tls()).build(),
                 ThreadRoles.named("ferry-broker-remoting", threadFactory));
         this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().tls(config.nameServerTls())
                 .credentials(config.nameServerCredentials().orElse(null)).build(),

@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
+import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.TlsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,6 +44,11 @@ import java.util.Optional;
  *                             ASYNC_MASTER without one (the port streams every message unauthenticated, so it is
  *                             opened only when asked for) and puts a SYNC_MASTER's on the port after {@code port}
  * @param slaveSyncInterval    how often a slave copies its master's topics, groups, consumer and delay offsets
+ * @param ioThreads            event loops of the broker's port: they read, check and answer requests, and store the
+ *                             sends and serve the pulls they may ({@link InlineSends}, {@link InlinePulls}). Fewer
+ *                             loops put a producer's and a consumer's connections on one thread more often, which
+ *                             spares the wake-up between them (a shorter latency tail); more spread many connections
+ *                             over more cores
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -51,7 +57,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int maxReconsumeTimes, Duration transactionCheckInterval, Duration transactionTimeout,
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
-                           long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval) {
+                           long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
+                           int ioThreads) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -94,7 +101,12 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             require(brokerId > MASTER_ID, "brokerId", brokerId, "a slave's must be 1 or more");
         }
         positive("slaveSyncInterval", slaveSyncInterval);
+        require(ioThreads > 0 && ioThreads <= MAX_IO_THREADS, "ioThreads", ioThreads,
+                "must be within 1.." + MAX_IO_THREADS);
     }
+
+    /** Most event loops a broker's port may have. */
+    public static final int MAX_IO_THREADS = 64;
 
     /** The brokerId of a master. */
     public static final long MASTER_ID = 0;
@@ -139,7 +151,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval);
+                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads);
     }
 
     public static Builder builder(Path storeDir) {
@@ -176,6 +188,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private BrokerRole brokerRole = BrokerRole.ASYNC_MASTER;
         private int haPort;
         private Duration slaveSyncInterval = Duration.ofSeconds(10);
+        private int ioThreads = RemotingServerConfig.defaultIoThreads();
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -214,6 +227,11 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
 
         public Builder slaveSyncInterval(Duration value) {
             this.slaveSyncInterval = value;
+            return this;
+        }
+
+        public Builder ioThreads(int value) {
+            this.ioThreads = value;
             return this;
         }
 
@@ -322,7 +340,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval);
+                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads);
         }
     }
 }

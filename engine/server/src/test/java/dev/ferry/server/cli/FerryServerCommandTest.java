@@ -92,6 +92,22 @@ class FerryServerCommandTest {
     }
 
     @Test
+    void shouldTakeTheBrokersEventLoopsFromTheConfigFileWithinTheirBounds() throws Exception {
+        Path file = dir.resolve("loops.properties");
+        Files.writeString(file, "ioThreads=3\n");
+        assertThat(parse("--config", file.toString()).config().broker().ioThreads()).isEqualTo(3);
+
+        for (String bad : new String[] {"0", "65", "many"}) {
+            Files.writeString(file, "ioThreads=" + bad + "\n");
+            StringWriter err = new StringWriter();
+            int exit = new CommandLine(new FerryServerCommand()).setErr(new PrintWriter(err))
+                    .execute("--config", file.toString());
+            assertThat(exit).as("ioThreads=" + bad).isNotZero();
+            assertThat(err.toString()).contains("ioThreads").contains(bad);
+        }
+    }
+
+    @Test
     void shouldRejectUnknownConfigKeysAndBadValuesByName() throws Exception {
         Path file = dir.resolve("bad.properties");
         Files.writeString(file, "brokerPrt=1\n");
