@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -98,6 +99,10 @@ public final class SideBySide implements Callable<Integer> {
     @Option(names = "--ferry-classpath", description = "Class path of the ferry-server to measure (default: this "
             + "harness's own), e.g. another build's benchmarks.jar, to compare two builds under the same load.")
     String ferryClasspath;
+
+    @Option(names = "--ferry-config", description = "A key=value line for ferry-server's --config file (repeatable), "
+            + "e.g. ioThreads=1; the harness sets commitLogSegmentSize and flushMode itself.")
+    List<String> ferryConfig = new ArrayList<>();
 
     @Option(names = "--clients", description = "Compare Ferry's client with the Apache client on each broker.")
     boolean compareClients;
@@ -210,6 +215,7 @@ public final class SideBySide implements Callable<Integer> {
         if (ferryClasspath != null) {
             command.add("--ferry-classpath=" + ferryClasspath);
         }
+        ferryConfig.forEach(line -> command.add("--ferry-config=" + line));
         Process process = new ProcessBuilder(command).inheritIO().start();
         if (process.waitFor() != 0 || !Files.exists(results)) {
             throw new IOException("the measurement of " + name + " failed (exit " + process.exitValue() + ")");
@@ -253,7 +259,8 @@ public final class SideBySide implements Callable<Integer> {
         if (which.equals("ferry")) {
             Path config = dir.resolve("ferry.properties");
             Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n"
-                    + "flushMode=" + (syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH") + "\n");
+                    + "flushMode=" + (syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH") + "\n"
+                    + ferryConfig.stream().map(line -> line + "\n").collect(Collectors.joining()));
             command.addAll(List.of("dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", ports[0] + "",
                     "--broker-port", ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config",
                     config.toString()));
