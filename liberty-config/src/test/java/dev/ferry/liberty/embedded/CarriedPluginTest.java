@@ -62,6 +62,11 @@ class CarriedPluginTest {
 
     @AfterEach
     void undeploy() throws IOException {
+        removeDropin();
+    }
+
+    /** Takes carried-app out of the server's configuration and waits until it no longer answers. */
+    private static void removeDropin() throws IOException {
         Files.deleteIfExists(DROPIN);
         Files.deleteIfExists(new AtomicFile(DROPIN).backupPath());
         await().atMost(WAIT).until(() -> HTTP.getAnswer("/carried-app/probe/ping").status() == 404);
@@ -115,8 +120,7 @@ class CarriedPluginTest {
         // server did, then deploy again from scratch, which takes another path through the server.
         System.err.println("carried-app did not come up with plugin " + version + " after the drop-in changed;"
                 + " removing and adding it again. The server logged:\n" + serverAccount());
-        Files.deleteIfExists(DROPIN);
-        await().atMost(WAIT).until(() -> HTTP.getAnswer("/carried-app/probe/ping").status() == 404);
+        removeDropin();
         writeDropin(archive);
         if (!comesUp(version, WAIT)) {
             throw new AssertionError("carried-app did not come up with plugin " + version
