@@ -12,9 +12,10 @@ import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
  * {@link SendLane}. Such a send is a few lookups, an append to the mapped commit log and perhaps the dispatch of what
  * it wrote: less than the two thread hand-offs of the lane (a wake-up of the send thread, and one back to the event
  * loop for the answer), which cost the broker about a fifth of its CPU per sync send and a tenth of it per async send
- * in the side-by-side harness; and a pull it wakes on the same connection is answered by the same thread, after it. A send queued in
- * the lane keeps its connection's next ones off the event loop, so a connection's sends are stored in the order they
- * arrived whichever way each goes; sends of other connections run on their own event loops meanwhile.
+ * in the side-by-side harness; and a pull it wakes on the same connection is answered by the same thread, after it.
+ * A send queued in the lane keeps its connection's next ones off the event loop, so a connection's sends are stored
+ * in the order they arrived whichever way each goes; sends of other connections run on their own event loops
+ * meanwhile.
  *
  * <p>What may write a file or wait goes to the lane: creating a topic (the table is saved), a retry topic (its group
  * may be created), a transaction's half message (its topics may be created), and batches, whose decoding is bounded
