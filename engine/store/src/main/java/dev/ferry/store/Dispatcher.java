@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  * Follows the commit log: reads every entry from {@link #dispatchedOffset()} up to the confirmed offset (what is
  * written under async flush, what is flushed under sync flush, so consumers never see bytes a crash could take back),
  * writes its consume-queue entry (not for prepared or rolled-back transactional messages) and its index keys, and tells
- * the arrival listener. The dispatch thread runs it; {@link #dispatchUpTo} also runs on the opening thread during
+ * the arrival listener. The dispatch thread runs it when woken (it does not poll: see
+ * {@link MessageStore#DISPATCH_IDLE_WAIT}); {@link #dispatchUpTo} also runs on the opening thread during
  * recovery, before that thread starts, and {@link #dispatchIfIdle} on an appending thread while the dispatch thread
  * has nothing to do. One of them at a time: each holds the dispatcher's turn.
  *

@@ -36,6 +36,13 @@ import java.util.concurrent.ThreadFactory;
 public final class MessageStore implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(MessageStore.class.getName());
     static final String ABORT_FILE = "abort";
+    /**
+     * How long the dispatch thread sleeps with nothing to do unless woken. Whoever confirms commit-log bytes wakes it
+     * (an appender that does not dispatch itself, the group commit after a force, a replicated append, a flush, a
+     * topic deletion), so this only paces its retries after a failed read and the repair of set-aside queues: a
+     * shorter wait made an idle broker wake a thousand times a second for nothing.
+     */
+    static final Duration DISPATCH_IDLE_WAIT = Duration.ofMillis(100);
 
     private final StoreConfig config;
     private final CommitLog commitLog;
@@ -91,7 +98,7 @@ public final class MessageStore implements AutoCloseable {
         finder = new MessageFinder(index, commitLog);
 
         ThreadFactory threads = builder.threadFactory;
-        dispatchLoop = new DutyLoop("ferry-store-dispatch", dispatcher, Duration.ofMillis(1), threads);
+        dispatchLoop = new DutyLoop("ferry-store-dispatch", dispatcher, builder.dispatchIdleWait, threads);
         DutyLoop flushLoop;
         if (sync) {
             groupCommit = new GroupCommitService(commitLog, c.groupCommitLinger(), dispatchLoop::wake);
@@ -409,6 +416,8 @@ public final class MessageStore implements AutoCloseable {
         commitLog.flush();
         if (groupCommit != null) {
             groupCommit.releaseCovered();
+            // under sync flush this force may confirm bytes the group commit then finds flushed, and never reports
+            dispatchLoop.wake();
         }
         checkpoints.flushAll();
     }
@@ -453,6 +462,7 @@ public final class MessageStore implements AutoCloseable {
         private ThreadFactory threadFactory = new DaemonThreads("ferry-store");
         private DiskSpace diskSpace;
         private MessageArrivalListener arrivalListener = MessageArrivalListener.NONE;
+        private Duration dispatchIdleWait = DISPATCH_IDLE_WAIT;
 
         private Builder(StoreConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -476,6 +486,12 @@ public final class MessageStore implements AutoCloseable {
 
         public Builder arrivalListener(MessageArrivalListener value) {
             this.arrivalListener = Objects.requireNonNull(value, "arrivalListener");
+            return this;
+        }
+
+        /** The dispatch thread's sleep when idle and not woken; tests make it long to prove every wake-up happens. */
+        Builder dispatchIdleWait(Duration value) {
+            this.dispatchIdleWait = Objects.requireNonNull(value, "dispatchIdleWait");
             return this;
         }
 

@@ -1,0 +1,121 @@
+package dev.ferry.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dispatch thread does not poll for work: whoever confirms commit-log bytes that no appender dispatched wakes it.
+ * Here it sleeps an hour when idle, and each case starts once it sleeps, so only a wake-up can dispatch in time.
+ */
+class DispatchWakeUpTest {
+    private static final Duration NEVER = Duration.ofHours(1);
+    private static final Duration PROMPTLY = Duration.ofSeconds(5);
+
+    @TempDir
+    Path dir;
+
+    /** Records the dispatch thread; when {@code holdBack} names a loop, that loop's thread runs nothing. */
+    private static final class Threads implements ThreadFactory {
+        final AtomicReference<Thread> dispatch = new AtomicReference<>();
+        private final String holdBack;
+
+        Threads(String holdBack) {
+            this.holdBack = holdBack;
+        }
+
+        @Override
+        public Thread newThread(Runnable task) {
+            String role = task.toString();
+            Thread thread = role.equals(holdBack) ? new Thread(() -> { }) : new Thread(task, role);
+            thread.setDaemon(true);
+            if (role.equals("ferry-store-dispatch")) {
+                dispatch.set(thread);
+            }
+            return thread;
+        }
+
+        /** Waits until the dispatch thread has found nothing to do and sleeps. */
+        void awaitDispatchAsleep() {
+            await().atMost(PROMPTLY).until(() -> dispatch.get().getState() == Thread.State.TIMED_WAITING);
+        }
+    }
+
+    private MessageStore open(StoreConfig config, Threads threads) {
+        return MessageStore.builder(config).threadFactory(threads).dispatchIdleWait(NEVER).open();
+    }
+
+    @Test
+    void appendTooLargeToDispatchInlineWakesTheDispatchThread() {
+        StoreConfig config = TestMessages.smallConfig(dir).commitLogSegmentSize(1 << 20)
+            .maxMessageBodySize(256 << 10).build();
+        Threads threads = new Threads(null);
+        try (MessageStore store = open(config, threads)) {
+            threads.awaitDispatchAsleep();
+            store.append(MessageToStore.builder("Large", 0, new byte[(int) Dispatcher.MOST_DISPATCHED_INLINE + 1])
+                .build());
+            await().atMost(PROMPTLY).until(() -> store.nextOffset("Large", 0) == 1);
+        }
+    }
+
+    @Test
+    void forceUnderSyncFlushWakesTheDispatchThread() {
+        Threads threads = new Threads(null);
+        try (MessageStore store = open(TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).build(),
+                threads)) {
+            threads.awaitDispatchAsleep();
+            assertThat(store.append(TestMessages.message("Forced", 0, "a")).status()).isEqualTo(AppendStatus.PUT_OK);
+            await().atMost(PROMPTLY).until(() -> store.nextOffset("Forced", 0) == 1);
+        }
+    }
+
+    @Test
+    void flushFromOutsideTheGroupCommitWakesTheDispatchThread() throws Exception {
+        Threads threads = new Threads("ferry-store-group-commit"); // only the outside flush can force
+        try (MessageStore store = open(TestMessages.smallConfig(dir).flushMode(FlushMode.SYNC_FLUSH).build(),
+                threads)) {
+            threads.awaitDispatchAsleep();
+            CompletableFuture<AppendResult> append = store.appendAsync(TestMessages.message("Flushed", 0, "a"));
+            assertThat(append).isNotDone();
+            store.flush();
+            assertThat(append.get(5, TimeUnit.SECONDS).status()).isEqualTo(AppendStatus.PUT_OK);
+            await().atMost(PROMPTLY).until(() -> store.nextOffset("Flushed", 0) == 1);
+        }
+    }
+
+    @Test
+    void topicDeletionWakesTheDispatchThread() throws Exception {
+        Threads threads = new Threads(null);
+        try (MessageStore store = open(TestMessages.smallConfig(dir).build(), threads)) {
+            store.append(TestMessages.message("Doomed", 0, "a"));
+            store.append(TestMessages.message("Doomed", 1, "b"));
+            threads.awaitDispatchAsleep();
+            assertThat(store.deleteTopic("Doomed").get(5, TimeUnit.SECONDS)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void replicatedAppendWakesTheDispatchThread() {
+        Threads threads = new Threads(null);
+        try (MessageStore master = MessageStore.builder(TestMessages.smallConfig(dir.resolve("master")).build())
+                .open();
+             MessageStore slave = open(TestMessages.smallConfig(dir.resolve("slave")).build(), threads)) {
+            for (int i = 0; i < 3; i++) {
+                master.append(TestMessages.message("Copied", 0, "m" + i));
+            }
+            threads.awaitDispatchAsleep();
+            ByteBuffer chunk = master.replicaChunk(0, Integer.MAX_VALUE).orElseThrow();
+            assertThat(slave.appendReplicated(0, chunk)).isEqualTo(master.commitLogEndOffset());
+            await().atMost(PROMPTLY).until(() -> slave.nextOffset("Copied", 0) == 3);
+        }
+    }
+}
