@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * Follows the commit log: reads every entry from {@link #dispatchedOffset()} up to the confirmed offset (what is
  * written under async flush, what is flushed under sync flush, so consumers never see bytes a crash could take back),
  * writes its consume-queue entry (not for prepared or rolled-back transactional messages) and its index keys, and tells
- * the arrival listener. The dispatch thread runs it when woken (it does not poll: see
+ * the arrival listener. The dispatch thread runs it when woken (it does not poll for new bytes: see
  * {@link MessageStore#DISPATCH_IDLE_WAIT}); {@link #dispatchUpTo} also runs on the opening thread during
  * recovery, before that thread starts, and {@link #dispatchIfIdle} on an appending thread while the dispatch thread
  * has nothing to do. One of them at a time: each holds the dispatcher's turn.
@@ -195,14 +195,17 @@ final class Dispatcher implements DutyLoop.Duty {
         }
     }
 
+    /** One round: dispatches, ends due deletions, repairs a chunk; whether it did anything (else the loop waits). */
     private int dispatchAndRepair() {
         long before = dispatchedOffset;
         long confirmed = confirmedOffset.getAsLong();
         Deletion next = deletions.peek();
         dispatchUpTo(next == null ? confirmed : Math.min(confirmed, next.end()), true);
+        boolean worked = dispatchedOffset > before;
         // a deletion's end may lie inside a segment's blank tail, which no entry steps over
         while ((next = deletions.peek()) != null
                 && (dispatchedOffset >= next.end() || dispatchedOffset == before && confirmed >= next.end())) {
+            worked = true; // the entries beyond it, held back until now, may be confirmed already
             deletions.poll();
             String topic = next.topic();
             setAside.keySet().removeIf(queue -> queue.topic().equals(topic));
@@ -212,10 +215,10 @@ final class Dispatcher implements DutyLoop.Duty {
                 next.done().completeExceptionally(e);
             }
         }
-        if (!setAside.isEmpty()) {
-            repairDue();
+        if (!setAside.isEmpty() && repairDue()) {
+            worked = true; // the next chunk at once, not after the idle wait
         }
-        return dispatchedOffset > before ? 1 : 0;
+        return worked ? 1 : 0;
     }
 
     /** Dispatches entries up to {@code limit}; returns how many messages. */
@@ -298,8 +301,9 @@ final class Dispatcher implements DutyLoop.Duty {
      * Rebuilds the set-aside queues whose time has come: one pass over the commit log for all of them, from the first
      * entry any of them lacks, at most {@value #REPAIR_CHUNK} bytes per round so dispatching goes on meanwhile. A
      * queue whose rebuild fails again waits twice as long (at most {@link #LONGEST_REPAIR_DELAY}); the others finish.
+     * Returns whether it got anywhere.
      */
-    private void repairDue() {
+    private boolean repairDue() {
         if (repairing == null) {
             long now = clock.millis();
             Map<QueueKey, ConsumeQueue> due = new HashMap<>();
@@ -316,12 +320,13 @@ final class Dispatcher implements DutyLoop.Duty {
                 }
             }
             if (due.isEmpty()) {
-                return;
+                return false;
             }
             repairing = due;
             repairCursor = from;
         }
         long end = dispatchedOffset;
+        long chunkFrom = repairCursor;
         repairCursor = commitLog.forEachEntry(repairCursor, Math.min(end, repairCursor + REPAIR_CHUNK), message -> {
             if (!SysFlags.isDispatchedToConsumeQueue(message.sysFlag())) {
                 return;
@@ -340,7 +345,7 @@ final class Dispatcher implements DutyLoop.Duty {
             }
         });
         if (repairCursor < end) {
-            return;
+            return repairCursor > chunkFrom; // more to read: at once, unless this chunk went nowhere
         }
         for (Map.Entry<QueueKey, ConsumeQueue> rebuilt : repairing.entrySet()) {
             setAside.remove(rebuilt.getKey());
@@ -349,6 +354,7 @@ final class Dispatcher implements DutyLoop.Duty {
             notifyArrival(rebuilt.getKey(), rebuilt.getValue().nextOffset(), 0, clock.millis());
         }
         repairing = null;
+        return true;
     }
 
     private void postpone(QueueKey key, SetAside queue, long now, Throwable cause) {

@@ -32,6 +32,11 @@ final class DutyLoop implements AutoCloseable {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running = true;
     /**
+     * Set by {@link #wake()}, cleared before each round: a wake-up that arrives during a round is kept here as well
+     * as in the thread's park permit, which whatever the duty calls may use up (a lock, a blocking queue).
+     */
+    private volatile boolean woken;
+    /**
      * The thread that really runs the loop. It may differ from {@link #thread}: an application
      * server's factory can hand out a stand-in whose start() submits the work elsewhere, so
      * waking and joining go through what run() records, not through the stand-in.
@@ -53,6 +58,7 @@ final class DutyLoop implements AutoCloseable {
 
     /** Ends the current wait early. */
     void wake() {
+        woken = true;
         Thread current = runner;
         LockSupport.unpark(current != null ? current : thread);
     }
@@ -72,6 +78,7 @@ final class DutyLoop implements AutoCloseable {
 
     private void loop() {
         while (running) {
+            woken = false;
             int work = 0;
             try {
                 work = duty.doWork();
@@ -79,7 +86,7 @@ final class DutyLoop implements AutoCloseable {
                 failures.incrementAndGet();
                 LOG.log(Level.ERROR, role + " failed; continuing", t);
             }
-            if (work == 0 && running) {
+            if (work == 0 && running && !woken) {
                 LockSupport.parkNanos(this, idleWaitNanos);
             }
         }

@@ -38,9 +38,10 @@ public final class MessageStore implements AutoCloseable {
     static final String ABORT_FILE = "abort";
     /**
      * How long the dispatch thread sleeps with nothing to do unless woken. Whoever confirms commit-log bytes wakes it
-     * (an appender that does not dispatch itself, the group commit after a force, a replicated append, a flush, a
-     * topic deletion), so this only paces its retries after a failed read and the repair of set-aside queues: a
-     * shorter wait made an idle broker wake a thousand times a second for nothing.
+     * (an appender that does not dispatch itself, the group commit after each force, a replicated append, a flush under
+     * sync flush), as does a topic deletion, which makes work due; a round that got anywhere (a repair chunk too) is
+     * followed by the next at once. So this paces only retries after a failed read and the first look at a set-aside
+     * queue whose repair is due: a 1 ms wait made an idle broker wake a thousand times a second for nothing.
      */
     static final Duration DISPATCH_IDLE_WAIT = Duration.ofMillis(100);
 
@@ -236,7 +237,15 @@ public final class MessageStore implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("store is closed");
         }
-        long end = commitLog.appendReplicated(offset, entries);
+        long end;
+        try {
+            end = commitLog.appendReplicated(offset, entries);
+        } catch (RuntimeException e) {
+            if (groupCommit == null && commitLog.writtenOffset() > offset) {
+                dispatchLoop.wake(); // the entries written before the failure are stored and confirmed
+            }
+            throw e;
+        }
         if (groupCommit != null && end > offset) {
             AppendResult covering = new AppendResult(AppendStatus.PUT_OK, offset, (int) (end - offset), 0, 0, null,
                     "");
@@ -416,7 +425,7 @@ public final class MessageStore implements AutoCloseable {
         commitLog.flush();
         if (groupCommit != null) {
             groupCommit.releaseCovered();
-            // under sync flush this force may confirm bytes the group commit then finds flushed, and never reports
+            // bytes this force confirmed, the group commit finds already flushed and never wakes the dispatcher for
             dispatchLoop.wake();
         }
         checkpoints.flushAll();

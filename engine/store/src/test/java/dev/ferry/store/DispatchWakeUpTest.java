@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dispatch thread does not poll for work: whoever confirms commit-log bytes that no appender dispatched wakes it.
- * Here it sleeps an hour when idle, and each case starts once it sleeps, so only a wake-up can dispatch in time.
+ * Here it sleeps an hour when idle, and each case starts once it has slept a while, so only a wake-up can dispatch in
+ * time.
  */
 class DispatchWakeUpTest {
     private static final Duration NEVER = Duration.ofHours(1);
@@ -44,9 +47,13 @@ class DispatchWakeUpTest {
             return thread;
         }
 
-        /** Waits until the dispatch thread has found nothing to do and sleeps. */
+        /**
+         * Waits until the dispatch thread has found nothing to do and sleeps: parked for 50 ms on end, seen every
+         * 5 ms (a thread shows as parked for a moment even when a pending wake-up lets it go on at once).
+         */
         void awaitDispatchAsleep() {
-            await().atMost(PROMPTLY).until(() -> dispatch.get().getState() == Thread.State.TIMED_WAITING);
+            await().pollInterval(Duration.ofMillis(5)).during(Duration.ofMillis(50)).atMost(PROMPTLY)
+                .until(() -> dispatch.get().getState() == Thread.State.TIMED_WAITING);
         }
     }
 
@@ -100,6 +107,36 @@ class DispatchWakeUpTest {
             store.append(TestMessages.message("Doomed", 1, "b"));
             threads.awaitDispatchAsleep();
             assertThat(store.deleteTopic("Doomed").get(5, TimeUnit.SECONDS)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void repairLongerThanOneChunkGoesOnWithoutAWakeUpPerChunk() throws Exception {
+        Path blocker = dir.resolve("consumequeue").resolve("Blocked"); // a file where its directory must go
+        Files.createDirectories(blocker.getParent());
+        Files.writeString(blocker, "not a directory");
+        MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
+        StoreConfig config = TestMessages.smallConfig(dir).commitLogSegmentSize(1 << 20)
+            .maxMessageBodySize(256 << 10).build();
+        Threads threads = new Threads(null);
+        try (MessageStore store = MessageStore.builder(config).threadFactory(threads).dispatchIdleWait(NEVER)
+                .clock(clock).open()) {
+            store.append(TestMessages.message("Blocked", 0, "b1"));
+            byte[] large = new byte[200 << 10];
+            // more than two chunks: the round woken dispatches a message too, the ones after it repair only
+            while (store.commitLogEndOffset() < 2 * Dispatcher.REPAIR_CHUNK + (1 << 20)) {
+                store.append(MessageToStore.builder("Good", 0, large).build());
+            }
+            store.append(TestMessages.message("Blocked", 0, "b2"));
+            await().atMost(PROMPTLY).until(() -> store.dispatchedOffset() == store.commitLogEndOffset());
+            assertThat(store.setAsideQueues()).containsExactly("Blocked:0");
+
+            Files.delete(blocker);
+            clock.advance(Dispatcher.FIRST_REPAIR_DELAY);
+            threads.awaitDispatchAsleep();
+            store.append(TestMessages.message("Good", 0, "wakes it once")); // refused inline while a queue waits
+            await().atMost(PROMPTLY).until(() -> store.setAsideQueues().isEmpty());
+            assertThat(store.nextOffset("Blocked", 0)).isEqualTo(2);
         }
     }
 
