@@ -1,16 +1,20 @@
 package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.StoredMessageView;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -137,6 +141,36 @@ class DispatchWakeUpTest {
             store.append(TestMessages.message("Good", 0, "wakes it once")); // refused inline while a queue waits
             await().atMost(PROMPTLY).until(() -> store.setAsideQueues().isEmpty());
             assertThat(store.nextOffset("Blocked", 0)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void replicatedAppendThatFailsPartWayWakesTheDispatchThreadForWhatItWrote() {
+        AtomicLong usable = new AtomicLong(1L << 40);
+        Threads threads = new Threads(null);
+        StoreConfig slaveConfig = TestMessages.smallConfig(dir.resolve("slave"))
+            .diskCleanRatio(0.99).diskRejectRatio(0.99).build();
+        try (MessageStore master = MessageStore.builder(TestMessages.smallConfig(dir.resolve("master")).build())
+                .open();
+             MessageStore slave = MessageStore.builder(slaveConfig).threadFactory(threads).dispatchIdleWait(NEVER)
+                .diskSpace(DiskSpace.of(1L << 40, usable::get)).open()) {
+            while (master.commitLogEndOffset() < 64 * 1024) { // into a second segment
+                master.append(TestMessages.message("Copied", 0, "x".repeat(1000)));
+            }
+            List<StoredMessageView> sent = master.getMessages("Copied", 0, 0, 1000, 1 << 20,
+                MessageFilterPredicate.ALL).views();
+            long at = slave.appendReplicated(0, master.replicaChunk(0, sent.get(0).totalSize()).orElseThrow());
+            ByteBuffer restOfFirst = master.replicaChunk(at, Integer.MAX_VALUE).orElseThrow();
+            long firstEnd = at + restOfFirst.remaining();
+            ByteBuffer second = master.replicaChunk(firstEnd, Integer.MAX_VALUE).orElseThrow();
+            ByteBuffer both = ByteBuffer.allocate(restOfFirst.remaining() + second.remaining());
+            both.put(restOfFirst).put(second).flip();
+            long inFirstSegment = sent.stream().filter(view -> view.physicalOffset() < firstEnd).count();
+            threads.awaitDispatchAsleep();
+
+            usable.set(0); // the second segment cannot be made: the call fails after writing the first one's rest
+            assertThatThrownBy(() -> slave.appendReplicated(at, both)).isInstanceOf(IllegalStateException.class);
+            await().atMost(PROMPTLY).until(() -> slave.nextOffset("Copied", 0) == inFirstSegment);
         }
     }
 
