@@ -26,14 +26,6 @@ class DispatchIsolationTest {
         return MessageStore.builder(TestMessages.smallConfig(dir).build()).clock(clock).open();
     }
 
-    /** A regular file where the topic's queue directory must go: what a disk or permission error looks like. */
-    private Path blockQueueDirectory(String topic) throws IOException {
-        Path blocker = dir.resolve("consumequeue").resolve(topic);
-        Files.createDirectories(blocker.getParent());
-        Files.writeString(blocker, "not a directory");
-        return blocker;
-    }
-
     private static List<String> bodies(MessageStore store, String topic, int queueId) {
         GetMessageResult result = store.getMessages(topic, queueId, 0, 100, 1 << 20, MessageFilterPredicate.ALL);
         return result.status() != GetMessageStatus.FOUND ? List.of()
@@ -42,7 +34,7 @@ class DispatchIsolationTest {
 
     @Test
     void shouldGoOnWithOtherQueuesAndRebuildTheFailedOneOnceItCanBeWritten() throws IOException {
-        Path blocker = blockQueueDirectory("Blocked");
+        Path blocker = TestMessages.blockQueueDirectory(dir, "Blocked");
         try (MessageStore store = open()) {
             store.append(TestMessages.message("Good", 0, "g1"));
             store.append(TestMessages.message("Blocked", 0, "b1"));
@@ -71,7 +63,7 @@ class DispatchIsolationTest {
         try (MessageStore store = open()) {
             store.append(TestMessages.message("Good", 0, "g1"));
         }
-        Path blocker = blockQueueDirectory("Blocked");
+        Path blocker = TestMessages.blockQueueDirectory(dir, "Blocked");
         try (MessageStore store = open()) {
             store.append(TestMessages.message("Blocked", 1, "b1"));
             store.append(TestMessages.message("Good", 0, "g2", null, "k-g2"));

@@ -61,8 +61,13 @@ class DispatchWakeUpTest {
         }
     }
 
+    /** A store whose dispatch thread comes from {@code threads} and sleeps an hour when idle. */
+    private static MessageStore.Builder sleepyStore(StoreConfig config, Threads threads) {
+        return MessageStore.builder(config).threadFactory(threads).dispatchIdleWait(NEVER);
+    }
+
     private MessageStore open(StoreConfig config, Threads threads) {
-        return MessageStore.builder(config).threadFactory(threads).dispatchIdleWait(NEVER).open();
+        return sleepyStore(config, threads).open();
     }
 
     @Test
@@ -116,15 +121,12 @@ class DispatchWakeUpTest {
 
     @Test
     void repairLongerThanOneChunkGoesOnWithoutAWakeUpPerChunk() throws Exception {
-        Path blocker = dir.resolve("consumequeue").resolve("Blocked"); // a file where its directory must go
-        Files.createDirectories(blocker.getParent());
-        Files.writeString(blocker, "not a directory");
+        Path blocker = TestMessages.blockQueueDirectory(dir, "Blocked");
         MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
         StoreConfig config = TestMessages.smallConfig(dir).commitLogSegmentSize(1 << 20)
             .maxMessageBodySize(256 << 10).build();
         Threads threads = new Threads(null);
-        try (MessageStore store = MessageStore.builder(config).threadFactory(threads).dispatchIdleWait(NEVER)
-                .clock(clock).open()) {
+        try (MessageStore store = sleepyStore(config, threads).clock(clock).open()) {
             store.append(TestMessages.message("Blocked", 0, "b1"));
             byte[] large = new byte[200 << 10];
             // more than two chunks: the round woken dispatches a message too, the ones after it repair only
@@ -152,8 +154,8 @@ class DispatchWakeUpTest {
             .diskCleanRatio(0.99).diskRejectRatio(0.99).build();
         try (MessageStore master = MessageStore.builder(TestMessages.smallConfig(dir.resolve("master")).build())
                 .open();
-             MessageStore slave = MessageStore.builder(slaveConfig).threadFactory(threads).dispatchIdleWait(NEVER)
-                .diskSpace(DiskSpace.of(1L << 40, usable::get)).open()) {
+             MessageStore slave = sleepyStore(slaveConfig, threads).diskSpace(DiskSpace.of(1L << 40, usable::get))
+                .open()) {
             while (master.commitLogEndOffset() < 64 * 1024) { // into a second segment
                 master.append(TestMessages.message("Copied", 0, "x".repeat(1000)));
             }

@@ -1,6 +1,5 @@
 package dev.ferry.store;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;

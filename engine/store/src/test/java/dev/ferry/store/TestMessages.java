@@ -1,10 +1,12 @@
 package dev.ferry.store;
 
 import dev.ferry.format.MessageProperties;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,6 +40,17 @@ final class TestMessages {
             // what the host's disk holds besides must not delete or refuse a test's segments (RetentionTest and
             // DiskGuardTest set their own ratios against a fake disk)
             .diskCleanRatio(1.0).diskRejectRatio(1.0);
+    }
+
+    /**
+     * Puts a regular file where {@code topic}'s queue directory in store {@code dir} must go: what a disk or permission
+     * error looks like to the dispatcher. Returns it, to delete when the cause is gone.
+     */
+    static Path blockQueueDirectory(Path dir, String topic) throws IOException {
+        Path blocker = dir.resolve("consumequeue").resolve(topic);
+        Files.createDirectories(blocker.getParent());
+        Files.writeString(blocker, "not a directory");
+        return blocker;
     }
 
     static MessageToStore message(String topic, int queueId, String body) {
