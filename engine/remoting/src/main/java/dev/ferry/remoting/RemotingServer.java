@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.remoting.internal.ConnectionSlots;
 import dev.ferry.remoting.internal.EndpointRuntime;
 import dev.ferry.remoting.internal.EventLoops;
 import dev.ferry.remoting.internal.InboundBudget;
@@ -43,11 +44,11 @@ public final class RemotingServer implements AutoCloseable {
     private final ThreadFactory threadFactory;
     private final EndpointRuntime runtime;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final ConnectionSlots slots;
     private final SslContext sslContext;
     private EventLoopGroup bossGroup;
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
-    private final java.util.concurrent.atomic.AtomicLong refusedConnections = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     /** A server whose threads are named daemon threads. */
@@ -60,6 +61,7 @@ public final class RemotingServer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.sslContext = config.tls().enabled() ? TlsContexts.forServer(config.tls()) : null;
+        this.slots = new ConnectionSlots(config.maxConnections(), config.maxConnectionsPerAddress(), System::nanoTime);
         this.runtime = new EndpointRuntime(threadFactory, 1, config.asyncPermits(), config.onewayPermits(),
                 config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(), null,
                 new InboundBudget(config.maxInboundBytes(), config.maxInboundBytesPerConnection()),
@@ -119,12 +121,7 @@ public final class RemotingServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        if (connections.size() >= config.maxConnections()) {
-                            refuseConnection(ch);
-                            return;
-                        }
-                        connections.add(ch);
-                        runtime.initPipeline(ch.pipeline(), tlsHandler(ch));
+                        admit(ch);
                     }
                 });
         try {
@@ -144,13 +141,43 @@ public final class RemotingServer implements AutoCloseable {
         return this;
     }
 
-    private void refuseConnection(SocketChannel ch) {
-        long refused = refusedConnections.incrementAndGet();
-        if (refused == 1 || refused % 1000 == 0) {
-            LOG.log(System.Logger.Level.WARNING, "refusing connection {0}: {1} connections are open, the maximum; "
-                    + "{2} refused since start", ch.remoteAddress(), connections.size(), refused);
+    private void admit(SocketChannel ch) {
+        ConnectionSlots.Admission admission = slots.admit(ch, ch.remoteAddress().getAddress());
+        admission.evicted().ifPresent(victim -> {
+            if (rarely(slots.evicted())) {
+                LOG.log(System.Logger.Level.WARNING, "closing connection {0} to make room for {1}: {2}; {3} closed "
+                        + "so since start", victim.remoteAddress(), ch.remoteAddress(), admission.reason(),
+                        slots.evicted());
+            }
+            victim.close();
+        });
+        if (admission.slot().isEmpty()) {
+            if (rarely(slots.refused())) {
+                LOG.log(System.Logger.Level.WARNING, "refusing connection {0}: {1}; {2} refused since start",
+                        ch.remoteAddress(), admission.reason(), slots.refused());
+            }
+            ch.close();
+            return;
         }
-        ch.close();
+        ch.closeFuture().addListener(closed -> slots.release(ch));
+        connections.add(ch);
+        runtime.initPipeline(ch.pipeline(), tlsHandler(ch), slots, admission.slot().get(),
+                config.firstRequestTimeout());
+    }
+
+    /** The first and every thousandth connection turned away is logged, so a flood cannot flood the log. */
+    private static boolean rarely(long count) {
+        return count == 1 || count % 1000 == 0;
+    }
+
+    /** Connections refused since start: their source address had its share open, each having sent requests. */
+    public long refusedConnections() {
+        return slots.refused();
+    }
+
+    /** Connections closed since start to make room for a new one (they had not sent a request, or were idlest). */
+    public long evictedConnections() {
+        return slots.evicted();
     }
 
     /** Requests refused as malformed or invalid since start. */

@@ -20,12 +20,15 @@ import java.util.Objects;
  *                          requests are processed; a connection whose next frame does not fit is not read meanwhile
  * @param maxInboundBytesPerConnection the same for one connection
  * @param frameTimeout      a frame must arrive whole within this of its first bytes, or its connection is closed
- * @param maxConnections    connections open at once; a connection beyond it is closed as it arrives
+ * @param maxConnections    connections open at once (see {@link RemotingLimits#maxConnections()})
+ * @param maxConnectionsPerAddress connections open at once from one source address
+ * @param firstRequestTimeout a connection must send a whole request within this of its opening
  */
 public record RemotingServerConfig(String host, int port, int ioThreads, int maxFrameLength, Duration maxIdleTime,
                                    int asyncPermits, int onewayPermits, Duration scanInterval,
                                    Duration shutdownTimeout, TlsConfig tls, long maxInboundBytes,
-                                   long maxInboundBytesPerConnection, Duration frameTimeout, int maxConnections) {
+                                   long maxInboundBytesPerConnection, Duration frameTimeout, int maxConnections,
+                                   int maxConnectionsPerAddress, Duration firstRequestTimeout) {
 
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
 
@@ -46,11 +49,16 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
                 "must be at least maxInboundBytesPerConnection (" + maxInboundBytesPerConnection + ")");
         Validation.positive("frameTimeout", frameTimeout);
         Validation.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
+        // one above maxConnections is allowed: it means no share per address
+        Validation.require(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress", maxConnectionsPerAddress,
+                "must be positive");
+        Validation.positive("firstRequestTimeout", firstRequestTimeout);
     }
 
     /** The limits part of this config. */
     public RemotingLimits limits() {
-        return new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection, frameTimeout);
+        return new RemotingLimits(maxConnections, maxConnectionsPerAddress, maxInboundBytes,
+                maxInboundBytesPerConnection, frameTimeout, firstRequestTimeout);
     }
 
     public static Builder builder() {
@@ -62,7 +70,8 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
                 .maxIdleTime(maxIdleTime).asyncPermits(asyncPermits).onewayPermits(onewayPermits)
                 .scanInterval(scanInterval).shutdownTimeout(shutdownTimeout).tls(tls).maxInboundBytes(maxInboundBytes)
                 .maxInboundBytesPerConnection(maxInboundBytesPerConnection).frameTimeout(frameTimeout)
-                .maxConnections(maxConnections);
+                .maxConnections(maxConnections).maxConnectionsPerAddress(maxConnectionsPerAddress)
+                .firstRequestTimeout(firstRequestTimeout);
     }
 
     /** Event loops unless told otherwise: one a core, at most four. */
@@ -86,6 +95,8 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         private long maxInboundBytesPerConnection = RemotingLimits.defaults().maxInboundBytesPerConnection();
         private Duration frameTimeout = RemotingLimits.defaults().frameTimeout();
         private int maxConnections = RemotingLimits.defaults().maxConnections();
+        private int maxConnectionsPerAddress = RemotingLimits.defaults().maxConnectionsPerAddress();
+        private Duration firstRequestTimeout = RemotingLimits.defaults().firstRequestTimeout();
 
         public Builder host(String value) {
             this.host = value;
@@ -137,11 +148,12 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
             return this;
         }
 
-        /** Sets the four limits at once. */
+        /** Sets the limits at once. */
         public Builder limits(RemotingLimits value) {
-            return maxConnections(value.maxConnections()).maxInboundBytes(value.maxInboundBytes())
+            return maxConnections(value.maxConnections()).maxConnectionsPerAddress(value.maxConnectionsPerAddress())
+                    .maxInboundBytes(value.maxInboundBytes())
                     .maxInboundBytesPerConnection(value.maxInboundBytesPerConnection())
-                    .frameTimeout(value.frameTimeout());
+                    .frameTimeout(value.frameTimeout()).firstRequestTimeout(value.firstRequestTimeout());
         }
 
         public Builder maxInboundBytes(long value) {
@@ -164,10 +176,20 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
             return this;
         }
 
+        public Builder maxConnectionsPerAddress(int value) {
+            this.maxConnectionsPerAddress = value;
+            return this;
+        }
+
+        public Builder firstRequestTimeout(Duration value) {
+            this.firstRequestTimeout = value;
+            return this;
+        }
+
         public RemotingServerConfig build() {
             return new RemotingServerConfig(host, port, ioThreads, maxFrameLength, maxIdleTime, asyncPermits,
                     onewayPermits, scanInterval, shutdownTimeout, tls, maxInboundBytes, maxInboundBytesPerConnection,
-                    frameTimeout, maxConnections);
+                    frameTimeout, maxConnections, maxConnectionsPerAddress, firstRequestTimeout);
         }
     }
 }

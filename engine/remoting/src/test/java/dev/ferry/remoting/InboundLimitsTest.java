@@ -7,6 +7,7 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -80,10 +81,11 @@ class InboundLimitsTest {
             answers.add(client.invokeAsync(address, request(BLOCKING, FRAME), Duration.ofSeconds(60)));
         }
 
-        // one request in the processor, one queued: the third frame does not fit the 512 KiB share
+        // one request in the processor, one queued: the third frame does not fit the 512 KiB share, and what arrived
+        // of it is held within the share while the connection is not read
         long twoFrames = 2L * (FRAME + frameOverhead());
         await().atMost(TIMEOUT).until(() -> server.inboundBytes() >= twoFrames - 1024);
-        await().during(Duration.ofMillis(300)).atMost(TIMEOUT).until(() -> server.inboundBytes() <= twoFrames);
+        await().during(Duration.ofMillis(300)).atMost(TIMEOUT).until(() -> server.inboundBytes() <= 512 * 1024);
         release.countDown();
 
         for (CompletableFuture<RemotingCommand> answer : answers) {
@@ -162,7 +164,7 @@ class InboundLimitsTest {
     }
 
     @Test
-    void shouldServeSmallRequestsWhileHugeFramesStartedAndLeftHangingHoldTheWholeLargeFramePool() throws Exception {
+    void shouldHoldOnlyTheBytesThatArrivedOfHugeFramesStartedAndLeftHanging() throws Exception {
         RemotingServer server = server(RemotingServerConfig.builder().maxInboundBytes(64 << 20)
                 .maxInboundBytesPerConnection(16 << 20), Executors.newFixedThreadPool(1));
         List<Socket> stalled = new ArrayList<>();
@@ -173,7 +175,7 @@ class InboundLimitsTest {
                 socket.getOutputStream().flush();
                 stalled.add(socket);
             }
-            await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 4L * (16 << 20));
+            await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 5L * 8);
 
             RemotingClient client = client();
             RemotingCommand small = client.invokeSync("127.0.0.1:" + server.port(), request(OTHER, 1000), TIMEOUT);
@@ -225,22 +227,120 @@ class InboundLimitsTest {
     }
 
     @Test
-    void shouldCloseConnectionsBeyondTheMaximumAndServeTheOthers() throws IOException {
+    void shouldCloseTheOldestSilentConnectionToLetANewOneInWhenTheMaximumIsOpen() throws IOException {
         RemotingServer server = server(RemotingServerConfig.builder().maxConnections(2),
                 Executors.newFixedThreadPool(1));
         RemotingClient client = client();
         String address = "127.0.0.1:" + server.port();
         assertThat(client.invokeSync(address, request(OTHER, 1), TIMEOUT).code()).isEqualTo(ResponseCode.SUCCESS);
-        try (Socket second = new Socket("127.0.0.1", server.port())) {
-            assertThat(second.isConnected()).isTrue();
+        try (Socket silent = new Socket("127.0.0.1", server.port())) {
+            silent.setSoTimeout((int) TIMEOUT.toMillis());
             await().atMost(TIMEOUT).until(() -> server.connectionCount() == 2);
             try (Socket third = new Socket("127.0.0.1", server.port())) {
+                assertThat(silent.getInputStream().read()).as("the silent one closed by the server").isEqualTo(-1);
+                third.getOutputStream().write(frameBytes(request(OTHER, 1)));
                 third.setSoTimeout((int) TIMEOUT.toMillis());
-                InputStream in = third.getInputStream();
-                assertThat(in.read()).as("closed by the server").isEqualTo(-1);
+                assertThat(third.getInputStream().read()).as("the newcomer answered").isNotEqualTo(-1);
             }
         }
+        assertThat(server.evictedConnections()).isEqualTo(1);
         assertThat(client.invokeSync(address, request(OTHER, 1), TIMEOUT).code()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    @Test
+    void shouldServeANewClientWhileIdleConnectionsHoldEverySlot() throws IOException {
+        RemotingServer server = server(RemotingServerConfig.builder().maxConnections(200)
+                .maxConnectionsPerAddress(200), Executors.newFixedThreadPool(1));
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 250; i++) { // more than the maximum: the newest push the oldest out
+                idle.add(new Socket("127.0.0.1", server.port()));
+            }
+            await().atMost(TIMEOUT).until(() -> server.evictedConnections() >= 50);
+
+            RemotingCommand answer = client().invokeSync("127.0.0.1:" + server.port(), request(OTHER, 1), TIMEOUT);
+
+            assertThat(answer.code()).isEqualTo(ResponseCode.SUCCESS);
+            assertThat(server.connectionCount()).isLessThanOrEqualTo(200);
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseAnAddressBeyondItsShareOfBusyConnectionsAndServeOtherAddresses() throws IOException {
+        RemotingServer server = server(RemotingServerConfig.builder().maxConnectionsPerAddress(3),
+                Executors.newFixedThreadPool(1));
+        InetAddress attacker = InetAddress.getByName("127.0.0.2");
+        List<Socket> busy = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Socket socket = new Socket("127.0.0.1", server.port(), attacker, 0);
+                socket.setSoTimeout((int) TIMEOUT.toMillis());
+                socket.getOutputStream().write(frameBytes(request(OTHER, 1)));
+                assertThat(socket.getInputStream().read()).as("answered").isNotEqualTo(-1);
+                busy.add(socket);
+            }
+            try (Socket fourth = new Socket("127.0.0.1", server.port(), attacker, 0)) {
+                fourth.setSoTimeout((int) TIMEOUT.toMillis());
+                assertThat(fourth.getInputStream().read()).as("refused by the server").isEqualTo(-1);
+            }
+
+            RemotingCommand answer = client().invokeSync("127.0.0.1:" + server.port(), request(OTHER, 1), TIMEOUT);
+
+            assertThat(answer.code()).isEqualTo(ResponseCode.SUCCESS);
+            assertThat(server.refusedConnections()).isEqualTo(1);
+        } finally {
+            for (Socket socket : busy) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldCloseAConnectionThatSendsNoWholeRequestInTime() throws IOException {
+        RemotingServer server = server(RemotingServerConfig.builder().firstRequestTimeout(Duration.ofMillis(300)),
+                Executors.newFixedThreadPool(1));
+        try (Socket silent = new Socket("127.0.0.1", server.port());
+             Socket partial = new Socket("127.0.0.1", server.port())) {
+            silent.setSoTimeout((int) TIMEOUT.toMillis());
+            partial.setSoTimeout((int) TIMEOUT.toMillis());
+            partial.getOutputStream().write(new byte[] {0, 0}); // not even a length prefix
+
+            assertThat(silent.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+            assertThat(partial.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+        }
+        RemotingCommand answer = client().invokeSync("127.0.0.1:" + server.port(), request(OTHER, 1), TIMEOUT);
+        assertThat(answer.code()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    @Test
+    void shouldServeRealClientsWhileHundredsOfConnectionsSendOnlyTheStartOfLargeFrames() throws Exception {
+        RemotingServer server = server(RemotingServerConfig.builder().maxInboundBytes(64 << 20), // small pool: 16 MiB
+                Executors.newFixedThreadPool(1));
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < 400; i++) { // 400 x 64 KiB announced: more than the small frames' pool
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.getOutputStream().write(ByteBuffer.allocate(9).putInt(64 * 1024 - 4).putInt(20).array());
+                stalled.add(socket);
+            }
+            await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 400L * 9);
+
+            RemotingClient client = client();
+            for (int i = 0; i < 20; i++) {
+                RemotingCommand answer = client.invokeSync("127.0.0.1:" + server.port(), request(OTHER, 4096),
+                        Duration.ofSeconds(3));
+                assertThat(answer.code()).isEqualTo(ResponseCode.SUCCESS);
+            }
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+        await().atMost(TIMEOUT).until(() -> server.inboundBytes() == 0);
     }
 
     @Test

@@ -146,6 +146,19 @@ class TlsTest {
     }
 
     @Test
+    void closesAConnectionThatSendsTooLittleForAPermissivePortToTellTlsFromPlainWithinTheFirstRequestTimeout()
+            throws java.io.IOException {
+        RemotingServer remoting = new RemotingServer(RemotingServerConfig.builder()
+                .tls(TlsConfig.server(TlsConfig.Mode.PERMISSIVE, server.certificate(), server.privateKey()))
+                .firstRequestTimeout(Duration.ofMillis(300)).build()).start();
+        try (remoting; java.net.Socket socket = new java.net.Socket("127.0.0.1", remoting.port())) {
+            socket.setSoTimeout((int) TIMEOUT.toMillis());
+            socket.getOutputStream().write(new byte[] {0x16, 0x03}); // under the 5 bytes that tell TLS from plain
+            assertThat(socket.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+        }
+    }
+
+    @Test
     void mutualTlsServesOnlyClientsPresentingATrustedCertificate() {
         TlsConfig mutual = TlsConfig.server(TlsConfig.Mode.ENFORCING, server.certificate(), server.privateKey())
                 .requiringClientCertificates(client.certificate());

@@ -135,7 +135,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
      */
     static RemotingLimits nameServerShare(RemotingLimits limits) {
         long oneFrame = RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH;
-        return new RemotingLimits(limits.maxConnections(), oneFrame, oneFrame, limits.frameTimeout());
+        return limits.toBuilder().maxInboundBytes(oneFrame).maxInboundBytesPerConnection(oneFrame).build();
     }
 
     /** Builds a {@link FerryServerConfig}; the defaults are {@code ferry-server}'s. Not thread-safe. */

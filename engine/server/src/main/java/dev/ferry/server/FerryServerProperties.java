@@ -30,10 +30,7 @@ public final class FerryServerProperties {
     private static final class Target {
         final FerryServerConfig.Builder server;
         final BrokerLimits.Builder limits;
-        long maxInboundBytes;
-        long maxInboundBytesPerConnection;
-        int maxConnections;
-        Duration frameTimeout;
+        final RemotingLimits.Builder remoting;
         Duration transactionCheckInterval;
         int transactionCheckMax;
         boolean authentication;
@@ -52,19 +49,14 @@ public final class FerryServerProperties {
         Target(FerryServerConfig.Builder server) {
             this.server = server;
             this.limits = server.brokerLimits().toBuilder();
-            RemotingLimits remoting = server.remotingLimits();
-            this.maxInboundBytes = remoting.maxInboundBytes();
-            this.maxInboundBytesPerConnection = remoting.maxInboundBytesPerConnection();
-            this.maxConnections = remoting.maxConnections();
-            this.frameTimeout = remoting.frameTimeout();
+            this.remoting = server.remotingLimits().toBuilder();
             this.transactionCheckInterval = server.transactionCheckInterval();
             this.transactionCheckMax = server.transactionCheckMax();
         }
 
         void finish() {
             server.brokerLimits(limits.build())
-                    .remotingLimits(new RemotingLimits(maxConnections, maxInboundBytes, maxInboundBytesPerConnection,
-                            frameTimeout))
+                    .remotingLimits(remoting.build())
                     .transactionChecks(transactionCheckInterval, transactionCheckMax)
                     .auth(new AuthConfig(authentication, authorization, initUser, innerCredentials))
                     .metrics(new MetricsConfig(metricsType, metricsHost, metricsPort));
@@ -136,11 +128,15 @@ public final class FerryServerProperties {
                 n.maxTopics(integer("nameServerMaxTopics", v))));
         k.put("nameServerMaxRegistrationBytes", (t, v) -> t.server.nameServer(n ->
                 n.maxRegistrationBytes(integer("nameServerMaxRegistrationBytes", v))));
-        k.put("maxConnections", (t, v) -> t.maxConnections = integer("maxConnections", v));
-        k.put("maxInboundBytes", (t, v) -> t.maxInboundBytes = longValue("maxInboundBytes", v));
+        k.put("maxConnections", (t, v) -> t.remoting.maxConnections(integer("maxConnections", v)));
+        k.put("maxConnectionsPerAddress", (t, v) ->
+                t.remoting.maxConnectionsPerAddress(integer("maxConnectionsPerAddress", v)));
+        k.put("maxInboundBytes", (t, v) -> t.remoting.maxInboundBytes(longValue("maxInboundBytes", v)));
         k.put("maxInboundBytesPerConnection", (t, v) ->
-                t.maxInboundBytesPerConnection = longValue("maxInboundBytesPerConnection", v));
-        k.put("frameTimeout", (t, v) -> t.frameTimeout = DelayLevels.parseDuration(v, "frameTimeout"));
+                t.remoting.maxInboundBytesPerConnection(longValue("maxInboundBytesPerConnection", v)));
+        k.put("frameTimeout", (t, v) -> t.remoting.frameTimeout(DelayLevels.parseDuration(v, "frameTimeout")));
+        k.put("firstRequestTimeout", (t, v) ->
+                t.remoting.firstRequestTimeout(DelayLevels.parseDuration(v, "firstRequestTimeout")));
         k.put("authenticationEnabled", (t, v) -> t.authentication = bool("authenticationEnabled", v));
         k.put("authorizationEnabled", (t, v) -> t.authorization = bool("authorizationEnabled", v));
         k.put("initAuthenticationUser", (t, v) ->

@@ -96,6 +96,19 @@ public final class EndpointRuntime implements AutoCloseable {
 
     /** Adds the framing, codec, idle and command handlers after whatever TLS handler is first. */
     public void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler) {
+        initPipeline(pipeline, tlsHandler, null);
+    }
+
+    /**
+     * The same for a server's connection holding {@code slot} of {@code slots}; it must send a whole request within
+     * {@code firstRequestTimeout}.
+     */
+    public void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler, ConnectionSlots slots,
+                             ConnectionSlots.Slot slot, Duration firstRequestTimeout) {
+        initPipeline(pipeline, tlsHandler, new SlotHolder(slots, slot, firstRequestTimeout.toMillis()));
+    }
+
+    private void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler, ChannelHandler slotHolder) {
         ReadGate gate = new ReadGate();
         pipeline.addLast("gate", gate); // first: it must see the reads TLS asks for too
         if (tlsHandler != null) {
@@ -106,6 +119,9 @@ public final class EndpointRuntime implements AutoCloseable {
         pipeline.addLast("flushes", new FlushConsolidationHandler(FLUSH_AFTER, true));
         pipeline.addLast("idle", new IdleStateHandler(0, 0, maxIdleTime.toMillis(), TimeUnit.MILLISECONDS));
         pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout, gate));
+        if (slotHolder != null) {
+            pipeline.addLast("slot", slotHolder);
+        }
         pipeline.addLast("encoder", encoder);
         pipeline.addLast("commands", handler);
     }

@@ -14,10 +14,12 @@ import java.util.concurrent.TimeUnit;
  * maximum or with a negative length fails at once (before its bytes arrive); after any failure the connection's
  * remaining input is discarded while it closes.
  *
- * <p>Memory: a frame's bytes are reserved in the {@link InboundBudget} as soon as its length is known. When they do
- * not fit, the connection stops being read and looks again every {@value #RETRY_MILLIS} ms; its client sees TCP push
- * back. A frame must arrive whole within the frame timeout of its first bytes, or the connection is closed, so a client
- * trickling bytes cannot hold a reservation for ever. One instance per connection, used on its event loop only.
+ * <p>Memory: a frame's bytes are reserved in the {@link InboundBudget} as they arrive, so a connection that announces
+ * a large frame and sends little holds only what it sent. When they do not fit, the connection stops being read and
+ * looks again every {@value #RETRY_MILLIS} ms; its client sees TCP push back. A frame must arrive whole within the
+ * frame timeout of its first bytes (counted again after the server paused its reading), or the connection is closed,
+ * so a client trickling bytes cannot hold a reservation for ever. One instance per connection, used on its event loop
+ * only.
  */
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     private static final System.Logger LOG = System.getLogger(FrameDecoder.class.getName());
@@ -59,7 +61,7 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
             in.skipBytes(in.readableBytes());
             return null;
         }
-        if (reserved == null && in.readableBytes() >= 4 && !reserve(ctx, in)) {
+        if (in.readableBytes() >= 4 && !holdArrived(ctx, in)) {
             return null;
         }
         ByteBuf frame = null;
@@ -84,29 +86,40 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
         }
     }
 
-    /** Reserves the next frame's bytes; when they do not fit, stops reading and returns false. */
-    private boolean reserve(ChannelHandlerContext ctx, ByteBuf in) {
+    /**
+     * Reserves the bytes of the next frame that have arrived; returns true when the whole frame is here and reserved
+     * (or its length is out of bounds, which the superclass refuses). When the arrived bytes do not fit, stops reading
+     * and returns false.
+     */
+    private boolean holdArrived(ChannelHandlerContext ctx, ByteBuf in) {
         int length = in.getInt(in.readerIndex());
         if (length < 0 || length > maxFrameLength - 4) {
             return true; // the length check of the superclass refuses it
         }
-        InboundBudget.Reservation reservation = budget.tryReserve(4L + length);
-        if (reservation == null) {
+        long frameBytes = 4L + length;
+        if (reserved == null) {
+            reserved = budget.open(frameBytes);
+        }
+        long arrived = Math.min(in.readableBytes(), frameBytes);
+        if (!reserved.growTo(arrived)) {
             pause(ctx);
             return false;
         }
-        reserved = reservation;
         if (gate.isClosed()) {
             gate.open(ctx);
         }
-        if (frameTimeoutMillis > 0 && in.readableBytes() < 4 + length) { // a frame already here needs no timer
-            frameDeadline = ctx.executor().schedule(() -> frameTooSlow(ctx), frameTimeoutMillis,
-                    TimeUnit.MILLISECONDS);
+        if (arrived < frameBytes) {
+            if (frameTimeoutMillis > 0 && frameDeadline == null) {
+                frameDeadline = ctx.executor().schedule(() -> frameTooSlow(ctx), frameTimeoutMillis,
+                        TimeUnit.MILLISECONDS);
+            }
+            return false;
         }
         return true;
     }
 
     private void pause(ChannelHandlerContext ctx) {
+        cancelDeadline(); // the wait is the server's, not the client's: the deadline starts again once read again
         if (!gate.isClosed()) {
             gate.close(ctx);
             LOG.log(System.Logger.Level.DEBUG, "{0}: pausing reads, the requests in flight hold the inbound budget",
@@ -139,6 +152,10 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     /** The frame was decoded (its reservation goes with the command) or failed. */
     private void frameDone() {
         reserved = null;
+        cancelDeadline();
+    }
+
+    private void cancelDeadline() {
         if (frameDeadline != null) {
             frameDeadline.cancel(false);
             frameDeadline = null;

@@ -4,10 +4,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bounds the memory that requests coming in hold: a frame's bytes are reserved when its length prefix arrives, before
- * they are read, and released when its request has been processed. A connection whose next frame does not fit, in
- * its own share or in the total, stops being read until earlier requests have been processed, so a client sending
- * faster than the server works, or many clients each sending a huge frame, slow down instead of exhausting the heap.
+ * Bounds the memory that requests coming in hold: a frame's bytes are reserved as they arrive (never the length its
+ * prefix announces, which would let a client that sends a prefix and nothing more hold what it never sent) and
+ * released when its request has been processed. A connection whose bytes do not fit, in its own share or in the
+ * total, stops being read until earlier requests have been processed, so a client sending faster than the server
+ * works, or many clients each sending a huge frame, slow down instead of exhausting the heap.
  *
  * <p>Frames of at most {@value #SMALL_FRAME} bytes (heartbeats, pulls, offsets, most sends) draw on a pool of their
  * own, so that clients hogging the large pool (huge frames started and left hanging until their timeout, a flood of
@@ -57,27 +58,33 @@ public final class InboundBudget {
     final class Connection {
         private final AtomicLong held = new AtomicLong();
 
-        /** Reserves {@code bytes} for a frame if they fit; returns the reservation or {@code null}. */
-        Reservation tryReserve(long bytes) {
+        /**
+         * Opens the reservation of a frame of {@code frameBytes} (its pool is chosen by that length) holding nothing
+         * yet; {@link Reservation#grow} adds its bytes as they arrive.
+         */
+        Reservation open(long frameBytes) {
             if (total == Long.MAX_VALUE) {
                 return Reservation.NONE;
             }
+            boolean small = frameBytes <= SMALL_FRAME;
+            return new Reservation(this, small ? usedBySmall : used, small ? smallTotal : total);
+        }
+
+        /** Adds {@code more} bytes to {@code frame} if they fit. */
+        private boolean grow(Reservation frame, long more) {
             long mine = held.get();
-            if (mine > 0 && mine + bytes > perConnection) {
-                return null; // a lone frame always fits its connection's share: the server checks the share >= a frame
+            if (mine > frame.bytes && mine + more > perConnection) {
+                return false; // a lone frame always fits its connection's share: the server checks the share >= a frame
             }
-            boolean small = bytes <= SMALL_FRAME;
-            AtomicLong pool = small ? usedBySmall : used;
-            long limit = small ? smallTotal : total;
             long now;
             do {
-                now = pool.get();
-                if (now > 0 && now + bytes > limit) {
-                    return null;
+                now = frame.pool.get();
+                if (now > frame.bytes && now + more > frame.limit) {
+                    return false; // and a lone frame its pool, which is at least a frame too
                 }
-            } while (!pool.compareAndSet(now, now + bytes));
-            held.addAndGet(bytes);
-            return new Reservation(this, bytes, pool);
+            } while (!frame.pool.compareAndSet(now, now + more));
+            held.addAndGet(more);
+            return true;
         }
 
         long held() {
@@ -90,19 +97,40 @@ public final class InboundBudget {
         }
     }
 
-    /** Bytes reserved for one frame; released once, when its request is done. */
+    /**
+     * Bytes reserved for one frame: grown on its connection's event loop while the frame arrives, then handed on with
+     * its request and released once, when the request is done.
+     */
     public static final class Reservation {
-        static final Reservation NONE = new Reservation(null, 0, null);
+        static final Reservation NONE = new Reservation(null, null, Long.MAX_VALUE);
 
         private final Connection connection;
-        private final long bytes;
         private final AtomicLong pool;
+        private final long limit;
         private final AtomicBoolean released = new AtomicBoolean();
+        private long bytes;
 
-        private Reservation(Connection connection, long bytes, AtomicLong pool) {
+        private Reservation(Connection connection, AtomicLong pool, long limit) {
             this.connection = connection;
-            this.bytes = bytes;
             this.pool = pool;
+            this.limit = limit;
+        }
+
+        /** Bytes held now. */
+        long bytes() {
+            return bytes;
+        }
+
+        /** Holds {@code total} bytes from now on if the growth fits; returns whether it does. */
+        boolean growTo(long total) {
+            if (connection == null || total <= bytes) {
+                return true;
+            }
+            if (!connection.grow(this, total - bytes)) {
+                return false;
+            }
+            bytes = total;
+            return true;
         }
 
         public void release() {
