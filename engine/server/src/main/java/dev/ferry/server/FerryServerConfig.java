@@ -155,8 +155,10 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         private Duration transactionCheckInterval = DEFAULT_CHECK_INTERVAL;
         private int transactionCheckMax = DEFAULT_CHECK_MAX;
 
+        private final Path storeDir;
+
         private Builder(Path storeDir) {
-            Objects.requireNonNull(storeDir, "storeDir");
+            this.storeDir = Objects.requireNonNull(storeDir, "storeDir");
             this.broker = BrokerConfig.builder(storeDir);
             this.store = StoreConfig.builder(storeDir.resolve("store")).commitLogSegmentSize(DEFAULT_SEGMENT_SIZE);
         }
@@ -323,6 +325,9 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
                         ? transactionCheckInterval : TRANSACTION_TIMEOUT);
             }
             nameServer.remotingLimits(nameServerShare(remotingLimits)).tls(tls);
+            if (!nameServer.hasKvConfigPath()) {
+                nameServer.kvConfigPath(storeDir.resolve("namesrv").resolve("kvConfig.json"));
+            }
             broker.tls(tls).nameServerTls(nameServerClientTls(tls)).nameServerCredentials(auth.brokerCredentials());
             NameServerConfig builtNameServer = nameServer.build();
             // a process's own name server is added when its port is known (registeringWith)

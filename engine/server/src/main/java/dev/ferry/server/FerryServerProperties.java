@@ -126,6 +126,14 @@ public final class FerryServerProperties {
         k.put("queryQueueCapacity", (t, v) -> t.limits.queryQueueCapacity(integer("queryQueueCapacity", v)));
         k.put("nameServerMaxTopics", (t, v) -> t.server.nameServer(n ->
                 n.maxTopics(integer("nameServerMaxTopics", v))));
+        k.put("nameServerMaxTopicsPerBroker", (t, v) -> t.server.nameServer(n ->
+                n.maxTopicsPerBroker(integer("nameServerMaxTopicsPerBroker", v))));
+        k.put("nameServerMaxBrokersPerAddress", (t, v) -> t.server.nameServer(n ->
+                n.maxBrokersPerAddress(integer("nameServerMaxBrokersPerAddress", v))));
+        k.put("nameServerMaxKvBytes", (t, v) -> t.server.nameServer(n ->
+                n.maxKvBytes(longValue("nameServerMaxKvBytes", v))));
+        // Apache's name server key
+        k.put("kvConfigPath", (t, v) -> t.server.nameServer(n -> n.kvConfigPath(Path.of(v))));
         k.put("nameServerMaxRegistrationBytes", (t, v) -> t.server.nameServer(n ->
                 n.maxRegistrationBytes(integer("nameServerMaxRegistrationBytes", v))));
         k.put("maxConnections", (t, v) -> t.remoting.maxConnections(integer("maxConnections", v)));

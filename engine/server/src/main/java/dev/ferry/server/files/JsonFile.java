@@ -53,6 +53,10 @@ public final class JsonFile<T> {
         return file.read(bytes -> MAPPER.readValue(bytes, type));
     }
 
+    public Path path() {
+        return file.path();
+    }
+
     public void write(T value) {
         try {
             file.write(MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(value));

@@ -22,22 +22,26 @@ import java.util.concurrent.TimeUnit;
  * A RocketMQ-compatible name server: brokers register their topics here, clients ask it which
  * brokers serve a topic. Routes are answerable as soon as {@link #start()} returns.
  *
- * <p>Threads: the remoting server's, one thread for registrations, one for route queries, one that
- * expires silent brokers; all from the given factory.
+ * <p>Threads: the remoting server's, one thread for registrations, one for route queries, one for changes of the
+ * key-value configuration, one that expires silent brokers; all from the given factory.
  */
 public final class NameServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(NameServer.class.getName());
+    /** Changes of the key-value configuration waiting; beyond, SYSTEM_BUSY. */
+    static final int KV_QUEUE_CAPACITY = 1_000;
 
     private final NameServerConfig config;
     private final RouteTable routes;
     private final RemotingServer remoting;
     private final ExecutorService registrations;
     private final ExecutorService routeQueries;
+    private final ExecutorService kvWrites;
     private final ScheduledExecutorService expiry;
 
     public NameServer(NameServerConfig config, Clock clock, ThreadFactory threadFactory) {
         this.config = config;
-        this.routes = new RouteTable(clock, config.maxTopics(), config.maxBrokers());
+        this.routes = new RouteTable(clock, config.maxTopics(), config.maxTopicsPerBroker(), config.maxBrokers(),
+                config.maxBrokersPerAddress());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
                 .ioThreads(1).limits(config.remotingLimits()).tls(config.tls()).build(),
                 ThreadRoles.named("ferry-namesrv-remoting", threadFactory));
@@ -54,10 +58,14 @@ public final class NameServer implements AutoCloseable {
         remoting.registerProcessor(RequestCode.UNREGISTER_BROKER, processor, registrations);
         remoting.registerProcessor(RequestCode.GET_ROUTEINFO_BY_TOPIC, processor, routeQueries);
         remoting.registerProcessor(RequestCode.GET_BROKER_CLUSTER_INFO, processor, routeQueries);
-        NameServerAdminProcessor admin = new NameServerAdminProcessor(routes, new KvConfigTable(), config,
-                new BodyCodec());
+        // Apart: each change of the key-value configuration writes its file before it is answered, as in Apache, and a
+        // flood of them must wait behind each other, not hold route queries up.
+        this.kvWrites = boundedPool(KV_QUEUE_CAPACITY, ThreadRoles.named("ferry-namesrv-kv", threadFactory));
+        NameServerAdminProcessor admin = new NameServerAdminProcessor(routes,
+                new KvConfigTable(config.maxKvBytes(), config.kvConfigPath()), config, new BodyCodec());
         for (int code : NameServerAdminProcessor.CODES) {
-            remoting.registerProcessor(code, admin, routeQueries);
+            boolean write = code == RequestCode.PUT_KV_CONFIG || code == RequestCode.DELETE_KV_CONFIG;
+            remoting.registerProcessor(code, admin, write ? kvWrites : routeQueries);
         }
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
@@ -131,5 +139,6 @@ public final class NameServer implements AutoCloseable {
         remoting.close();
         registrations.shutdown();
         routeQueries.shutdown();
+        kvWrites.shutdown();
     }
 }

@@ -62,8 +62,7 @@ final class NameServerAdminProcessor implements RequestProcessor {
             }
             case RequestCode.DELETE_KV_CONFIG -> {
                 KvConfigRequestHeader h = request.header(KvConfigRequestHeader.class);
-                kv.delete(h.namespace(), h.key());
-                yield RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+                yield answer(request, kv.delete(h.namespace(), h.key()));
             }
             case RequestCode.GET_KVLIST_BY_NAMESPACE -> {
                 String namespace = request.header(KvNamespaceRequestHeader.class).namespace();
@@ -84,8 +83,11 @@ final class NameServerAdminProcessor implements RequestProcessor {
         if (h.value() == null) {
             return error(request, ResponseCode.SYSTEM_ERROR, "namespace or key is null");
         }
-        return kv.put(h.namespace(), h.key(), h.value())
-                .map(problem -> error(request, ResponseCode.INVALID_PARAMETER, problem))
+        return answer(request, kv.put(h.namespace(), h.key(), h.value()));
+    }
+
+    private static RemotingCommand answer(RemotingCommand request, Optional<KvConfigTable.Refusal> refusal) {
+        return refusal.map(r -> error(request, r.code(), r.remark()))
                 .orElseGet(() -> RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build());
     }
 
@@ -100,6 +102,8 @@ final class NameServerAdminProcessor implements RequestProcessor {
         values.put("orderMessageEnable", "false");
         values.put("maxTopics", String.valueOf(config.maxTopics()));
         values.put("maxBrokers", String.valueOf(config.maxBrokers()));
+        values.put("maxKvBytes", String.valueOf(config.maxKvBytes()));
+        config.kvConfigPath().ifPresent(path -> values.put("kvConfigPath", path.toString()));
         return values;
     }
 

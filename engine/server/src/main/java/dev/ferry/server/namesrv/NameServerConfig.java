@@ -2,8 +2,10 @@ package dev.ferry.server.namesrv;
 
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.TlsConfig;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Settings of a {@link NameServer}, validated once; messages name the bad key and value.
@@ -12,8 +14,14 @@ import java.util.Objects;
  * @param port                   port to listen on (RocketMQ's default 9876; 0 picks a free one)
  * @param brokerExpiry           a broker that has not registered for this long drops out of routes
  * @param scanInterval           how often expired brokers are looked for
- * @param maxTopics              topic routes (one per topic and broker name) the name server keeps
+ * @param maxTopics              topic routes (one per topic and broker name) the name server keeps in all; when they
+ *                               are all taken, a broker with fewer routes takes one from the broker with the most
+ * @param maxTopicsPerBroker     topic routes one broker name may have
  * @param maxBrokers             broker addresses it keeps
+ * @param maxBrokersPerAddress   broker addresses registered over connections from one source address
+ * @param maxKvBytes             what the key-value configuration may hold, counted as its entries cost the heap
+ * @param kvConfigPath           where the key-value configuration is persisted (Apache's {@code kvConfig.json}); empty
+ *                               to keep it in memory only
  * @param maxRegistrationBytes   what one compressed registration may inflate to
  * @param registerQueueCapacity  registrations waiting to be processed (Apache's defaultThreadPoolQueueCapacity)
  * @param routeQueueCapacity     route queries waiting (Apache's clientRequestThreadPoolQueueCapacity)
@@ -21,7 +29,8 @@ import java.util.Objects;
  * @param tls                    TLS of its port
  */
 public record NameServerConfig(String host, int port, Duration brokerExpiry, Duration scanInterval, int maxTopics,
-                               int maxBrokers, int maxRegistrationBytes, int registerQueueCapacity,
+                               int maxTopicsPerBroker, int maxBrokers, int maxBrokersPerAddress, long maxKvBytes,
+                               Optional<Path> kvConfigPath, int maxRegistrationBytes, int registerQueueCapacity,
                                int routeQueueCapacity, RemotingLimits remotingLimits, TlsConfig tls) {
 
     public static final int DEFAULT_PORT = 9876;
@@ -34,7 +43,13 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         require(scanInterval != null && scanInterval.toMillis() > 0, "scanInterval", scanInterval,
                 "must be a positive duration");
         require(maxTopics > 0, "maxTopics", maxTopics, "must be positive");
+        require(maxTopicsPerBroker > 0, "nameServerMaxTopicsPerBroker", maxTopicsPerBroker, "must be positive");
         require(maxBrokers > 0, "maxBrokers", maxBrokers, "must be positive");
+        require(maxBrokersPerAddress > 0, "nameServerMaxBrokersPerAddress", maxBrokersPerAddress,
+                "must be positive");
+        require(maxKvBytes >= 1024 && maxKvBytes <= 1L << 30, "nameServerMaxKvBytes", maxKvBytes,
+                "must be within 1024..1073741824");
+        Objects.requireNonNull(kvConfigPath, "kvConfigPath");
         require(maxRegistrationBytes > 0, "maxRegistrationBytes", maxRegistrationBytes, "must be positive");
         require(registerQueueCapacity > 0, "registerQueueCapacity", registerQueueCapacity, "must be positive");
         require(routeQueueCapacity > 0, "routeQueueCapacity", routeQueueCapacity, "must be positive");
@@ -67,7 +82,9 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
 
     public Builder toBuilder() {
         return new Builder().host(host).port(port).brokerExpiry(brokerExpiry).scanInterval(scanInterval)
-                .maxTopics(maxTopics).maxBrokers(maxBrokers).maxRegistrationBytes(maxRegistrationBytes)
+                .maxTopics(maxTopics).maxTopicsPerBroker(maxTopicsPerBroker).maxBrokers(maxBrokers)
+                .maxBrokersPerAddress(maxBrokersPerAddress).maxKvBytes(maxKvBytes)
+                .kvConfigPath(kvConfigPath.orElse(null)).maxRegistrationBytes(maxRegistrationBytes)
                 .registerQueueCapacity(registerQueueCapacity).routeQueueCapacity(routeQueueCapacity)
                 .remotingLimits(remotingLimits).tls(tls);
     }
@@ -87,7 +104,11 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         private Duration brokerExpiry = Duration.ofSeconds(120);
         private Duration scanInterval = Duration.ofSeconds(5);
         private int maxTopics = 1_000_000;
+        private int maxTopicsPerBroker = 200_000;
         private int maxBrokers = 1_000;
+        private int maxBrokersPerAddress = 16;
+        private long maxKvBytes = 4L << 20;
+        private Path kvConfigPath;
         private int maxRegistrationBytes = defaultMaxRegistrationBytes();
         private int registerQueueCapacity = 10_000;
         private int routeQueueCapacity = 50_000;
@@ -119,9 +140,35 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
             return this;
         }
 
+        public Builder maxTopicsPerBroker(int value) {
+            this.maxTopicsPerBroker = value;
+            return this;
+        }
+
         public Builder maxBrokers(int value) {
             this.maxBrokers = value;
             return this;
+        }
+
+        public Builder maxBrokersPerAddress(int value) {
+            this.maxBrokersPerAddress = value;
+            return this;
+        }
+
+        public Builder maxKvBytes(long value) {
+            this.maxKvBytes = value;
+            return this;
+        }
+
+        /** Where the key-value configuration is persisted; {@code null} keeps it in memory only. */
+        public Builder kvConfigPath(Path value) {
+            this.kvConfigPath = value;
+            return this;
+        }
+
+        /** Whether {@link #kvConfigPath(Path)} was given. */
+        public boolean hasKvConfigPath() {
+            return kvConfigPath != null;
         }
 
         public Builder maxRegistrationBytes(int value) {
@@ -150,7 +197,8 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         }
 
         public NameServerConfig build() {
-            return new NameServerConfig(host, port, brokerExpiry, scanInterval, maxTopics, maxBrokers,
+            return new NameServerConfig(host, port, brokerExpiry, scanInterval, maxTopics, maxTopicsPerBroker,
+                    maxBrokers, maxBrokersPerAddress, maxKvBytes, Optional.ofNullable(kvConfigPath),
                     maxRegistrationBytes, registerQueueCapacity, routeQueueCapacity, remotingLimits, tls);
         }
     }

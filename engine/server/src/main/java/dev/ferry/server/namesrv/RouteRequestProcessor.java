@@ -112,7 +112,7 @@ final class RouteRequestProcessor implements RequestProcessor {
         DataVersion version = topics.dataVersion() == null ? new DataVersion(0, 0, 0) : topics.dataVersion();
         RouteTable.Outcome outcome = routes.register(header.clusterName(), header.brokerName(), header.brokerAddr(),
                 header.brokerId(), header.haServerAddr(), Boolean.TRUE.equals(header.enableActingMaster()), version,
-                valid, context.channel().id());
+                valid, context.channel().id(), sourceHost(context));
         if (!outcome.accepted()) {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark(outcome.refusal()).build();
         }
@@ -125,9 +125,16 @@ final class RouteRequestProcessor implements RequestProcessor {
         int skipped = invalid + outcome.topicsSkipped();
         if (skipped > 0) {
             response.remark(skipped + " topics not routed: " + invalid + " with invalid names, "
-                    + outcome.topicsSkipped() + " beyond the name server's maximum of topic routes");
+                    + outcome.topicsSkipped() + " beyond the name server's maximum of topic routes (per broker, or "
+                    + "in all)");
         }
         return response.build();
+    }
+
+    /** The host a request's connection comes from: brokers are told apart by it. */
+    private static String sourceHost(RequestContext context) {
+        return context.channel().remoteAddress() instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : String.valueOf(context.channel().remoteAddress());
     }
 
     /** Queue counts a client can build a route of. */

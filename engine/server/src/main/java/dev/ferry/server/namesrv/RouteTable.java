@@ -35,7 +35,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *     connection registering the same address and closing takes nothing away;</li>
  * <li>a broker name and id held by a live broker at another address cannot be taken over until
  *     that broker goes (its connections close, it unregisters, or it falls silent);</li>
- * <li>at most {@code maxTopics} topic routes and {@code maxBrokers} broker addresses are kept.</li>
+ * <li>a live broker's registration is taken only over a connection it registered over, or a new one from the same
+ *     source host: a client elsewhere cannot change its routes by naming its address;</li>
+ * <li>at most {@code maxTopicsPerBroker} topic routes per broker name, {@code maxBrokersPerAddress} brokers registered
+ *     from one source host, {@code maxBrokers} broker addresses and {@code maxTopics} topic routes in all are kept.
+ *     When every route is taken, a broker registering a new topic takes a route from the broker with the most, as
+ *     long as that one keeps more than it: made-up brokers flooding the table cannot keep a real broker's new topic
+ *     from its route.</li>
  * </ul>
  *
  * <p>Thread-safe: registrations and expiry write under one lock, route queries read under it.
@@ -58,15 +64,17 @@ public final class RouteTable {
         final String cluster;
         final String brokerName;
         final long brokerId;
+        final String sourceHost;
         final Set<String> channelIds = new LinkedHashSet<>();
         long lastSeenMillis;
         DataVersion dataVersion;
         String haServerAddr;
 
-        LiveBroker(String cluster, String brokerName, long brokerId) {
+        LiveBroker(String cluster, String brokerName, long brokerId, String sourceHost) {
             this.cluster = cluster;
             this.brokerName = brokerName;
             this.brokerId = brokerId;
+            this.sourceHost = sourceHost;
         }
 
         /** Records the connection; false when the broker has as many open ones as it may. */
@@ -78,33 +86,40 @@ public final class RouteTable {
 
     private final Clock clock;
     private final int maxTopics;
+    private final int maxTopicsPerBroker;
     private final int maxBrokers;
+    private final int maxBrokersPerAddress;
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, BrokerData> brokers = new HashMap<>();            // brokerName ->
     private final Map<String, Set<String>> clusters = new HashMap<>();          // cluster -> brokerNames
     private final Map<String, Map<String, QueueData>> topics = new HashMap<>(); // topic -> brokerName ->
     private final Map<String, LiveBroker> live = new HashMap<>();               // brokerAddr ->
+    private final Map<String, Set<String>> routed = new HashMap<>();            // brokerName -> its topics, in order
+    private final Map<String, Integer> brokersByHost = new HashMap<>();        // source host -> live brokers
     private int routeEntries;
     private boolean fullLogged;
 
     public RouteTable(Clock clock) {
-        this(clock, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        this(clock, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
     }
 
-    public RouteTable(Clock clock, int maxTopics, int maxBrokers) {
+    public RouteTable(Clock clock, int maxTopics, int maxTopicsPerBroker, int maxBrokers, int maxBrokersPerAddress) {
         this.clock = clock;
         this.maxTopics = maxTopics;
+        this.maxTopicsPerBroker = maxTopicsPerBroker;
         this.maxBrokers = maxBrokers;
+        this.maxBrokersPerAddress = maxBrokersPerAddress;
     }
 
     /**
      * Records a broker's registration (first or periodic) with its topics.
      *
-     * @param channelId the connection it registered over; the broker goes when its last such connection closes
+     * @param channelId  the connection it registered over; the broker goes when its last such connection closes
+     * @param sourceHost the address that connection comes from
      */
     public Outcome register(String cluster, String brokerName, String brokerAddr, long brokerId, String haServerAddr,
                             boolean enableActingMaster, DataVersion dataVersion, Map<String, TopicConfig> topicConfigs,
-                            String channelId) {
+                            String channelId, String sourceHost) {
         lock.writeLock().lock();
         try {
             BrokerData existing = brokers.get(brokerName);
@@ -125,6 +140,14 @@ public final class RouteTable {
             if (broker == null && live.size() >= maxBrokers) {
                 return Outcome.refused("the name server keeps " + maxBrokers + " brokers, its maximum");
             }
+            if (broker == null && brokersByHost.getOrDefault(sourceHost, 0) >= maxBrokersPerAddress) {
+                return Outcome.refused(maxBrokersPerAddress + " brokers are registered from " + sourceHost
+                        + ", the most one address may register");
+            }
+            if (broker != null && !broker.channelIds.contains(channelId) && !broker.sourceHost.equals(sourceHost)) {
+                return Outcome.refused(brokerAddr + " is registered from " + broker.sourceHost + "; a connection from "
+                        + sourceHost + " cannot register it while it is alive");
+            }
             if (broker != null && !broker.channelIds.contains(channelId)
                     && broker.channelIds.size() >= MAX_CHANNELS_PER_BROKER) {
                 return Outcome.refused(brokerAddr + " is registered over " + MAX_CHANNELS_PER_BROKER
@@ -138,8 +161,9 @@ public final class RouteTable {
             brokers.put(brokerName, new BrokerData(cluster, brokerName, addrs, enableActingMaster));
 
             if (broker == null) {
-                broker = new LiveBroker(cluster, brokerName, brokerId);
+                broker = new LiveBroker(cluster, brokerName, brokerId, sourceHost);
                 live.put(brokerAddr, broker);
+                brokersByHost.merge(sourceHost, 1, Integer::sum);
                 LOG.log(System.Logger.Level.INFO, "broker {0} ({1}, id {2}) of cluster {3} registered",
                         brokerAddr, brokerName, brokerId, cluster);
             }
@@ -157,17 +181,19 @@ public final class RouteTable {
     /** Adds or updates the broker's queues of each topic; omitted topics stay. Returns the topics not kept. */
     private int mergeTopics(String brokerName, Map<String, TopicConfig> topicConfigs) {
         int skipped = 0;
+        Set<String> mine = routed.computeIfAbsent(brokerName, b -> new LinkedHashSet<>());
         for (Map.Entry<String, TopicConfig> entry : topicConfigs.entrySet()) {
             TopicConfig config = entry.getValue();
             QueueData queues = new QueueData(brokerName, config.readQueueNums(), config.writeQueueNums(),
                     config.perm(), config.topicSysFlag());
             Map<String, QueueData> byBroker = topics.get(entry.getKey());
             if (byBroker == null || !byBroker.containsKey(brokerName)) {
-                if (routeEntries >= maxTopics) {
+                if (mine.size() >= maxTopicsPerBroker || routeEntries >= maxTopics && !takeRouteForOneWith(mine)) {
                     skipped++;
                     continue;
                 }
                 routeEntries++;
+                mine.add(entry.getKey());
                 if (byBroker == null) {
                     byBroker = new TreeMap<>();
                     topics.put(entry.getKey(), byBroker);
@@ -175,12 +201,53 @@ public final class RouteTable {
             }
             byBroker.put(brokerName, queues);
         }
+        if (mine.isEmpty()) {
+            routed.remove(brokerName);
+        }
         if (skipped > 0 && !fullLogged) {
             fullLogged = true;
-            LOG.log(System.Logger.Level.WARNING, "the name server keeps {0} topic routes, its maximum (maxTopics); "
-                    + "{1} topics of broker {2} have no route", maxTopics, skipped, brokerName);
+            LOG.log(System.Logger.Level.WARNING, "{0} topics of broker {1} have no route: a broker may have {2} "
+                    + "(nameServerMaxTopicsPerBroker), all brokers {3} (nameServerMaxTopics)", skipped, brokerName,
+                    maxTopicsPerBroker, maxTopics);
         }
         return skipped;
+    }
+
+    /**
+     * Every route is taken: the broker with the most gives its oldest one up, if it keeps more than a broker with
+     * {@code mine} will then have. Its next registration may bring the topic back only by the same rule.
+     */
+    private boolean takeRouteForOneWith(Set<String> mine) {
+        Map.Entry<String, Set<String>> largest = null;
+        for (Map.Entry<String, Set<String>> candidate : routed.entrySet()) {
+            if (largest == null || candidate.getValue().size() > largest.getValue().size()) {
+                largest = candidate;
+            }
+        }
+        if (largest == null || largest.getValue().size() <= mine.size() + 1) {
+            return false;
+        }
+        removeRoute(largest.getValue().iterator().next(), largest.getKey());
+        return true;
+    }
+
+    /** Removes the route of {@code topic} on {@code brokerName}, if it has one. */
+    private void removeRoute(String topic, String brokerName) {
+        Map<String, QueueData> byBroker = topics.get(topic);
+        if (byBroker == null || byBroker.remove(brokerName) == null) {
+            return;
+        }
+        routeEntries--;
+        if (byBroker.isEmpty()) {
+            topics.remove(topic);
+        }
+        Set<String> ofBroker = routed.get(brokerName);
+        if (ofBroker != null) {
+            ofBroker.remove(topic);
+            if (ofBroker.isEmpty()) {
+                routed.remove(brokerName);
+            }
+        }
     }
 
     /**
@@ -244,6 +311,7 @@ public final class RouteTable {
 
     private void drop(String brokerAddr, LiveBroker gone, String why) {
         LOG.log(System.Logger.Level.INFO, "broker {0} ({1}) removed: {2}", brokerAddr, gone.brokerName, why);
+        brokersByHost.computeIfPresent(gone.sourceHost, (host, n) -> n == 1 ? null : n - 1);
         BrokerData data = brokers.get(gone.brokerName);
         if (data == null) {
             return;
@@ -263,14 +331,8 @@ public final class RouteTable {
                 clusters.remove(gone.cluster);
             }
         }
-        for (Iterator<Map<String, QueueData>> it = topics.values().iterator(); it.hasNext(); ) {
-            Map<String, QueueData> byBroker = it.next();
-            if (byBroker.remove(gone.brokerName) != null) {
-                routeEntries--;
-            }
-            if (byBroker.isEmpty()) {
-                it.remove();
-            }
+        for (String topic : List.copyOf(routed.getOrDefault(gone.brokerName, Set.of()))) {
+            removeRoute(topic, gone.brokerName);
         }
     }
 
@@ -374,19 +436,11 @@ public final class RouteTable {
             if (byBroker == null) {
                 return 0;
             }
-            int before = byBroker.size();
-            if (cluster == null || cluster.isBlank()) {
-                byBroker.clear();
-            } else {
-                Set<String> names = clusters.getOrDefault(cluster, Set.of());
-                byBroker.keySet().removeIf(names::contains);
-            }
-            int removed = before - byBroker.size();
-            routeEntries -= removed;
-            if (byBroker.isEmpty()) {
-                topics.remove(topic);
-            }
-            return removed;
+            Set<String> names = cluster == null || cluster.isBlank() ? null : clusters.getOrDefault(cluster, Set.of());
+            List<String> going = byBroker.keySet().stream().filter(name -> names == null || names.contains(name))
+                    .toList();
+            going.forEach(name -> removeRoute(topic, name));
+            return going.size();
         } finally {
             lock.writeLock().unlock();
         }

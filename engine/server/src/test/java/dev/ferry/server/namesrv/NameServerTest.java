@@ -165,9 +165,9 @@ class NameServerTest {
         RouteTable table = new RouteTable(clock);
         Map<String, TopicConfig> topics = Map.of("A", TopicConfig.of("A", 4));
         table.register("DefaultCluster", "broker-a", "127.0.0.1:10911", 0, "", false, new DataVersion(0, 1, 1),
-                topics, "real-connection");
+                topics, "real-connection", "127.0.0.1");
         table.register("DefaultCluster", "broker-a", "127.0.0.1:10911", 0, "", false, new DataVersion(0, 1, 1),
-                Map.of(), "other-connection");
+                Map.of(), "other-connection", "127.0.0.1");
 
         table.connectionClosed("other-connection");
         assertThat(table.route("A")).isNotNull();
@@ -191,15 +191,17 @@ class NameServerTest {
         }
 
         RouteTable table = new RouteTable(clock);
-        table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1), Map.of(), "c1");
+        table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1), Map.of(), "c1",
+                "127.0.0.1");
         assertThat(table.register("ClusterB", "broker-x", "127.0.0.1:2", 1, "", false, new DataVersion(0, 1, 1),
-                Map.of(), "c2").refusal()).contains("belongs to cluster ClusterA");
+                Map.of(), "c2", "127.0.0.1").refusal()).contains("belongs to cluster ClusterA");
         for (int i = 0; i < 7; i++) {
             table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1), Map.of(),
-                    "extra-" + i);
+                    "extra-" + i, "127.0.0.1");
         }
         assertThat(table.register("ClusterA", "broker-x", "127.0.0.1:1", 0, "", false, new DataVersion(0, 1, 1),
-                Map.of(), "one-too-many").accepted()).as("its open connections are not pushed out").isFalse();
+                Map.of(), "one-too-many", "127.0.0.1").accepted()).as("its open connections are not pushed out")
+                .isFalse();
 
         RemotingCommand huge = register("broker-a", "127.0.0.1:10911", 2, new TopicConfig("Huge", 70_000, 70_000, 6,
                 null, 0, false, Map.of()), new TopicConfig("BadPerm", 1, 1, 64, null, 0, false, Map.of()));
