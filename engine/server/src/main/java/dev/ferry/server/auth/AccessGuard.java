@@ -1,5 +1,6 @@
 package dev.ferry.server.auth;
 
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestGuard;
@@ -17,6 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * user with its password (authentication), and that user's ACL must allow what the request does (authorization; a
  * super user may do everything). A refusal is answered NO_PERMISSION with RocketMQ's remark, which names the user and
  * the resource but never a password or a signature; the connection stays open, as Apache's broker keeps it.
+ *
+ * <p>A request that names a message only by its commit-log offset or id is checked twice: here, for what it names,
+ * and by {@link #checkMessage} once its processor has found the message, for what the message is.
  */
 public final class AccessGuard implements RequestGuard {
     private static final System.Logger LOG = System.getLogger(AccessGuard.class.getName());
@@ -40,9 +44,26 @@ public final class AccessGuard implements RequestGuard {
     @Override
     public RemotingCommand check(RemoteChannel channel, RemotingCommand request) {
         String refusal = refusal(request, channel.remoteAddress());
-        if (refusal == null) {
+        return refusal == null ? null : refuse(channel, request, refusal);
+    }
+
+    /**
+     * Whether the user who sent {@code request}, which {@link #check} let through, may have {@code message}, the
+     * message the request named by its offset or id ({@link RequestResources#ofMessage}). A processor asks once it has
+     * found the message, before it answers with it or acts on it.
+     *
+     * @return {@code null} when the user may, else the NO_PERMISSION answer that refuses the request
+     */
+    public RemotingCommand checkMessage(RemoteChannel channel, RemotingCommand request, StoredMessageView message) {
+        if (!authorization) {
             return null;
         }
+        String refusal = authorizationRefusal(request.extField(RequestSignature.ACCESS_KEY),
+                resources.ofMessage(request, message), channel.remoteAddress());
+        return refusal == null ? null : refuse(channel, request, refusal);
+    }
+
+    private RemotingCommand refuse(RemoteChannel channel, RemotingCommand request, String refusal) {
         long count = refusals.incrementAndGet();
         long now = System.nanoTime();
         long last = lastLogged.get();
@@ -72,6 +93,11 @@ public final class AccessGuard implements RequestGuard {
         } catch (IllegalArgumentException e) { // a missing field, an unreadable body
             return "parse authorization context error: " + e.getMessage();
         }
+        return authorizationRefusal(username, needed, from);
+    }
+
+    /** @return {@code null} when {@code username} may have everything {@code needed}, else the remark why not */
+    private String authorizationRefusal(String username, List<RequiredAccess> needed, SocketAddress from) {
         if (needed.isEmpty()) {
             return null;
         }

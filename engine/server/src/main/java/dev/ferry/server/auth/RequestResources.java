@@ -7,6 +7,9 @@ import static dev.ferry.server.auth.Action.PUB;
 import static dev.ferry.server.auth.Action.SUB;
 import static dev.ferry.server.auth.Action.UPDATE;
 
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.NameRules;
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -27,6 +30,11 @@ import java.util.List;
  * Update on their cluster (reading users and policies: Get). A
  * retry topic {@code %RETRY%group} stands for its group. Codes without a rule here (cluster information, client
  * config checks) need only an authenticated user. Ferry also checks lite pulls as pulls, which Apache leaves open.
+ *
+ * <p>Where Ferry is stricter than Apache: a pull or an offset request of a retry or dead-letter topic needs the group
+ * that topic belongs to, whatever group the request names; the all-offsets codes a slave copies need the cluster's
+ * Get; and a request that names a message only by its commit-log offset or id is checked again once its processor
+ * has found the message ({@link #ofMessage}), against what that message is.
  */
 public final class RequestResources {
     private final BodyCodec json;
@@ -90,7 +98,9 @@ public final class RequestResources {
             case RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, RequestCode.UPDATE_BROKER_CONFIG,
                     RequestCode.PUT_KV_CONFIG, RequestCode.DELETE_KV_CONFIG, RequestCode.UPDATE_NAMESRV_CONFIG ->
                     List.of(RequiredAccess.cluster(clusterName, UPDATE));
-            case RequestCode.GET_BROKER_CONFIG, RequestCode.GET_BROKER_RUNTIME_INFO,
+            // every group's offsets, the delay progress: what a slave copies, so the master's whole state
+            case RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_DELAY_OFFSET,
+                    RequestCode.GET_BROKER_CONFIG, RequestCode.GET_BROKER_RUNTIME_INFO,
                     RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, RequestCode.GET_ALL_TOPIC_CONFIG,
                     RequestCode.GET_BROKER_CONSUME_STATS, RequestCode.VIEW_BROKER_STATS_DATA,
                     RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, RequestCode.GET_KV_CONFIG,
@@ -106,6 +116,58 @@ public final class RequestResources {
                     List.of(RequiredAccess.cluster(clusterName, UPDATE));
             default -> List.of();
         };
+    }
+
+    /**
+     * What {@code request} needs of the message it named only by a commit-log offset or an id, now that its processor
+     * has found it: nothing in the request says what that message is. A view (VIEW_MESSAGE_BY_ID,
+     * CONSUME_MESSAGE_DIRECTLY) needs Get on the message's topic; a send-back Sub on it, and on the topic a retried
+     * message came from ({@code RETRY_TOPIC}); the end of a transaction Pub on the half message's real topic
+     * ({@code REAL_TOPIC}), as its send needed. Any other code reading a message needs Get on its topic.
+     */
+    public List<RequiredAccess> ofMessage(RemotingCommand request, StoredMessageView message) {
+        return switch (request.code()) {
+            case RequestCode.CONSUMER_SEND_MSG_BACK -> sentBack(message);
+            case RequestCode.END_TRANSACTION -> halfMessage(message);
+            default -> stored(message.topic(), GET);
+        };
+    }
+
+    private static List<RequiredAccess> sentBack(StoredMessageView message) {
+        List<RequiredAccess> needed = new ArrayList<>(stored(message.topic(), SUB));
+        String origin = message.property(MessageProperties.RETRY_TOPIC);
+        // a copy a consumer sent back keeps the topic it came from; in any other topic the property is the producer's,
+        // and a name no topic can have is no topic anyone reads
+        if (SystemTopics.groupOf(message.topic()) != null && origin != null && NameRules.isValidTopic(origin)) {
+            for (RequiredAccess access : stored(origin, SUB)) {
+                if (!needed.contains(access)) {
+                    needed.add(access);
+                }
+            }
+        }
+        return needed;
+    }
+
+    private static List<RequiredAccess> halfMessage(StoredMessageView half) {
+        // the broker wrote it from the send's own topic; a half message without one is the half topic's alone
+        String realTopic = half.property(MessageProperties.REAL_TOPIC);
+        return realTopic == null || !NameRules.isValidTopic(realTopic)
+                ? List.of(RequiredAccess.topic(half.topic(), PUB)) : send(realTopic);
+    }
+
+    /**
+     * What guards the messages stored in {@code topic}: a retry topic's, the group it belongs to; a dead-letter topic's,
+     * the topic and its group; any other topic's, the topic.
+     */
+    private static List<RequiredAccess> stored(String topic, Action... actions) {
+        String group = SystemTopics.groupOf(topic);
+        if (group == null) {
+            return List.of(RequiredAccess.topic(topic, actions));
+        }
+        if (SystemTopics.isRetryTopic(topic)) {
+            return List.of(RequiredAccess.group(group, actions));
+        }
+        return List.of(RequiredAccess.topic(topic, actions), RequiredAccess.group(group, actions));
     }
 
     private static List<RequiredAccess> send(String topic) {
@@ -149,14 +211,17 @@ public final class RequestResources {
                 : RequiredAccess.topic(topic, actions);
     }
 
+    /**
+     * The topic and the group a request names; a retry or dead-letter topic also needs the group it belongs to, so
+     * that no group's retries are read under another group's name.
+     */
     private static List<RequiredAccess> topicAndGroup(RemotingCommand request, String groupField, Action... actions) {
         String topic = field(request, "topic");
-        String group = field(request, groupField);
-        List<RequiredAccess> needed = new ArrayList<>(2);
-        if (!SystemTopics.isRetryTopic(topic)) {
-            needed.add(RequiredAccess.topic(topic, actions));
+        RequiredAccess group = RequiredAccess.group(field(request, groupField), actions);
+        List<RequiredAccess> needed = new ArrayList<>(stored(topic, actions));
+        if (!needed.contains(group)) {
+            needed.add(group);
         }
-        needed.add(RequiredAccess.group(group, actions));
         return needed;
     }
 

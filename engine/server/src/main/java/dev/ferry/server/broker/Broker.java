@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.ConnectionEvent;
@@ -43,6 +44,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A RocketMQ-compatible broker: stores messages sent to it, serves pulls (long polling),
@@ -103,6 +105,9 @@ public final class Broker implements AutoCloseable {
     private final BrokerStatistics statistics;
     private final PullOffsets pullOffsets;
     private final BrokerFigures figures;
+    /** Who may have a message a request named by its offset or id: everyone until access is controlled. */
+    private volatile MessageAccess messageAccess = MessageAccess.OPEN;
+    private final AtomicLong messageRefusals = new AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -188,7 +193,8 @@ public final class Broker implements AutoCloseable {
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
                 filters, limits, json, this::notifyMembershipChanged, hold::onSubscriptionChanged);
         OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics);
-        MessageQueryProcessor queries = new MessageQueryProcessor(store, limits.maxQueryResults());
+        MessageQueryProcessor queries = new MessageQueryProcessor(store, limits.maxQueryResults(),
+                this::messageRefusal);
         this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,
                 this::health);
 
@@ -211,9 +217,10 @@ public final class Broker implements AutoCloseable {
         }
         // Send-backs and transaction ends write to the store like sends do, in arrival order.
         remoting.registerProcessor(RequestCode.CONSUMER_SEND_MSG_BACK,
-                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters),
+                new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters,
+                        this::messageRefusal),
                 sendLane);
-        remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions),
+        remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions, this::messageRefusal),
                 sendLane);
         LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
                 config.brokerName());
@@ -231,7 +238,7 @@ public final class Broker implements AutoCloseable {
                 offsets, pullOffsets, consumers, producers, store, statistics.getWindows, json, this::address, clock,
                 (ok, system, millis) -> observer.groupCreated(ok, millis));
         ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
-                subscriptionGroups, offsets, consumers, store, json);
+                subscriptionGroups, offsets, consumers, store, json, this::messageRefusal);
         BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
                 counters, statistics, executors(), clock.millis()), json, clock);
         for (int code : TopicAdminProcessor.CODES) {
@@ -293,14 +300,27 @@ public final class Broker implements AutoCloseable {
             remoting.registerProcessor(code, admin, queryExecutor);
         }
         if (auth.anyEnabled()) {
-            remoting.guard(new AccessGuard(metadata, new RequestResources(json, config.clusterName()),
-                    auth.authenticationEnabled(), auth.authorizationEnabled()));
+            AccessGuard guard = new AccessGuard(metadata, new RequestResources(json, config.clusterName()),
+                    auth.authenticationEnabled(), auth.authorizationEnabled());
+            remoting.guard(guard);
+            messageAccess = guard::checkMessage;
         }
     }
 
-    /** Requests refused by authentication or authorization since start. */
+    private RemotingCommand messageRefusal(RemoteChannel channel, RemotingCommand request, StoredMessageView message) {
+        RemotingCommand refusal = messageAccess.refusal(channel, request, message);
+        if (refusal != null) {
+            messageRefusals.incrementAndGet();
+        }
+        return refusal;
+    }
+
+    /**
+     * Requests refused by authentication or authorization since start: by the guard in front of the processors, and
+     * for the message they named by its offset or id.
+     */
     public long refusedRequests() {
-        return remoting.refusedRequests();
+        return remoting.refusedRequests() + messageRefusals.get();
     }
 
     /** Starts serving and registers with the name servers. */

@@ -49,10 +49,12 @@ final class ConsumerCallsProcessor implements RequestProcessor {
     private final ConsumerGroups consumers;
     private final MessageStore store;
     private final BodyCodec json;
+    private final MessageAccess access;
 
     ConsumerCallsProcessor(String brokerName, TopicConfigTable topics, SubscriptionGroupTable groups,
                            ConsumerOffsetTable offsets, ConsumerGroups consumers, MessageStore store,
-                           BodyCodec json) {
+                           BodyCodec json, MessageAccess access) {
+        this.access = access;
         this.brokerName = brokerName;
         this.topics = topics;
         this.groups = groups;
@@ -82,6 +84,11 @@ final class ConsumerCallsProcessor implements RequestProcessor {
                 : store.messageByOffsetId(h.msgId());
         if (message.isEmpty()) {
             return error(request, ResponseCode.SYSTEM_ERROR, "can not find message by the id " + h.msgId());
+        }
+        // the id may name a message of any topic: it goes to the group's client only if the asker may see it
+        RemotingCommand refusal = access.refusal(context.channel(), request, message.get());
+        if (refusal != null) {
+            return refusal;
         }
         Map<String, String> fields = new HashMap<>(request.extFields());
         fields.put("brokerName", brokerName);

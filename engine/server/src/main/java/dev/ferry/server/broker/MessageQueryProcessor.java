@@ -19,7 +19,9 @@ import java.util.Optional;
 
 /**
  * VIEW_MESSAGE_BY_ID (by commit-log offset) and QUERY_MESSAGE (by key within a time range, or by
- * unique message id when the request carries {@value QueryMessageRequestHeader#UNIQUE_KEY_QUERY}).
+ * unique message id when the request carries {@value QueryMessageRequestHeader#UNIQUE_KEY_QUERY}). A message viewed by
+ * its offset may be of any topic, so it is answered only if {@link MessageAccess} allows it; a query returns only
+ * messages of the topic it names, which the guard has checked.
  */
 final class MessageQueryProcessor implements RequestProcessor {
     private static final int UNIQUE_KEY_CANDIDATES = 64;
@@ -28,28 +30,34 @@ final class MessageQueryProcessor implements RequestProcessor {
 
     private final MessageStore store;
     private final int maxResults;
+    private final MessageAccess access;
 
     /** @param maxResults most messages one query returns (Apache's maxMsgsNumBatch, 64) */
-    MessageQueryProcessor(MessageStore store, int maxResults) {
+    MessageQueryProcessor(MessageStore store, int maxResults, MessageAccess access) {
         this.store = store;
         this.maxResults = maxResults;
+        this.access = access;
     }
 
     @Override
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
         return switch (request.code()) {
-            case RequestCode.VIEW_MESSAGE_BY_ID -> view(request);
+            case RequestCode.VIEW_MESSAGE_BY_ID -> view(context, request);
             case RequestCode.QUERY_MESSAGE -> query(request);
             default -> RemotingCommand.responseTo(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED).build();
         };
     }
 
-    private RemotingCommand view(RemotingCommand request) {
+    private RemotingCommand view(RequestContext context, RemotingCommand request) {
         long offset = request.header(ViewMessageRequestHeader.class).offset();
         Optional<StoredMessageView> message = store.messageAt(offset);
         if (message.isEmpty()) {
             return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR)
                     .remark("can not find message by the offset " + offset).build();
+        }
+        RemotingCommand refusal = access.refusal(context.channel(), request, message.get());
+        if (refusal != null) {
+            return refusal;
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).bodyParts(List.of(message.get().bytes()))
                 .build();

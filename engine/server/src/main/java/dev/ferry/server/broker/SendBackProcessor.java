@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * or in the group's DLQ once its attempts are used up. The copy keeps the body, the producer's
  * properties and id ({@code UNIQ_KEY}), and records where it came from ({@code RETRY_TOPIC},
  * {@code ORIGIN_MESSAGE_ID}); its reconsume count is one higher. Like a send, it is answered once
- * the copy is durable, without holding the send thread for the flush.
+ * the copy is durable, without holding the send thread for the flush. The offset may point at a message of any topic:
+ * nothing is copied unless {@link MessageAccess} lets the sender consume that message.
  */
 final class SendBackProcessor implements RequestProcessor {
     private static final System.Logger LOG = System.getLogger(SendBackProcessor.class.getName());
@@ -34,11 +35,13 @@ final class SendBackProcessor implements RequestProcessor {
     private final SubscriptionGroupTable groups;
     /** Where messages sent to a DLQ are counted. */
     private final TopicCounters deadLetters;
+    private final MessageAccess access;
 
     SendBackProcessor(MessageStore store, RetryRouting routing, ScheduleService schedule,
                       Supplier<InetSocketAddress> storeHost, SubscriptionGroupTable groups,
-                      TopicCounters deadLetters) {
+                      TopicCounters deadLetters, MessageAccess access) {
         this.deadLetters = deadLetters;
+        this.access = access;
         this.groups = groups;
         this.store = store;
         this.routing = routing;
@@ -61,6 +64,10 @@ final class SendBackProcessor implements RequestProcessor {
         Optional<StoredMessageView> found = store.messageAt(h.offset());
         if (found.isEmpty()) {
             return error(request, ResponseCode.SYSTEM_ERROR, "look message by offset failed, " + h.offset());
+        }
+        RemotingCommand refusal = access.refusal(context.channel(), request, found.get());
+        if (refusal != null) {
+            return refusal;
         }
         StoredMessageView original = found.get();
         int reconsumeTimes = original.reconsumeTimes();

@@ -147,6 +147,16 @@ final class TransactionService {
     }
 
     /**
+     * The half message at {@code halfOffset} in the commit log and {@code queueOffset} in the half topic's queue, if
+     * both name the same one.
+     */
+    Optional<StoredMessageView> halfMessage(long halfOffset, long queueOffset) {
+        // Found through the half topic's queue, which only the broker writes: any offset a client names could point
+        // into a message body that looks like a half message.
+        return store.queuedMessageAt(SystemTopics.TRANSACTION_HALF_TOPIC, 0, queueOffset, halfOffset);
+    }
+
+    /**
      * Applies a producer's decision about the half message at {@code halfOffset}, after Apache's checks: the message
      * must be a half message, of the producer's group, at the queue offset the producer names.
      *
@@ -160,10 +170,7 @@ final class TransactionService {
         if (outcome == Outcome.UNKNOWN) {
             return CompletableFuture.completedFuture(null); // the check will ask again
         }
-        // Found through the half topic's queue, which only the broker writes: any offset a client names could point
-        // into a message body that looks like a half message.
-        StoredMessageView half = store.queuedMessageAt(SystemTopics.TRANSACTION_HALF_TOPIC, 0, queueOffset, halfOffset)
-                .orElse(null);
+        StoredMessageView half = halfMessage(halfOffset, queueOffset).orElse(null);
         if (half == null) {
             return refused(store.messageAt(halfOffset)
                     .filter(m -> SystemTopics.TRANSACTION_HALF_TOPIC.equals(m.topic())).isPresent()

@@ -48,7 +48,7 @@ class SendBackProcessorTest {
                     () -> { });
             SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
             SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups,
-                    new TopicCounters());
+                    new TopicCounters(), MessageAccess.OPEN);
             CompletableFuture<Answer> answered = new CompletableFuture<>();
             RequestContext context = new RequestContext() {
                 @Override
