@@ -156,8 +156,8 @@ public final class RequestResources {
     }
 
     /**
-     * What guards the messages stored in {@code topic}: a retry topic's, the group it belongs to; a dead-letter topic's,
-     * the topic and its group; any other topic's, the topic.
+     * What guards the messages stored in {@code topic}: a retry topic's, the group it belongs to; a dead-letter
+     * topic's, the topic and its group; any other topic's, the topic.
      */
     private static List<RequiredAccess> stored(String topic, Action... actions) {
         String group = SystemTopics.groupOf(topic);

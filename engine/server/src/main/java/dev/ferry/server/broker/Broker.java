@@ -220,8 +220,8 @@ public final class Broker implements AutoCloseable {
                 new SendBackProcessor(store, retries, schedule, this::storeHost, subscriptionGroups, counters,
                         this::messageRefusal),
                 sendLane);
-        remoting.registerProcessor(RequestCode.END_TRANSACTION, new EndTransactionProcessor(transactions, this::messageRefusal),
-                sendLane);
+        remoting.registerProcessor(RequestCode.END_TRANSACTION,
+                new EndTransactionProcessor(transactions, this::messageRefusal), sendLane);
         LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
                 config.brokerName());
         remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);

@@ -54,7 +54,6 @@ final class ConsumerCallsProcessor implements RequestProcessor {
     ConsumerCallsProcessor(String brokerName, TopicConfigTable topics, SubscriptionGroupTable groups,
                            ConsumerOffsetTable offsets, ConsumerGroups consumers, MessageStore store,
                            BodyCodec json, MessageAccess access) {
-        this.access = access;
         this.brokerName = brokerName;
         this.topics = topics;
         this.groups = groups;
@@ -62,6 +61,7 @@ final class ConsumerCallsProcessor implements RequestProcessor {
         this.consumers = consumers;
         this.store = store;
         this.json = json;
+        this.access = access;
     }
 
     @Override
