@@ -59,7 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Request-level fuzzing: real Apache-client traffic (producers, transactions, push, orderly, lite-pull and SQL92
- * consumers, lookups, registrations) is recorded, then replayed mutated to the broker and the name server for a fixed
+ * consumers, lookups, registrations, the name server's key-value codes) is recorded, then replayed mutated to the broker and the name server for a fixed
  * budget ({@value #DEFAULT_REQUESTS} requests; {@code -Dferry.fuzz.requests=N} and {@code -Dferry.fuzz.seed=S} for
  * longer or other runs). Afterwards: no request timed out or made a processor fail; a request goes unanswered only
  * when its connection was closed because a request sent with it could not be decoded (a header beyond the parser's
@@ -274,7 +274,10 @@ class RequestFuzzTest {
         shutdowns.add(consumer::shutdown);
     }
 
-    /** What brokers send the name server: plain and compressed registrations, unregistration, cluster info. */
+    /**
+     * What brokers and admin tools send the name server: plain and compressed registrations, unregistration, cluster
+     * info, and the key-value configuration's codes (as Apache's mqadmin sends them).
+     */
     private static List<ApacheTraffic.Request> registrations(String broker) {
         BodyCodec json = new BodyCodec();
         RegisterBrokerBody body = new RegisterBrokerBody(new TopicConfigSerializeWrapper(Map.of("TopicFuzzReg",
@@ -291,6 +294,13 @@ class RequestFuzzTest {
                 new ApacheTraffic.Request(104, Map.of("brokerName", "broker-fuzz", "brokerAddr", "127.0.0.1:1",
                         "clusterName", "DefaultCluster", "brokerId", "0"), null, false, null),
                 new ApacheTraffic.Request(106, Map.of(), null, false, null),
+                new ApacheTraffic.Request(100, Map.of("namespace", "ORDER_TOPIC_CONFIG", "key", "TopicFuzz", "value",
+                        "broker-fuzz:4"), null, false, null),
+                new ApacheTraffic.Request(101, Map.of("namespace", "ORDER_TOPIC_CONFIG", "key", "TopicFuzz"), null,
+                        false, null),
+                new ApacheTraffic.Request(102, Map.of("namespace", "ORDER_TOPIC_CONFIG", "key", "TopicFuzz"), null,
+                        false, null),
+                new ApacheTraffic.Request(219, Map.of("namespace", "ORDER_TOPIC_CONFIG"), null, false, null),
                 new ApacheTraffic.Request(9000, Map.of(), null, false, broker));
     }
 

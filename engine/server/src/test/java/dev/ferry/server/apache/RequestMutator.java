@@ -18,7 +18,10 @@ import java.util.Random;
 final class RequestMutator {
     /** Every code the broker or the name server serves, and a few nobody does. */
     static final int[] CODES = {10, 310, 320, 11, 361, 34, 35, 38, 46, 14, 15, 30, 31, 29, 32, 36, 37, 41, 42, 33, 12,
-        9000, 103, 104, 105, 106, 0, 1, 999, 4242, -1};
+        9000, 103, 104, 105, 106, 100, 101, 102, 219, 0, 1, 999, 4242, -1};
+    /** The codes only the name server serves: registrations, routes, cluster info, the key-value configuration. */
+    private static final java.util.Set<Integer> NAME_SERVER_CODES = java.util.Set.of(100, 101, 102, 103, 104, 105,
+            106, 219);
     private static final String[] VALUES = {"", "0", "1", "-1", "-5", "2147483647", "-2147483648",
         "9223372036854775807", "-9223372036854775808", "99999999999999999999", "abc", "true", "false", "null", "1.5",
         "1e309", "\u0000", "a\nb", "../../../tmp/pwn", "a/b", "%RETRY%", "%RETRY%CG_FUZZ", "%DLQ%CG_FUZZ", "TBW102",
@@ -63,7 +66,7 @@ final class RequestMutator {
         if (body != null) {
             command.body(body);
         }
-        boolean toNameServer = code >= 103 && code <= 106;
+        boolean toNameServer = NAME_SERVER_CODES.contains(code);
         return new Mutated(command.build(), toNameServer);
     }
 
