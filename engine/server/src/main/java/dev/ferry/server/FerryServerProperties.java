@@ -3,6 +3,7 @@ package dev.ferry.server;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.TlsConfig;
+import dev.ferry.remoting.ha.HaLimits;
 import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.metrics.MetricsConfig;
 import dev.ferry.server.broker.BrokerLimits;
@@ -45,6 +46,8 @@ public final class FerryServerProperties {
         MetricsConfig.ExporterType metricsType = MetricsConfig.DISABLED.exporterType();
         String metricsHost = MetricsConfig.DISABLED.host();
         int metricsPort = MetricsConfig.DEFAULT_PORT;
+        Duration haHandshakeTimeout;
+        Integer haMaxPendingHandshakes;
 
         Target(FerryServerConfig.Builder server) {
             this.server = server;
@@ -60,6 +63,12 @@ public final class FerryServerProperties {
                     .transactionChecks(transactionCheckInterval, transactionCheckMax)
                     .auth(new AuthConfig(authentication, authorization, initUser, innerCredentials))
                     .metrics(new MetricsConfig(metricsType, metricsHost, metricsPort));
+            if (haHandshakeTimeout != null || haMaxPendingHandshakes != null) {
+                HaLimits ha = new HaLimits(haHandshakeTimeout != null ? haHandshakeTimeout
+                        : HaLimits.DEFAULTS.handshakeTimeout(), haMaxPendingHandshakes != null
+                        ? haMaxPendingHandshakes : HaLimits.DEFAULTS.maxPendingHandshakes());
+                server.broker(b -> b.haLimits(ha));
+            }
             if (tlsMode != TlsConfig.Mode.DISABLED || tlsCert != null || tlsNeedClientAuth) {
                 TlsConfig tls = TlsConfig.server(tlsMode, tlsCert, tlsKey);
                 if (tlsNeedClientAuth) {
@@ -91,6 +100,9 @@ public final class FerryServerProperties {
         k.put("brokerId", (t, v) -> t.server.broker(b -> b.brokerId(longValue("brokerId", v))));
         k.put("brokerRole", (t, v) -> t.server.broker(b -> b.brokerRole(BrokerRole.parse(v))));
         k.put("haListenPort", (t, v) -> t.server.broker(b -> b.haPort(integer("haListenPort", v))));
+        k.put("haHandshakeTimeout", (t, v) -> t.haHandshakeTimeout = DelayLevels.parseDuration(v,
+                "haHandshakeTimeout"));
+        k.put("haMaxPendingHandshakes", (t, v) -> t.haMaxPendingHandshakes = integer("haMaxPendingHandshakes", v));
         k.put("listenPort", FerryServerProperties::listenPort);
         k.put("slaveSyncInterval", (t, v) -> t.server.broker(b -> b.slaveSyncInterval(
                 DelayLevels.parseDuration(v, "slaveSyncInterval"))));

@@ -25,10 +25,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * A slave's side of the HA stream: keeps one connection to its master's HA port, reports where its commit log ends,
- * and hands what the master streams to its {@link HaFrameSink} on a thread of its own, so that a sync-flush force
+ * A slave's side of the HA stream: keeps one connection to its master's HA port, proves who it is there (the
+ * {@link MasterHandshake}; a master silent for {@link #GREETING_WAIT} is taken for Apache's, which has none), reports
+ * where its commit log ends, and hands what the master streams to its {@link HaFrameSink} on a thread of its own, so that a sync-flush force
  * never stalls the connection; it reports again whenever the end moved. When the master goes away it tries again
- * every second, and every {@value #MAX_RETRY_SECONDS} s at most after refusals; a master silent for
+ * every second, and every {@value #MAX_RETRY_SECONDS} s at most after refusals (each logged as an error with the
+ * master's reason); a master silent for
  * {@link HaStreamServer#SILENCE} is dropped and reconnected.
  */
 public final class HaStreamClient implements AutoCloseable {
@@ -38,13 +40,19 @@ public final class HaStreamClient implements AutoCloseable {
     private static final long MAX_PENDING_BYTES = 16L << 20;
     private static final int MAX_FRAME = SlaveLink.HEADER_SIZE + 8 * 1024 * 1024;
     private static final Duration REPORT_INTERVAL = HaStreamServer.HEARTBEAT;
+    /** How long a master may stay silent before it is taken for Apache's; a Ferry master greets at once. */
+    static final Duration GREETING_WAIT = Duration.ofSeconds(3);
 
     private final HaFrameSink sink;
+    private final HaIdentity identity;
     private final LongSupplier nanoTime;
     private final EventLoopGroup group;
     private final ExecutorService appender;
     private volatile String master;
     private volatile Channel channel;
+    /** The current connection's handshake, and when it connected. Event loop only. */
+    private MasterHandshake handshake;
+    private long connectedAt;
     private volatile boolean closed;
     private volatile long reported = -1;
     private volatile long lastRead;
@@ -52,8 +60,13 @@ public final class HaStreamClient implements AutoCloseable {
     private volatile long nextAttempt;
     private volatile int failures;
 
-    public HaStreamClient(HaFrameSink sink, ThreadFactory threads, LongSupplier nanoTime) {
+    /**
+     * @param identity this slave: its broker name and id, and with authentication on the credentials it signs its
+     *                 hello with (the master's own)
+     */
+    public HaStreamClient(HaFrameSink sink, HaIdentity identity, ThreadFactory threads, LongSupplier nanoTime) {
         this.sink = sink;
+        this.identity = identity;
         this.nanoTime = nanoTime;
         this.group = new NioEventLoopGroup(1, threads);
         this.appender = Executors.newSingleThreadExecutor(threads);
@@ -120,6 +133,13 @@ public final class HaStreamClient implements AutoCloseable {
         long now = nanoTime.getAsLong();
         Channel current = channel;
         if (current != null && current.isActive()) {
+            MasterHandshake greeting = handshake;
+            if (greeting != null && !greeting.done()) {
+                if (now - connectedAt > GREETING_WAIT.toNanos()) {
+                    greeting.greetingOverdue();
+                }
+                return;
+            }
             if (now - lastRead > HaStreamServer.SILENCE.toNanos()) {
                 LOG.log(System.Logger.Level.WARNING, "master {0} sent nothing for {1}; reconnecting", master,
                         HaStreamServer.SILENCE);
@@ -148,8 +168,9 @@ public final class HaStreamClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 8, 4, 0, 0),
-                                new MasterLink(pending));
+                        MasterHandshake greeting = new MasterHandshake(identity, new Outcome(target, pending));
+                        handshake = greeting;
+                        ch.pipeline().addLast("handshake", greeting);
                     }
                 });
         lastRead = nanoTime.getAsLong();
@@ -159,8 +180,51 @@ public final class HaStreamClient implements AutoCloseable {
         connecting.addListener(done -> {
             if (!done.isSuccess()) {
                 retryLater("cannot reach master " + target + ": " + done.cause());
+                return;
             }
+            connectedAt = nanoTime.getAsLong();
+            lastRead = connectedAt;
+            connecting.channel().closeFuture().addListener(closed -> {
+                if (!this.closed) {
+                    // not before a refusal's pause is over
+                    long soonest = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(1);
+                    if (soonest - nextAttempt > 0) {
+                        nextAttempt = soonest;
+                    }
+                    LOG.log(System.Logger.Level.INFO, "connection to master {0} closed", target);
+                }
+            });
         });
+    }
+
+    /** The handshake's end: the stream starts, or the master's refusal is logged and the next try waits longer. */
+    private final class Outcome implements MasterHandshake.Outcome {
+        private final String target;
+        private final AtomicLong pending;
+
+        Outcome(String target, AtomicLong pending) {
+            this.target = target;
+            this.pending = pending;
+        }
+
+        @Override
+        public void accepted(ChannelHandlerContext ctx, boolean classic) {
+            if (classic) {
+                LOG.log(System.Logger.Level.INFO, "master {0} sent no greeting within {1}: replicating from it as "
+                        + "from an Apache master, without a handshake", target, GREETING_WAIT);
+            }
+            ctx.pipeline().addAfter(ctx.name(), "frames", new LengthFieldBasedFrameDecoder(MAX_FRAME, 8, 4, 0, 0))
+                    .addAfter("frames", "link", new MasterLink(pending));
+        }
+
+        @Override
+        public void refused(String why) {
+            failures++;
+            long delay = Math.min(MAX_RETRY_SECONDS, failures);
+            nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(delay);
+            LOG.log(System.Logger.Level.ERROR, "master {0} refused this slave (brokerName {1}, brokerId {2}): {3}; "
+                    + "trying again in {4} s", target, identity.brokerName(), identity.brokerId(), why, delay);
+        }
     }
 
     private void retryLater(String why) {
@@ -177,7 +241,10 @@ public final class HaStreamClient implements AutoCloseable {
         to.writeAndFlush(Unpooled.buffer(SlaveLink.REPORT_SIZE).writeLong(offset));
     }
 
-    /** The connection's handler: frames in, on the event loop; appends on the appending thread. */
+    /**
+     * The connection's handler once the handshake is over: frames in, on the event loop; appends on the appending
+     * thread.
+     */
     private final class MasterLink extends ChannelInboundHandlerAdapter {
         /** Bytes received and not yet appended. */
         private final AtomicLong pending;
@@ -186,8 +253,9 @@ public final class HaStreamClient implements AutoCloseable {
             this.pending = pending;
         }
 
+        /** Added once the master accepted this slave: the stream starts with this slave's report. */
         @Override
-        public void channelActive(ChannelHandlerContext ctx) {
+        public void handlerAdded(ChannelHandlerContext ctx) {
             lastRead = nanoTime.getAsLong();
             Channel from = ctx.channel();
             try {
@@ -198,16 +266,6 @@ public final class HaStreamClient implements AutoCloseable {
             } catch (RejectedExecutionException e) {
                 from.close(); // closing
             }
-            ctx.fireChannelActive();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            if (!closed) {
-                nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(1);
-                LOG.log(System.Logger.Level.INFO, "connection to master {0} closed", master);
-            }
-            ctx.fireChannelInactive();
         }
 
         @Override

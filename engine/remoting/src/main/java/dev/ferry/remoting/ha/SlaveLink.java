@@ -5,15 +5,17 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 /**
- * One connected slave, on its channel's event loop: reads the slave's 8-byte reports (the first says where to start)
- * and writes the commit log from there while the channel is writable, {@value #CHUNK} bytes a frame at most. A report
- * below the commit log's start, or a slave silent too long, ends the link.
+ * One connected slave, on its channel's event loop, once it passed the {@link SlaveHandshake}: reads the slave's
+ * 8-byte reports (the first says where to start) and writes the commit log from there while the channel is writable,
+ * {@value #CHUNK} bytes a frame at most. A report below the commit log's start, or a slave silent too long, ends the
+ * link; so does a newer connection of the same brokerId, which takes its place (the slave reconnected, and the old
+ * connection may be half-open).
  */
 final class SlaveLink extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(SlaveLink.class.getName());
@@ -22,10 +24,11 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     /** Bytes of one frame at most: well within what Apache's slave reads at once (4 MiB). */
     static final int CHUNK = 256 * 1024;
 
+    private final long brokerId;
     private final HaSource source;
     private final HaSlaveListener slaves;
     private final LongSupplier nanoTime;
-    private final Set<SlaveLink> links;
+    private final Map<Long, SlaveLink> links;
     private final AtomicBoolean idle = new AtomicBoolean();
     private ChannelHandlerContext context;
     /** Next offset to send, -1 until the first report. Event loop only. */
@@ -33,28 +36,36 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     private long lastWrite;
     private volatile long lastReport;
 
-    SlaveLink(HaSource source, HaSlaveListener slaves, LongSupplier nanoTime, Set<SlaveLink> links) {
+    SlaveLink(long brokerId, HaSource source, HaSlaveListener slaves, LongSupplier nanoTime,
+              Map<Long, SlaveLink> links) {
+        this.brokerId = brokerId;
         this.source = source;
         this.slaves = slaves;
         this.nanoTime = nanoTime;
         this.links = links;
     }
 
+    /** Added to an active channel once the handshake passed: the slave holds its slot from now on. */
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
         this.context = ctx;
         lastReport = nanoTime.getAsLong();
-        links.add(this);
-        LOG.log(System.Logger.Level.INFO, "slave {0} connected", ctx.channel().remoteAddress());
-        ctx.fireChannelActive();
+        SlaveLink previous = links.put(brokerId, this);
+        if (previous != null) {
+            LOG.log(System.Logger.Level.WARNING, "slave {0} connected again from {1}: closing its connection from "
+                    + "{2}", brokerId, ctx.channel().remoteAddress(), previous.context.channel().remoteAddress());
+            previous.close();
+        } else {
+            LOG.log(System.Logger.Level.INFO, "slave {0} connected from {1}", brokerId,
+                    ctx.channel().remoteAddress());
+        }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (links.remove(this)) {
-            slaves.slaveGone(this);
-            LOG.log(System.Logger.Level.INFO, "slave {0} disconnected", ctx.channel().remoteAddress());
-        }
+        links.remove(brokerId, this);
+        slaves.slaveGone(this);
+        LOG.log(System.Logger.Level.INFO, "slave {0} at {1} disconnected", brokerId, ctx.channel().remoteAddress());
         ctx.fireChannelInactive();
     }
 
@@ -152,6 +163,11 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
             lastWrite = nanoTime.getAsLong();
         }
         context.flush();
+    }
+
+    /** Whether the slave has reported nothing for {@code silence} at {@code now}. */
+    boolean silentFor(java.time.Duration silence, long now) {
+        return now - lastReport > silence.toNanos();
     }
 
     /** Called by appenders: an idle link goes to send. */

@@ -8,8 +8,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ class SlaveLinkTest {
     private final byte[] log = new byte[100];
     private final List<long[]> acknowledged = new ArrayList<>();
     private final List<Object> gone = new ArrayList<>();
-    private final Set<SlaveLink> links = ConcurrentHashMap.newKeySet();
+    private final Map<Long, SlaveLink> links = new ConcurrentHashMap<>();
 
     private final HaSource source = new HaSource() {
         @Override
@@ -58,7 +58,7 @@ class SlaveLinkTest {
         for (int i = 0; i < log.length; i++) {
             log[i] = (byte) i;
         }
-        return new EmbeddedChannel(new SlaveLink(source, listener, System::nanoTime, links));
+        return new EmbeddedChannel(new SlaveLink(1, source, listener, System::nanoTime, links));
     }
 
     private static ByteBuf report(long offset) {
@@ -91,5 +91,17 @@ class SlaveLinkTest {
         Object sent = channel.readOutbound();
         assertThat(sent).as("nothing streamed").isNull();
         assertThat(acknowledged).isEmpty();
+    }
+
+    @Test
+    void shouldCloseTheOlderConnectionWhenTheSameSlaveConnectsAgain() {
+        EmbeddedChannel older = link();
+        EmbeddedChannel newer = link();
+        assertThat(older.isOpen()).as("the slave's half-open connection makes room").isFalse();
+        assertThat(newer.isOpen()).isTrue();
+        assertThat(links).hasSize(1);
+        assertThat(gone).hasSize(1);
+        newer.close();
+        assertThat(links).isEmpty();
     }
 }

@@ -368,6 +368,11 @@ public final class Broker implements AutoCloseable {
         return remoting.port();
     }
 
+    /** {@code host:port} of the HA port this master serves its slaves on (after {@link #start()}), or empty. */
+    public String haAddress() {
+        return replication.haAddress();
+    }
+
     /** What the broker counts and holds, for metrics and management. */
     public BrokerFigures figures() {
         return figures;

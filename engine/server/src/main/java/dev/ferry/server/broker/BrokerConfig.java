@@ -4,6 +4,7 @@ import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.TlsConfig;
+import dev.ferry.remoting.ha.HaLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +50,8 @@ import java.util.Optional;
  *                             loops put a producer's and a consumer's connections on one thread more often, which
  *                             spares the wake-up between them (a shorter latency tail); more spread many connections
  *                             over more cores
+ * @param haLimits             what a master's HA port allows connections that have not yet proved they are its
+ *                             slaves (the handshake's deadline, how many may be at it at once)
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -58,7 +61,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
                            long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
-                           int ioThreads) {
+                           int ioThreads, HaLimits haLimits) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -103,6 +106,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         positive("slaveSyncInterval", slaveSyncInterval);
         require(ioThreads > 0 && ioThreads <= MAX_IO_THREADS, "ioThreads", ioThreads,
                 "must be within 1.." + MAX_IO_THREADS);
+        Objects.requireNonNull(haLimits, "haLimits");
     }
 
     /** Most event loops a broker's port may have. */
@@ -151,7 +155,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads);
+                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits);
     }
 
     public static Builder builder(Path storeDir) {
@@ -189,6 +193,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private int haPort;
         private Duration slaveSyncInterval = Duration.ofSeconds(10);
         private int ioThreads = RemotingServerConfig.defaultIoThreads();
+        private HaLimits haLimits = HaLimits.DEFAULTS;
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -227,6 +232,11 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
 
         public Builder slaveSyncInterval(Duration value) {
             this.slaveSyncInterval = value;
+            return this;
+        }
+
+        public Builder haLimits(HaLimits value) {
+            this.haLimits = value;
             return this;
         }
 
@@ -340,7 +350,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads);
+                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits);
         }
     }
 }

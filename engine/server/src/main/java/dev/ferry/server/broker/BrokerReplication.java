@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.remoting.ha.HaIdentity;
 import dev.ferry.remoting.ha.HaSource;
 import dev.ferry.remoting.ha.HaStreamClient;
 import dev.ferry.remoting.ha.HaStreamServer;
@@ -41,6 +42,7 @@ final class BrokerReplication implements AutoCloseable {
     private volatile HaStreamClient client;
     private volatile ScheduledExecutorService scheduler;
     private volatile String masterAddress;
+    private volatile String haAddress = "";
 
     BrokerReplication(BrokerConfig config, MessageStore store, MasterCopy copy, Duration slaveTimeout,
                       ThreadFactory threads, LongSupplier nanoTime) {
@@ -84,7 +86,7 @@ final class BrokerReplication implements AutoCloseable {
     String start(int brokerPort, ScheduledExecutorService scheduler) {
         this.scheduler = scheduler;
         if (isSlave()) {
-            client = new HaStreamClient(new ReplicaWriter(log()), threads, nanoTime);
+            client = new HaStreamClient(new ReplicaWriter(log()), identity(), threads, nanoTime);
             long every = config.slaveSyncInterval().toMillis();
             scheduler.scheduleWithFixedDelay(this::copyFromMaster, every, every, TimeUnit.MILLISECONDS);
             return "";
@@ -93,13 +95,27 @@ final class BrokerReplication implements AutoCloseable {
         if (haPort < 0) {
             return "";
         }
-        server = new HaStreamServer(config.host(), haPort, source(), acks != null ? acks
-                : new ReplicaAcks(Duration.ofSeconds(1), MAX_GAP, nanoTime), threads, nanoTime);
+        server = new HaStreamServer(identity(), config.haLimits(), config.host(), haPort, source(), acks != null
+                ? acks : new ReplicaAcks(Duration.ofSeconds(1), MAX_GAP, nanoTime), threads, nanoTime);
         int bound = server.start();
         if (acks != null) {
             scheduler.scheduleWithFixedDelay(acks::expireOverdue, 100, 100, TimeUnit.MILLISECONDS);
         }
-        return config.host() + ":" + bound;
+        haAddress = config.host() + ":" + bound;
+        return haAddress;
+    }
+
+    /**
+     * Who this broker is on the HA port: a master admits only slaves of its name and, with authentication on, holding
+     * the credentials it signs its own requests with; a slave proves it is one with its own.
+     */
+    private HaIdentity identity() {
+        return new HaIdentity(config.brokerName(), config.brokerId(), config.nameServerCredentials());
+    }
+
+    /** Where this master serves its slaves ({@code host:port}), or empty. */
+    String haAddress() {
+        return haAddress;
     }
 
     /** A name server named this group's master: a slave replicates from it and copies its tables at once. */
