@@ -3,6 +3,7 @@ package dev.ferry.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.remoting.TlsConfig;
+import dev.ferry.remoting.ha.HaLimits;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.BrokerRole;
@@ -185,6 +186,26 @@ class FerryServerCommandTest {
         // the flag wins over the file
         assertThat(brokerConfig("--config", file.toString(), "--namesrv-addr", "127.0.0.1:1").broker().nameServers())
                 .containsExactly("127.0.0.1:1");
+    }
+
+    @Test
+    void shouldReadTheHaPortsHandshakeLimitsAndRefuseBadOnesByName() throws Exception {
+        Path file = dir.resolve("ha.properties");
+        Files.writeString(file, "brokerRole=SYNC_MASTER\nhaHandshakeTimeout=2s\nhaMaxPendingHandshakes=16\n");
+        FerryServerConfig config = brokerConfig("--namesrv-addr", "a:1", "--config", file.toString());
+        assertThat(config.broker().haLimits()).isEqualTo(new HaLimits(Duration.ofSeconds(2), 16));
+        assertThat(brokerConfig("--namesrv-addr", "a:1").broker().haLimits()).as("defaults")
+                .isEqualTo(new HaLimits(Duration.ofSeconds(5), 64));
+        for (String[] bad : new String[][] {
+                {"haHandshakeTimeout=0s", "haHandshakeTimeout = PT0S: must be within 100ms..60s"},
+                {"haHandshakeTimeout=61s", "haHandshakeTimeout = PT1M1S: must be within 100ms..60s"},
+                {"haHandshakeTimeout=soon", "haHandshakeTimeout = soon"},
+                {"haMaxPendingHandshakes=0", "haMaxPendingHandshakes = 0: must be within 1..1024"},
+                {"haMaxPendingHandshakes=1025", "haMaxPendingHandshakes = 1025: must be within 1..1024"},
+                {"haMaxPendingHandshakes=many", "haMaxPendingHandshakes = many: not an integer"}}) {
+            Files.writeString(file, bad[0] + "\n");
+            assertThat(failure("broker", "--namesrv-addr", "a:1", "--config", file.toString())).contains(bad[1]);
+        }
     }
 
     @Test
