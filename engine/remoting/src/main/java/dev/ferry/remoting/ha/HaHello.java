@@ -26,7 +26,7 @@ import javax.crypto.spec.SecretKeySpec;
  * @param signature  the signature, empty for none
  */
 record HaHello(long brokerId, String brokerName, String accessKey, byte[] signature) {
-    static final int MAX_NAME_BYTES = 127;
+    static final int MAX_NAME_BYTES = 255;
     static final int MAX_KEY_BYTES = 255;
     static final int SIGNATURE_SIZE = 32;
     /** The largest body this version may have; a longer announced length is refused before any byte is held. */
