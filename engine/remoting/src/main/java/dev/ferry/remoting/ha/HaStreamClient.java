@@ -27,11 +27,10 @@ import java.util.function.LongSupplier;
 /**
  * A slave's side of the HA stream: keeps one connection to its master's HA port, proves who it is there (the
  * {@link MasterHandshake}; a master silent for {@link #GREETING_WAIT} is taken for Apache's, which has none), reports
- * where its commit log ends, and hands what the master streams to its {@link HaFrameSink} on a thread of its own, so that a sync-flush force
- * never stalls the connection; it reports again whenever the end moved. When the master goes away it tries again
- * every second, and every {@value #MAX_RETRY_SECONDS} s at most after refusals (each logged as an error with the
- * master's reason); a master silent for
- * {@link HaStreamServer#SILENCE} is dropped and reconnected.
+ * where its commit log ends, and hands what the master streams to its {@link HaFrameSink} on a thread of its own, so
+ * that a sync-flush force never stalls the connection; it reports again whenever the end moved. When the master goes
+ * away it tries again every second, and every {@value #MAX_RETRY_SECONDS} s at most after refusals (each logged as an
+ * error with the master's reason); a master silent for {@link HaStreamServer#SILENCE} is dropped and reconnected.
  */
 public final class HaStreamClient implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(HaStreamClient.class.getName());

@@ -26,9 +26,9 @@ import java.util.function.LongSupplier;
  * hello of this master's broker name, a slave's id and, when the master has credentials, their signature, within
  * {@link HaLimits#handshakeTimeout()}; at most {@link HaLimits#maxPendingHandshakes()} connections are at it at once,
  * a new one closing the oldest. Only then does it take one of {@value #MAX_SLAVES} slots, one per brokerId
- * ({@link SlaveSlots}), and get a {@link SlaveLink} streaming the commit log from where the slave says its own ends. {@link #appended()} tells idle
- * links there is more to send; idle links also look every {@value #IDLE_CHECK_MILLIS} ms and send a heartbeat every
- * {@link #HEARTBEAT} of silence.
+ * ({@link SlaveSlots}), and get a {@link SlaveLink} streaming the commit log from where the slave says its own ends.
+ * {@link #appended()} tells idle links there is more to send; idle links also look every {@value #IDLE_CHECK_MILLIS}
+ * ms and send a heartbeat every {@link #HEARTBEAT} of silence.
  *
  * <p>One event loop serves the port: the accepting, every connection, the handshakes' bookkeeping and the
  * housekeeping run on it; {@link #appended()} and {@link #slaves()} may be called from any thread.
@@ -42,7 +42,7 @@ public final class HaStreamServer implements AutoCloseable {
     static final Duration SILENCE = Duration.ofSeconds(20);
     /** Slaves served at once: each may read the whole commit log, so more are refused. */
     static final int MAX_SLAVES = 16;
-    /** At most one refusal a this often is logged as a warning; the rest, a flood's, at debug level. */
+    /** At most one refusal in this time is logged as a warning; the rest, a flood's, at debug level. */
     private static final Duration WARNING_PAUSE = Duration.ofSeconds(10);
 
     private final String host;

@@ -25,10 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The HA port's handshake fuzzed: {@value #CONNECTIONS} connections, {@value #PARALLEL} at a time, each answering
- * the master's greeting with random bytes or with a hello signed with the broker's credentials and then mutated (a
- * byte changed, cut short, lengthened within its announced body, its length field changed). None becomes a slave, every one is closed (at once
- * or at the deadline), and afterwards the real slave replicates.
+ * The HA port's handshake fuzzed: {@value #CONNECTIONS} connections, {@value #PARALLEL} at a time, each answering the
+ * master's greeting with random bytes or with a hello signed with the broker's credentials and then mutated (a byte
+ * changed, cut short, lengthened within its announced body, its length field changed). None becomes a slave, every one
+ * is closed (at once or at the deadline), and afterwards the real slave replicates.
  */
 class HaStreamFuzzTest {
     private static final int CONNECTIONS = 400;
