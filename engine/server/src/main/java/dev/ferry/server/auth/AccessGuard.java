@@ -10,7 +10,9 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -31,6 +33,8 @@ public final class AccessGuard implements RequestGuard {
     private final boolean authentication;
     private final boolean authorization;
     private final AtomicLong refusals = new AtomicLong();
+    /** Who signed the last request each connection sent, while authorization is on: whom half messages may go to. */
+    private final Map<String, String> signers = new ConcurrentHashMap<>();
     private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
 
     public AccessGuard(AuthMetadata metadata, RequestResources resources, boolean authentication,
@@ -44,7 +48,32 @@ public final class AccessGuard implements RequestGuard {
     @Override
     public RemotingCommand check(RemoteChannel channel, RemotingCommand request) {
         String refusal = refusal(request, channel.remoteAddress());
-        return refusal == null ? null : refuse(channel, request, refusal);
+        if (refusal != null) {
+            return refuse(channel, request, refusal);
+        }
+        if (authorization) {
+            String username = request.extField(RequestSignature.ACCESS_KEY);
+            if (username != null && !username.equals(signers.get(channel.id()))) {
+                signers.put(channel.id(), username);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether the broker may send {@code half}, a half message, to the producer connection {@code channel} for it to
+     * decide (CHECK_TRANSACTION_STATE): only when the user who last signed on that connection may end the transaction
+     * itself, Pub on its real topic. A connection that joined the producer group of another user's transactions gets
+     * none of their messages.
+     */
+    public boolean mayDecide(RemoteChannel channel, StoredMessageView half) {
+        return !authorization || authorizationRefusal(signers.get(channel.id()), resources.toDecide(half),
+                channel.remoteAddress()) == null;
+    }
+
+    /** {@code channelId} closed: who signed on it is forgotten. */
+    public void connectionClosed(String channelId) {
+        signers.remove(channelId);
     }
 
     /**

@@ -148,6 +148,11 @@ public final class RequestResources {
         return needed;
     }
 
+    /** What deciding the transaction of {@code half} needs: what ending it needs (END_TRANSACTION). */
+    List<RequiredAccess> toDecide(StoredMessageView half) {
+        return halfMessage(half);
+    }
+
     private static List<RequiredAccess> halfMessage(StoredMessageView half) {
         // the broker wrote it from the send's own topic; a half message without one is the half topic's alone
         String realTopic = half.property(MessageProperties.REAL_TOPIC);

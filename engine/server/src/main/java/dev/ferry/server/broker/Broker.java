@@ -184,7 +184,8 @@ public final class Broker implements AutoCloseable {
                 () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
         registration.whenMasterNamed(replication::masterNamed);
         this.dispatched = replication::appended;
-        this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost);
+        this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost,
+                (producer, half) -> messageAccess.mayDecide(producer, half));
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
                 counters, subscriptionGroups, settings, replication.sendWait(), replication::appended);
         this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
@@ -303,7 +304,23 @@ public final class Broker implements AutoCloseable {
             AccessGuard guard = new AccessGuard(metadata, new RequestResources(json, config.clusterName()),
                     auth.authenticationEnabled(), auth.authorizationEnabled());
             remoting.guard(guard);
-            messageAccess = guard::checkMessage;
+            messageAccess = new MessageAccess() {
+                @Override
+                public RemotingCommand refusal(RemoteChannel channel, RemotingCommand request,
+                                               StoredMessageView message) {
+                    return guard.checkMessage(channel, request, message);
+                }
+
+                @Override
+                public boolean mayDecide(RemoteChannel producer, StoredMessageView half) {
+                    return guard.mayDecide(producer, half);
+                }
+            };
+            remoting.addConnectionListener(event -> {
+                if (event.type() == ConnectionEvent.Type.CLOSE) {
+                    guard.connectionClosed(event.channel().id());
+                }
+            });
         }
     }
 

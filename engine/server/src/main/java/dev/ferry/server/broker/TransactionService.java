@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -72,6 +73,8 @@ final class TransactionService {
     private final MessageStore store;
     private final ProducerGroups producers;
     private final Clock clock;
+    /** Whether a half message may go to a producer connection for it to decide: {@link MessageAccess#mayDecide}. */
+    private final BiPredicate<RemoteChannel, StoredMessageView> mayDecide;
     private final Supplier<InetSocketAddress> storeHost;
     private final JsonFile<Stored> file;
     private final Set<Long> decided = ConcurrentHashMap.newKeySet();
@@ -82,7 +85,8 @@ final class TransactionService {
     private final UnsavedChanges unsaved = new UnsavedChanges();
 
     TransactionService(BrokerConfig config, MessageStore store, ProducerGroups producers, Path configDir, Clock clock,
-                       Supplier<InetSocketAddress> storeHost) {
+                       Supplier<InetSocketAddress> storeHost, BiPredicate<RemoteChannel, StoredMessageView> mayDecide) {
+        this.mayDecide = mayDecide;
         this.config = config;
         this.store = store;
         this.producers = producers;
@@ -333,7 +337,8 @@ final class TransactionService {
                 return decided.contains(half.physicalOffset());
             }
         }
-        List<RemoteChannel> channels = producers.channels(half.property(MessageProperties.PRODUCER_GROUP));
+        List<RemoteChannel> channels = producers.channels(half.property(MessageProperties.PRODUCER_GROUP)).stream()
+                .filter(producer -> mayDecide.test(producer, half)).toList();
         if (channels.isEmpty()) {
             return false; // nobody to ask now; not counted as a check
         }

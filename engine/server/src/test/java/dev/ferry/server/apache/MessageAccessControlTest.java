@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.common.message.MessageConst;
@@ -22,12 +23,15 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.sysflag.MessageSysFlag;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
+import org.apache.rocketmq.remoting.netty.NettyRequestProcessor;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageResponseHeader;
+import org.apache.rocketmq.remoting.protocol.heartbeat.HeartbeatData;
+import org.apache.rocketmq.remoting.protocol.heartbeat.ProducerData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,7 +58,8 @@ class MessageAccessControlTest {
     @BeforeAll
     static void start() throws Exception {
         ferry = new FerryServerFixture(FerryServerFixture.small(dir.resolve("store")).auth(new AuthConfig(true, true,
-                Optional.of(new Credentials(ADMIN, ADMIN_PASSWORD)), Optional.empty())).build());
+                Optional.of(new Credentials(ADMIN, ADMIN_PASSWORD)), Optional.empty()))
+                .transactionChecks(Duration.ofMillis(300), 1_000).build()); // check-backs come quickly
         broker = "127.0.0.1:" + ferry.server().brokerPort();
         DefaultMQAdminExt admin = new DefaultMQAdminExt(new AclClientRPCHook(new SessionCredentials(ADMIN,
                 ADMIN_PASSWORD)));
@@ -219,6 +224,62 @@ class MessageAccessControlTest {
                 assertThat(answered.getBody()).isNotEmpty();
             }
         }
+    }
+
+    @Test
+    void shouldSendAHalfMessageToBeCheckedOnlyToProducerConnectionsWhoseUserMayEndIt() throws Exception {
+        List<String> victorsChecks = new CopyOnWriteArrayList<>();
+        List<String> mallorysChecks = new CopyOnWriteArrayList<>();
+        producerConnection("victor", "payroll-checked-tx", victorsChecks);
+        producerConnection("mallory", "payroll-checked-tx", mallorysChecks); // joins Victor's producer group
+
+        send("victor", "payroll-checked", "bonuses", transactional("payroll-checked-tx"),
+                MessageSysFlag.TRANSACTION_PREPARED_TYPE);
+
+        // each check goes to one connection of the group, picked at random: with both eligible, Mallory would get
+        // about half of them (none of 10 by chance: 1 in 1,024)
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(victorsChecks).hasSizeGreaterThanOrEqualTo(10)
+                .as("mallory: %s", mallorysChecks));
+        assertThat(victorsChecks).containsOnly("payroll-checked");
+        assertThat(mallorysChecks).isEmpty();
+    }
+
+    /**
+     * A connection signed by {@code user} that joins {@code producerGroup} with a heartbeat and records the topic of
+     * every half message the broker sends it to check, answering nothing (the transaction stays undecided).
+     */
+    private static void producerConnection(String user, String producerGroup, List<String> checks)
+            throws Exception {
+        NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
+        client.registerRPCHook(new AclClientRPCHook(new SessionCredentials(user, user + "-pass")));
+        client.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, new NettyRequestProcessor() {
+            @Override
+            public RemotingCommand processRequest(io.netty.channel.ChannelHandlerContext ctx,
+                                                  RemotingCommand request) {
+                checks.add(request.getExtFields().get("topic"));
+                return null;
+            }
+
+            @Override
+            public boolean rejectRequest() {
+                return false;
+            }
+        }, null);
+        client.start();
+        CLIENTS.put(user + "@" + producerGroup, client);
+        HeartbeatData heartbeat = new HeartbeatData();
+        heartbeat.setClientID(user + "-producer");
+        heartbeat.getProducerDataSet().add(producerData(producerGroup));
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.HEART_BEAT, null);
+        request.setBody(heartbeat.encode());
+        RemotingCommand answer = client.invokeSync(broker, request, 5000);
+        assertThat(answer.getCode()).as(answer.getRemark()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    private static ProducerData producerData(String group) {
+        ProducerData data = new ProducerData();
+        data.setGroupName(group);
+        return data;
     }
 
     private static String transactional(String producerGroup) {

@@ -48,7 +48,8 @@ class TransactionServiceTest {
     private TransactionService service(MessageStore store) {
         BrokerConfig config = BrokerConfig.builder(dir).transactionCheckInterval(Duration.ofSeconds(30))
                 .transactionTimeout(Duration.ofSeconds(6)).transactionCheckMax(2).build();
-        return new TransactionService(config, store, producers, dir.resolve("config"), clock, () -> HOST);
+        return new TransactionService(config, store, producers, dir.resolve("config"), clock, () -> HOST,
+                (producer, half) -> true);
     }
 
     /** A half message as END_TRANSACTION names it. */
