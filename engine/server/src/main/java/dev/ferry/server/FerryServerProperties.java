@@ -43,9 +43,7 @@ public final class FerryServerProperties {
         Path tlsKey;
         Path tlsTrust;
         boolean tlsNeedClientAuth;
-        MetricsConfig.ExporterType metricsType = MetricsConfig.DISABLED.exporterType();
-        String metricsHost = MetricsConfig.DISABLED.host();
-        int metricsPort = MetricsConfig.DEFAULT_PORT;
+        final MetricsConfig.Builder metrics = MetricsConfig.builder();
         Duration haHandshakeTimeout;
         Integer haMaxPendingHandshakes;
 
@@ -62,7 +60,7 @@ public final class FerryServerProperties {
                     .remotingLimits(remoting.build())
                     .transactionChecks(transactionCheckInterval, transactionCheckMax)
                     .auth(new AuthConfig(authentication, authorization, initUser, innerCredentials))
-                    .metrics(new MetricsConfig(metricsType, metricsHost, metricsPort));
+                    .metrics(metrics.build());
             if (haHandshakeTimeout != null || haMaxPendingHandshakes != null) {
                 HaLimits ha = new HaLimits(haHandshakeTimeout != null ? haHandshakeTimeout
                         : HaLimits.DEFAULTS.handshakeTimeout(), haMaxPendingHandshakes != null
@@ -168,9 +166,16 @@ public final class FerryServerProperties {
         k.put("tlsKeyPath", (t, v) -> t.tlsKey = Path.of(v));
         k.put("tlsTrustCertPath", (t, v) -> t.tlsTrust = Path.of(v));
         k.put("tlsNeedClientAuth", (t, v) -> t.tlsNeedClientAuth = bool("tlsNeedClientAuth", v));
-        k.put("metricsExporterType", (t, v) -> t.metricsType = MetricsConfig.ExporterType.parse(v));
-        k.put("metricsPromExporterHost", (t, v) -> t.metricsHost = v);
-        k.put("metricsPromExporterPort", (t, v) -> t.metricsPort = integer("metricsPromExporterPort", v));
+        k.put("metricsExporterType", (t, v) -> t.metrics.exporterType(MetricsConfig.ExporterType.parse(v)));
+        k.put("metricsPromExporterHost", (t, v) -> t.metrics.host(v));
+        k.put("metricsPromExporterPort", (t, v) -> t.metrics.port(integer("metricsPromExporterPort", v)));
+        k.put("metricsHeaderTimeout", (t, v) -> t.metrics.headerTimeout(
+                DelayLevels.parseDuration(v, "metricsHeaderTimeout")));
+        k.put("metricsIdleTimeout", (t, v) -> t.metrics.idleTimeout(
+                DelayLevels.parseDuration(v, "metricsIdleTimeout")));
+        k.put("metricsMaxConnections", (t, v) -> t.metrics.maxConnections(integer("metricsMaxConnections", v)));
+        k.put("metricsMaxHeaderBytes", (t, v) -> t.metrics.maxHeaderBytes(integer("metricsMaxHeaderBytes", v)));
+        k.put("metricsScrapeThreads", (t, v) -> t.metrics.scrapeThreads(integer("metricsScrapeThreads", v)));
         return Collections.unmodifiableMap(k);
     }
 

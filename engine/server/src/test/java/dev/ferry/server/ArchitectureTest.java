@@ -16,12 +16,12 @@ class ArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.server");
 
     @Test
-    void shouldDependOnTheEngineModulesCaffeineJacksonPicocliPrometheusAndTheJdkOnly() {
+    void shouldDependOnTheEngineModulesCaffeineJacksonPicocliNettyPrometheusAndTheJdkOnly() {
         classes()
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.server..", "dev.ferry.api..",
                         "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.store..", "dev.ferry.format..",
                         "com.github.benmanes.caffeine..", "com.fasterxml.jackson..", "picocli..",
-                        "io.netty.util.concurrent..", "io.prometheus.metrics..", "java..")
+                        "io.netty..", "io.prometheus.metrics..", "java..")
                 .check(CLASSES);
     }
 
@@ -41,9 +41,18 @@ class ArchitectureTest {
     }
 
     @Test
-    void shouldKeepNettyToTheCommandLine() {
-        noClasses().that().resideOutsideOfPackage("dev.ferry.server.cli..")
+    void shouldKeepNettyToTheCommandLineAndTheMetricsEndpoint() {
+        // the servers reach the network through ferry-remoting; the metrics endpoint speaks HTTP with Netty's codec
+        noClasses().that().resideOutsideOfPackages("dev.ferry.server.cli..", "dev.ferry.server.metrics..")
                 .should().dependOnClassesThat().resideInAPackage("io.netty..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void shouldKeepNettysHttpCodecToTheMetricsPackage() {
+        // optional at run time like the Prometheus library: loaded only when metrics are on
+        noClasses().that().resideOutsideOfPackage("dev.ferry.server.metrics..")
+                .should().dependOnClassesThat().resideInAPackage("io.netty.handler.codec.http..")
                 .check(CLASSES);
     }
 

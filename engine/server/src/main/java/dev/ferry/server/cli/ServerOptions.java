@@ -48,7 +48,9 @@ final class ServerOptions {
             + "maxConnections, ...: see docs/operations.md), authenticationEnabled, authorizationEnabled, "
             + "initAuthenticationUser, innerClientAuthenticationCredentials, tlsMode, tlsCertPath, tlsKeyPath, "
             + "tlsTrustCertPath, tlsNeedClientAuth (see docs/security.md), metricsExporterType, "
-            + "metricsPromExporterHost, metricsPromExporterPort.")
+            + "metricsPromExporterHost, metricsPromExporterPort and the metrics endpoint's bounds "
+            + "(metricsHeaderTimeout, metricsIdleTimeout, metricsMaxConnections, metricsMaxHeaderBytes, "
+            + "metricsScrapeThreads: see docs/operations.md).")
     Path configFile;
 
     /**
