@@ -6,6 +6,8 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.List;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.Optional;
@@ -13,7 +15,7 @@ import java.util.Optional;
 /**
  * What a decoded request asks of the metrics endpoint: one of its pages, or a refusal and its status. Only {@code GET}
  * and {@code HEAD} without a body are served; the pages are {@code /metrics}, {@code /} (a pointer to it) and
- * {@code /-/healthy}, as Prometheus' own exporter serves them.
+ * {@code /-/healthy}, as Prometheus' own exporter serves them, and of its {@code debug} views those Ferry has.
  */
 record MetricsRoute(Optional<Page> page, HttpResponseStatus status) {
     static final String METRICS_PATH = "/metrics";
@@ -52,10 +54,26 @@ record MetricsRoute(Optional<Page> page, HttpResponseStatus status) {
         if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
             return refused(HttpResponseStatus.METHOD_NOT_ALLOWED);
         }
+        if (page == Page.SCRAPE && !debugViewSupported(uri)) {
+            return refused(HttpResponseStatus.BAD_REQUEST);
+        }
         if (HttpUtil.isTransferEncodingChunked(request) || bodyLength(request) != 0) {
             return refused(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE); // a scrape has no body to send
         }
         return new MetricsRoute(Optional.of(page), HttpResponseStatus.OK);
+    }
+
+    /**
+     * Whether the {@code debug} views asked for, if any, are ones Ferry has ({@code openmetrics}, {@code text}): the
+     * scrape handler answers others with a 500 that echoes the value.
+     */
+    private static boolean debugViewSupported(String uri) {
+        try {
+            return new QueryStringDecoder(uri).parameters().getOrDefault("debug", List.of()).stream()
+                    .allMatch(view -> view.equals("openmetrics") || view.equals("text"));
+        } catch (IllegalArgumentException e) { // an escape that is not one
+            return false;
+        }
     }
 
     /** The announced body length; -1 for one that is not a number (the decoder refuses those first). */

@@ -250,6 +250,10 @@ class MetricsEndpointTest {
                 .read().status()).isEqualTo(413);
         assertThat(connect(port).send("CONNECT 127.0.0.1:443 HTTP/1.1\r\n\r\n").read().status()).isEqualTo(400);
         assertThat(connect(port).send("HELLO\r\n\r\n").read().status()).isEqualTo(400);
+        for (String view : List.of("prometheus-protobuf", "%3Cb%3E", "%zz")) { // Prometheus' server: 500, echoing it
+            assertThat(connect(port).send(request("GET", "/metrics?debug=" + view)).read().status()).as(view)
+                    .isEqualTo(400);
+        }
         assertThat(connect(port).send("GET /metrics HTTP/9.9\r\n\r\n").read().status()).isEqualTo(505);
         assertThat(connect(port).send(request("GET", "/metrics", "Bad Header\r\n")).read().status()).isEqualTo(400);
         assertThat(scrape(port).statusCode()).isEqualTo(200);
