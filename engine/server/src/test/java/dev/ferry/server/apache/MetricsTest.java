@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.server.metrics.MetricsConfig;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -143,6 +144,28 @@ class MetricsTest {
         for (int i = 0; i < count; i++) {
             assertThat(producer.send(new Message(topic, "T", new byte[bodySize])).getSendStatus())
                     .isEqualTo(SendStatus.SEND_OK);
+        }
+    }
+
+    @Test
+    void shouldAnswerAScrapeWithinSecondsWhileEightConnectionsNeverFinishTheirHeaders() throws Exception {
+        int port = ferry.server().metricsPort().orElseThrow();
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                Socket socket = new Socket("127.0.0.1", port);
+                socket.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: a\r\nX-Slow: "
+                        .getBytes(StandardCharsets.US_ASCII));
+                stalled.add(socket);
+            }
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/metrics")).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).contains("rocketmq_topic_number");
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
         }
     }
 
