@@ -68,10 +68,9 @@ final class MetricsExchange extends ChannelInboundHandlerAdapter {
             @Override
             public void channelRead(ChannelHandlerContext bytes, Object msg) {
                 if (awaiting && served) { // the idle wait is over: the request now has metricsHeaderTimeout
-                    awaiting = false;
                     deadline(config.headerTimeout(), "request not whole within metricsHeaderTimeout");
                 }
-                awaiting = false;
+                awaiting = false; // a new connection's deadline runs from its start
                 bytes.fireChannelRead(msg);
             }
         };
