@@ -113,14 +113,20 @@ class AbusiveClientTest {
         }
     }
 
-    /** Starts a frame of {@code declared} bytes, sends {@code sent} of them, and leaves it hanging. */
+    /**
+     * Starts a frame of {@code declared} bytes, sends {@code sent} of them (from a thread of its own: the broker stops
+     * reading a connection whose bytes do not fit its budget), and leaves it hanging.
+     */
     private Socket stall(int port, int declared, int sent) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         OutputStream out = socket.getOutputStream();
         byte[] start = new byte[sent];
         java.nio.ByteBuffer.wrap(start).putInt(declared - 4).putInt(16);
-        out.write(start);
-        out.flush();
+        pool.submit(() -> {
+            out.write(start);
+            out.flush();
+            return null;
+        });
         return socket;
     }
 
@@ -155,10 +161,11 @@ class AbusiveClientTest {
             }
             return null;
         });
-        // more huge frames started and left hanging than the large-frame pool holds: it stays full
+        // more huge frames sent all but their last bytes and left hanging than the large-frame pool holds: it stays
+        // full (a frame holds what arrived of it, so these send what they hold)
         List<Socket> stalled = new ArrayList<>();
         for (int i = 0; i <= budget / (12 << 20); i++) {
-            stalled.add(stall(port, 12 * 1024 * 1024, 8));
+            stalled.add(stall(port, 12 * 1024 * 1024, 12 * 1024 * 1024 - 1024));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> engine.broker().stats().health().inboundBytes()
                 > budget - (12 << 20));
