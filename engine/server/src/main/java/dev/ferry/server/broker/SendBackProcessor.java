@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.MessageProperties;
+import dev.ferry.format.NameRules;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
@@ -87,9 +88,10 @@ final class SendBackProcessor implements RequestProcessor {
                         + routing.refusal(dlq));
             }
             next = copy.to(created.get(), 0, storeHost.get());
-            deadLetters.deadLettered(copy.property(MessageProperties.RETRY_TOPIC), h.group());
+            String topic = countedTopic(copy.property(MessageProperties.RETRY_TOPIC), original.topic());
+            deadLetters.deadLettered(topic, h.group());
             LOG.log(System.Logger.Level.INFO, "message {0} of {1} goes to the DLQ of group {2} after {3} attempts",
-                    originId, copy.property(MessageProperties.RETRY_TOPIC), h.group(), reconsumeTimes + 1);
+                    NameRules.shown(originId), topic, h.group(), reconsumeTimes + 1);
         } else {
             int level = RetryRouting.retryLevel(h.delayLevel(), reconsumeTimes);
             next = schedule.delay(copy.to(retryTopic.get(), 0, storeHost.get()), level);
@@ -104,6 +106,15 @@ final class SendBackProcessor implements RequestProcessor {
                     + result.status() + " " + result.detail());
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+    }
+
+    /**
+     * The topic a dead letter is counted under: the one it first came from ({@code RETRY_TOPIC}) when that is a valid
+     * topic name, else the topic it was stored in. A producer can set {@code RETRY_TOPIC} to any text, and the count's
+     * key is kept for as long as the broker runs and shown as a metric label.
+     */
+    static String countedTopic(String retryTopic, String storedTopic) {
+        return retryTopic != null && NameRules.isValidTopic(retryTopic) ? retryTopic : storedTopic;
     }
 
     private static String firstNonNull(String first, String second) {

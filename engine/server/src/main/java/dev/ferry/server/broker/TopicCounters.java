@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.MessageProperties;
+import dev.ferry.format.NameRules;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -150,9 +151,15 @@ final class TopicCounters {
         return totals(rollbacks);
     }
 
-    /** A message a group's consumers failed too often went to its dead-letter topic. */
+    /**
+     * A message of {@code topic} a group's consumers failed too often went to its dead-letter topic. Counted only when
+     * both are valid names (the key is kept until the topic is deleted and shown as a metric label), so that a key is
+     * at most a topic's and a group's longest names.
+     */
     void deadLettered(String topic, String group) {
-        incrementBounded(deadLetters, topic + "@" + group);
+        if (NameRules.isValidTopic(topic) && NameRules.isValidGroup(group)) {
+            incrementBounded(deadLetters, topic + "@" + group);
+        }
     }
 
     /** Per {@code topic@group}, messages sent to the group's DLQ since start. */

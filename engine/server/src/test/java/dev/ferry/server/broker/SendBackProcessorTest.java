@@ -76,4 +76,58 @@ class SendBackProcessorTest {
             assertThat(answer.flushedOffset()).as("flushed when answered").isEqualTo(store.commitLogEndOffset());
         }
     }
+
+    @Test
+    void shouldCountDeadLettersUnderAValidTopicWhateverRetryTopicAProducerSet() throws Exception {
+        try (MessageStore store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
+                .commitLogSegmentSize(4 * 1024 * 1024).build()).open()) {
+            Path configDir = dir.resolve("config");
+            ScheduleService schedule = new ScheduleService(DelayLevels.parse("1s 1s 1s"), store, configDir,
+                    Clock.systemUTC(), () -> HOST);
+            RetryRouting routing = new RetryRouting(16, group -> java.util.Optional.empty(),
+                    new TopicConfigTable(configDir, Clock.systemUTC(), 100), () -> { });
+            SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
+            TopicCounters counters = new TopicCounters();
+            SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups,
+                    counters, MessageAccess.OPEN);
+            int abusive = 20;
+            for (int i = 0; i < abusive; i++) {
+                // 30 KiB of a RETRY_TOPIC no topic is named, different each time (a message's properties take 32 KiB)
+                String retryTopic = i + " not a topic " + "x".repeat(30 * 1024);
+                RemotingCommand answer = deadLetter(store, processor, java.util.Map.of("RETRY_TOPIC", retryTopic));
+                assertThat(answer.code()).as(answer.remark()).isEqualTo(ResponseCode.SUCCESS);
+            }
+            assertThat(deadLetter(store, processor, java.util.Map.of("RETRY_TOPIC", "TopicOrigin")).code())
+                    .isEqualTo(ResponseCode.SUCCESS);
+            assertThat(deadLetter(store, processor, java.util.Map.of()).code()).isEqualTo(ResponseCode.SUCCESS);
+
+            assertThat(counters.deadLettered()).as("counted under the stored message's own topic")
+                    .containsOnly(java.util.Map.entry("TopicBack@CG_BACK", (long) abusive + 1),
+                            java.util.Map.entry("TopicOrigin@CG_BACK", 1L));
+        }
+    }
+
+    /** Stores a message of TopicBack with {@code properties} and sends it back straight to the DLQ of CG_BACK. */
+    private static RemotingCommand deadLetter(MessageStore store, SendBackProcessor processor,
+                                              java.util.Map<String, String> properties) throws Exception {
+        AppendResult original = store.append(MessageToStore.builder("TopicBack", 0,
+                "fails".getBytes(StandardCharsets.UTF_8)).properties(properties).storeHost(HOST).build());
+        assertThat(original.isStored()).as(original.detail()).isTrue();
+        CompletableFuture<RemotingCommand> answered = new CompletableFuture<>();
+        RequestContext context = new RequestContext() {
+            @Override
+            public RemoteChannel channel() {
+                return new FakeChannel("consumer");
+            }
+
+            @Override
+            public void respond(RemotingCommand response) {
+                answered.complete(response);
+            }
+        };
+        RemotingCommand direct = processor.process(context, RemotingCommand.request(
+                RequestCode.CONSUMER_SEND_MSG_BACK, new ConsumerSendMsgBackRequestHeader(original.physicalOffset(),
+                        "CG_BACK", -1, null, null, null, 16, "broker-a")).build());
+        return direct != null ? direct : answered.get(10, TimeUnit.SECONDS);
+    }
 }

@@ -32,4 +32,14 @@ class TopicCountersTest {
         counters.transactionDecided("T0", false);
         assertThat(counters.rollbacks().get("T0")).isEqualTo(2);
     }
+
+    @Test
+    void deadLettersOfNamesNoTopicOrGroupHasAreNotCountedApart() {
+        TopicCounters counters = new TopicCounters();
+        counters.deadLettered("x".repeat(32 * 1024), "G");
+        counters.deadLettered("not a topic", "G");
+        counters.deadLettered("T", "not a group");
+        counters.deadLettered("T", "G");
+        assertThat(counters.deadLettered()).containsOnly(java.util.Map.entry("T@G", 1L));
+    }
 }
