@@ -27,8 +27,9 @@ import java.util.function.Consumer;
  * unregistration, the consumer-id list of a group, and the subscription check consumers
  * make before they start.
  *
- * <p>A heartbeat is taken apart where it enters: a group with an invalid name, a group the broker
- * cannot know more of, a subscription of an invalid topic, or the groups and subscriptions beyond
+ * <p>A heartbeat is taken apart where it enters: a group with an invalid name, settings that are not Apache's
+ * ({@link ConsumerModes}), a group the broker cannot know more of, a subscription of an invalid topic, or the groups
+ * and subscriptions beyond
  * the per-heartbeat limits are skipped (Apache skips an invalid consumer group the same way and
  * still answers SUCCESS); the answer's remark names what was skipped. An expression too long to
  * compile, or one that does not compile, refuses the heartbeat as before.
@@ -149,6 +150,10 @@ final class ClientRequestProcessor implements RequestProcessor {
         String problem = NameRules.groupProblem("consumer group", consumer.groupName());
         if (problem != null) {
             return problem;
+        }
+        String settings = ConsumerModes.problem(consumer);
+        if (settings != null) {
+            return settings;
         }
         if (consumer.subscriptionDataSet().size() > limits.maxSubscriptionsPerGroup()) {
             return "consumer group " + consumer.groupName() + " subscribes to " + consumer.subscriptionDataSet().size()

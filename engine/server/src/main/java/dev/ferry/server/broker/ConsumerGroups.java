@@ -173,12 +173,16 @@ final class ConsumerGroups {
                 sent.expressionType(), sent.classFilterMode());
     }
 
-    /** What a group's subscriptions cost, in characters, a kept tag and its code counting for its objects too. */
+    /**
+     * What a group's subscriptions cost, in characters, each subscription and each kept tag with its code counting for
+     * its objects too, so that many small subscriptions cost what they take.
+     */
     private static long chars(Iterable<SubscriptionData> subscriptions) {
         long chars = 0;
         for (SubscriptionData subscription : subscriptions) {
             chars += subscription.topic().length() + length(subscription.subString())
                     + length(subscription.expressionType());
+            chars += SUBSCRIPTION_OVERHEAD;
             for (String tag : subscription.tagsSet()) {
                 chars += length(tag) + TAG_OVERHEAD;
             }
@@ -187,7 +191,12 @@ final class ConsumerGroups {
     }
 
     /** The memory of a kept tag's string and code objects beyond its characters, in characters. */
-    private static final int TAG_OVERHEAD = 48;
+    static final int TAG_OVERHEAD = 48;
+    /**
+     * The memory of a kept subscription beyond its characters, in characters: the subscription object, its entry in
+     * the group's map and the objects of its three strings (topic, expression, type), about 200 bytes.
+     */
+    static final int SUBSCRIPTION_OVERHEAD = 200;
 
     private static int length(String text) {
         return text == null ? 0 : text.length();

@@ -77,7 +77,8 @@ class ConsumerGroupsTest {
 
     @Test
     void shouldRefuseAHeartbeatWhoseSubscriptionsWouldExceedWhatAllGroupsMayHoldAndFreeAGroupsShareWhenItGoes() {
-        ConsumerGroups small = new ConsumerGroups(clock, 100);
+        // room for one subscription of 64 characters, and beside it one of 5, not two of 64
+        ConsumerGroups small = new ConsumerGroups(clock, 2 * ConsumerGroups.SUBSCRIPTION_OVERHEAD + 100);
         String long60 = "x".repeat(60);
         assertThat(small.heartbeat(group("G", 1, long60), "a", channel("1"), true))
                 .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
@@ -90,7 +91,8 @@ class ConsumerGroupsTest {
                 .isEqualTo(ConsumerGroups.Heartbeat.JOINED);
 
         small.connectionClosed("2");
-        assertThat(small.subscriptionChars()).isEqualTo(1 + 1 + 3); // topic T, "*", "TAG" of group G
+        // topic T, "*", "TAG" of group G, and what the subscription's objects take
+        assertThat(small.subscriptionChars()).isEqualTo(1 + 1 + 3 + ConsumerGroups.SUBSCRIPTION_OVERHEAD);
     }
 
     @Test
