@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.format.NameRules;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
@@ -50,6 +51,8 @@ final class GroupAdminProcessor implements RequestProcessor {
         RequestCode.GET_PRODUCER_CONNECTION_LIST};
     /** Topics one GET_CONSUME_STATS may name. */
     static final int MAX_TOPICS = 1024;
+    /** JSON a group's {@code groupRetryPolicy}, and its {@code subscriptionDataSet}, may each take. */
+    static final int MAX_KEPT_JSON_BYTES = 4 * 1024;
 
     private final String brokerName;
     private final TopicConfigTable topics;
@@ -108,6 +111,13 @@ final class GroupAdminProcessor implements RequestProcessor {
 
     private RemotingCommand putGroup(RemotingCommand request) {
         SubscriptionGroupConfig config = json.decode(request.body(), SubscriptionGroupConfig.class);
+        String tooLarge = tooLarge("groupRetryPolicy", config.groupRetryPolicy());
+        if (tooLarge == null) {
+            tooLarge = tooLarge("subscriptionDataSet", config.subscriptionDataSet());
+        }
+        if (tooLarge != null) {
+            return error(request, ResponseCode.INVALID_PARAMETER, tooLarge);
+        }
         Optional<String> problem = groups.put(config);
         if (problem.isPresent()) {
             // Apache answers an attribute it does not know as a failure, anything else it takes as it comes
@@ -116,6 +126,19 @@ final class GroupAdminProcessor implements RequestProcessor {
             return error(request, code, problem.get());
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+    }
+
+    /**
+     * Why a setting kept as sent is too large to keep, or {@code null}: a group keeps it for as long as it is known,
+     * and up to {@code maxSubscriptionGroups} groups are.
+     */
+    private String tooLarge(String field, JsonNode value) {
+        if (value == null) {
+            return null;
+        }
+        int bytes = json.encode(value).length;
+        return bytes <= MAX_KEPT_JSON_BYTES ? null : field + " is " + bytes + " bytes of JSON; at most "
+                + MAX_KEPT_JSON_BYTES + " are kept";
     }
 
     private RemotingCommand getGroup(RemotingCommand request) {

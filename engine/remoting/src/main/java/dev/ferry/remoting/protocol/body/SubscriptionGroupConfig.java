@@ -8,8 +8,9 @@ import java.util.Map;
  * {@code consumeBroadcastEnable}, {@code retryQueueNums}, {@code retryMaxTimes} and
  * {@code notifyConsumerIdsChangedEnable}; the others are kept and answered as set, as Apache's broker keeps them.
  *
- * @param groupRetryPolicy        kept as sent (Apache's broker does not read it either)
- * @param subscriptionDataSet     kept as sent
+ * @param groupRetryPolicy        kept as sent (Apache's broker does not read it either); the broker takes at most
+ *                                4 KiB of JSON
+ * @param subscriptionDataSet     kept as sent; the broker takes at most 4 KiB of JSON
  */
 public record SubscriptionGroupConfig(String groupName, boolean consumeEnable, boolean consumeFromMinEnable,
                                       boolean consumeBroadcastEnable, boolean consumeMessageOrderly,
