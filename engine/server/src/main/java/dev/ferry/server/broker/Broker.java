@@ -237,7 +237,11 @@ public final class Broker implements AutoCloseable {
                 observer.topicCreated(ok, system, millis));
         GroupAdminProcessor groupAdmin = new GroupAdminProcessor(config.brokerName(), topics, subscriptionGroups,
                 offsets, pullOffsets, consumers, producers, store, statistics.getWindows, json, this::address, clock,
-                (ok, system, millis) -> observer.groupCreated(ok, millis));
+                (ok, system, millis) -> observer.groupCreated(ok, millis), group -> {
+                    counters.forgetGroup(group);
+                    statistics.getWindows.forget(key -> key.endsWith("@" + group));
+                    pullOffsets.forget(key -> key.endsWith("@" + group));
+                });
         ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
                 subscriptionGroups, offsets, consumers, store, json, this::messageRefusal);
         BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
@@ -283,6 +287,11 @@ public final class Broker implements AutoCloseable {
     /** Where sends, send-backs and transaction ends queue, for tests that need it busy. */
     SendLane sendLane() {
         return sendLane;
+    }
+
+    /** How far groups have pulled, for tests of what is forgotten. */
+    PullOffsets pullOffsets() {
+        return pullOffsets;
     }
 
     /** The broker's executors by kind, for tests that need one busy. */

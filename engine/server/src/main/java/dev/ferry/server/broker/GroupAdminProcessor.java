@@ -67,13 +67,17 @@ final class GroupAdminProcessor implements RequestProcessor {
     private final Supplier<String> brokerAddress;
     private final java.time.Clock clock;
     private final TopicAdminProcessor.Creations creations;
+    /** Forgets what the broker counts and tracks in memory of a deleted group. */
+    private final java.util.function.Consumer<String> groupDeleted;
 
     GroupAdminProcessor(String brokerName, TopicConfigTable topics, SubscriptionGroupTable groups,
                         ConsumerOffsetTable offsets, PullOffsets pullOffsets, ConsumerGroups consumers,
                         ProducerGroups producers,
                         MessageStore store, StatsWindows gets, BodyCodec json, Supplier<String> brokerAddress,
-                        java.time.Clock clock, TopicAdminProcessor.Creations creations) {
+                        java.time.Clock clock, TopicAdminProcessor.Creations creations,
+                        java.util.function.Consumer<String> groupDeleted) {
         this.clock = clock;
+        this.groupDeleted = groupDeleted;
         this.creations = creations;
         this.brokerName = brokerName;
         this.topics = topics;
@@ -154,8 +158,9 @@ final class GroupAdminProcessor implements RequestProcessor {
         groups.remove(h.groupName());
         if (h.cleanOffset()) {
             offsets.removeGroup(h.groupName());
-            pullOffsets.forget(key -> key.endsWith("@" + h.groupName()));
         }
+        // what is counted and tracked in memory per group goes with it, committed offsets kept or not
+        groupDeleted.accept(h.groupName());
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
     }
 

@@ -42,6 +42,11 @@ final class PullOffsets {
         return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
     }
 
+    /** Queues tracked now, over all groups and topics. */
+    int size() {
+        return entries.get();
+    }
+
     /** Forgets a deleted topic's or group's entries. */
     void forget(java.util.function.Predicate<String> topicAtGroup) {
         for (String key : java.util.Set.copyOf(offsets.keySet())) {

@@ -87,6 +87,16 @@ final class StatsWindows {
         });
     }
 
+    /** Forgets the windows of the keys {@code forgotten} matches (a deleted group's, say) at once. */
+    synchronized void forget(java.util.function.Predicate<String> forgotten) {
+        windows.keySet().removeIf(forgotten);
+    }
+
+    /** Keys whose windows are kept now. */
+    synchronized int size() {
+        return windows.size();
+    }
+
     /** The key's counts, or empty when it has none yet (or is beyond the keys kept). */
     synchronized Optional<BrokerStatsData> of(String key) {
         Window window = windows.get(key);

@@ -243,6 +243,14 @@ final class TopicCounters {
         bytesOutByGroup.keySet().removeIf(key -> key.startsWith(topic + "@"));
     }
 
+    /** Forgets a deleted group's counts (pulls and dead letters under any topic). */
+    void forgetGroup(String group) {
+        String suffix = "@" + group;
+        outByGroup.keySet().removeIf(key -> key.endsWith(suffix));
+        bytesOutByGroup.keySet().removeIf(key -> key.endsWith(suffix));
+        deadLetters.keySet().removeIf(key -> key.endsWith(suffix));
+    }
+
     long in(String topic) {
         LongAdder adder = in.get(topic);
         return adder == null ? 0 : adder.sum();

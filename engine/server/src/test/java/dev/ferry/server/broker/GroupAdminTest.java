@@ -1,7 +1,10 @@
 package dev.ferry.server.broker;
 
 import static dev.ferry.server.broker.RawRequests.command;
+import static dev.ferry.server.broker.RawRequests.pull;
+import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -11,6 +14,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
@@ -22,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the group admin requests let a client make the broker keep. */
+/** What the group admin requests let a client make the broker keep, and what a deleted group leaves behind. */
 class GroupAdminTest {
     private static final long TIMEOUT_MILLIS = 10_000;
 
@@ -88,5 +92,29 @@ class GroupAdminTest {
         assertThat(kept.getCode()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(RemotingSerializable.decode(kept.getBody(), SubscriptionGroupConfig.class).getGroupRetryPolicy()
                 .getType()).isEqualTo(apaches.getGroupRetryPolicy().getType());
+    }
+
+    @Test
+    void shouldForgetADeletedGroupsCountsAndPullOffsetsAndCountItAfreshWhenItComesBack() throws Exception {
+        assertThat(invoke(send("TopicGone", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        for (String group : new String[] {"CG_GONE", "CG_STAYS"}) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> invoke(pull(group, "TopicGone", 0)).getCode()
+                    == ResponseCode.SUCCESS);
+        }
+        assertThat(server.broker().figures().messagesOut()).extracting(BrokerFigures.GroupTraffic::group)
+                .containsExactlyInAnyOrder("CG_GONE", "CG_STAYS");
+        assertThat(server.broker().pullOffsets().size()).isEqualTo(2);
+
+        assertThat(invoke(command(RequestCode.DELETE_SUBSCRIPTIONGROUP, Map.of("groupName", "CG_GONE",
+                "cleanOffset", "false"))).getCode()).isEqualTo(ResponseCode.SUCCESS);
+
+        assertThat(server.broker().figures().messagesOut()).extracting(BrokerFigures.GroupTraffic::group)
+                .containsExactly("CG_STAYS");
+        assertThat(server.broker().pullOffsets().size()).isEqualTo(1);
+        assertThat(server.broker().pullOffsets().pulledUpTo("CG_STAYS", "TopicGone", 0)).hasValue(1);
+
+        assertThat(invoke(pull("CG_GONE", "TopicGone", 0)).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(server.broker().figures().messagesOut()).extracting(BrokerFigures.GroupTraffic::group)
+                .containsExactlyInAnyOrder("CG_GONE", "CG_STAYS");
     }
 }

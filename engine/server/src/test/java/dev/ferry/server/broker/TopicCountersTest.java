@@ -42,4 +42,22 @@ class TopicCountersTest {
         counters.deadLettered("T", "G");
         assertThat(counters.deadLettered()).containsOnly(java.util.Map.entry("T@G", 1L));
     }
+
+    @Test
+    void aDeletedGroupsCountsAreForgottenAndOtherGroupsKept() {
+        TopicCounters counters = new TopicCounters();
+        counters.messagesOut("T1", "G", 1, 10);
+        counters.messagesOut("T2", "G", 1, 10);
+        counters.messagesOut("T1", "G2", 1, 10);
+        counters.messagesOut("T1", "XG", 1, 10);
+        counters.deadLettered("T1", "G");
+        counters.deadLettered("T1", "G2");
+
+        counters.forgetGroup("G");
+
+        assertThat(counters.outByGroup()).containsOnlyKeys("T1@G2", "T1@XG");
+        assertThat(counters.bytesOutByGroup()).containsOnlyKeys("T1@G2", "T1@XG");
+        assertThat(counters.deadLettered()).containsOnlyKeys("T1@G2");
+        assertThat(counters.out("T1")).as("the topic's totals stay").isEqualTo(3);
+    }
 }
