@@ -17,7 +17,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Pull requests held because nothing new was there to answer them (long polling). A held pull
+ * Pull requests held because nothing new was there to answer them (long polling), listed per queue; a queue's list
+ * goes when it empties. A held pull
  * is retried when a message arrives in its queue, when its group's subscription changes, or,
  * finally, when its hold time runs out; retrying answers it or holds it again.
  *
@@ -93,12 +94,32 @@ final class PullRequestHold {
             total.decrementAndGet();
             return false;
         }
-        List<HeldPull> list = held.computeIfAbsent(key(pull.header().topic(), pull.header().queueId()),
-                k -> new ArrayList<>());
-        synchronized (list) {
-            list.add(pull);
-        }
+        // added within the map's atomic update of the key, so that a list emptied and dropped meanwhile is not used
+        held.compute(key(pull.header().topic(), pull.header().queueId()), (key, list) -> {
+            List<HeldPull> kept = list == null ? new ArrayList<>() : list;
+            synchronized (kept) {
+                kept.add(pull);
+            }
+            return kept;
+        });
         return true;
+    }
+
+    /**
+     * Drops the queue's list if it is empty, atomically with any hold of that queue, so that queues once held do not
+     * stay in the table (a client can name any number of them).
+     */
+    private void dropIfEmpty(String key) {
+        held.computeIfPresent(key, (k, list) -> {
+            synchronized (list) {
+                return list.isEmpty() ? null : list;
+            }
+        });
+    }
+
+    /** Queues with held pulls now. */
+    int queues() {
+        return held.size();
     }
 
     /** A held pull left the hold. */
@@ -110,7 +131,8 @@ final class PullRequestHold {
 
     /** A message was dispatched to the queue: retry the pulls waiting below its new end. */
     void onArrival(String topic, int queueId, long nextQueueOffset) {
-        List<HeldPull> list = held.get(key(topic, queueId));
+        String key = key(topic, queueId);
+        List<HeldPull> list = held.get(key);
         if (list == null) {
             return;
         }
@@ -124,21 +146,29 @@ final class PullRequestHold {
                 }
             }
         }
+        if (!ready.isEmpty()) {
+            dropIfEmpty(key);
+        }
         ready.forEach(pull -> submit(pull, true));
     }
 
     /** A group's subscription changed: retry its pulls, which may have waited for it. */
     void onSubscriptionChanged(String group) {
         List<HeldPull> ready = new ArrayList<>();
-        for (List<HeldPull> list : held.values()) {
+        for (Map.Entry<String, List<HeldPull>> queue : held.entrySet()) {
+            List<HeldPull> list = queue.getValue();
+            boolean removed;
             synchronized (list) {
-                list.removeIf(pull -> {
+                removed = list.removeIf(pull -> {
                     boolean match = pull.header().consumerGroup().equals(group);
                     if (match) {
                         ready.add(pull);
                     }
                     return match;
                 });
+            }
+            if (removed) {
+                dropIfEmpty(queue.getKey());
             }
         }
         ready.forEach(pull -> submit(pull, true));
@@ -148,7 +178,8 @@ final class PullRequestHold {
     void expire() {
         long now = clock.millis();
         List<HeldPull> due = new ArrayList<>();
-        for (List<HeldPull> list : held.values()) {
+        for (Map.Entry<String, List<HeldPull>> queue : held.entrySet()) {
+            List<HeldPull> list = queue.getValue();
             synchronized (list) {
                 list.removeIf(pull -> {
                     boolean over = pull.deadlineMillis() <= now || !pull.context().channel().isActive();
@@ -158,6 +189,7 @@ final class PullRequestHold {
                     return over;
                 });
             }
+            dropIfEmpty(queue.getKey()); // also any list another path left empty
         }
         due.forEach(pull -> submit(pull, false));
     }

@@ -99,4 +99,33 @@ class PullRequestHoldTest {
         hold.expire();
         assertThat(hold.size()).isZero();
     }
+
+    @Test
+    void shouldForgetAQueueOnceItsLastHeldPullLeavesWhateverEndsIt() {
+        PullRequestHold roomy = new PullRequestHold(clock, submitted::add, 100_000, 100_000);
+        roomy.retryWith((pull, again) -> { });
+        // one connection naming ever more queues: each held, then woken, expired or retried for a new subscription
+        for (int queueId = 0; queueId < 3_000; queueId++) {
+            assertThat(roomy.hold(pull("c1", queueId))).isTrue();
+        }
+        assertThat(roomy.queues()).isEqualTo(3_000);
+        for (int queueId = 0; queueId < 1_000; queueId++) {
+            roomy.onArrival("T", queueId, 1);
+        }
+        assertThat(roomy.queues()).as("woken by arrivals").isEqualTo(2_000);
+        roomy.onSubscriptionChanged("OTHER_GROUP");
+        assertThat(roomy.queues()).as("another group's change leaves them").isEqualTo(2_000);
+        roomy.onSubscriptionChanged("CG");
+        assertThat(roomy.queues()).as("retried for their group's new subscription").isZero();
+
+        assertThat(roomy.hold(pull("c1", 7))).isTrue();
+        clock.advance(java.time.Duration.ofSeconds(30));
+        roomy.expire();
+        assertThat(roomy.queues()).as("expired").isZero();
+        assertThat(roomy.size()).isZero();
+
+        assertThat(roomy.hold(pull("c1", 7))).as("a queue held again").isTrue();
+        roomy.onArrival("T", 7, 1);
+        assertThat(submitted).hasSize(3_000 + 1 + 1);
+    }
 }
