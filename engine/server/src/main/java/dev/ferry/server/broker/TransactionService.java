@@ -45,7 +45,8 @@ import java.util.function.Supplier;
  *
  * <p>For a half message still undecided after the transaction timeout, {@link #checkUndecided()}
  * asks a producer of its group (CHECK_TRANSACTION_STATE over a connection the group registered
- * in a heartbeat), once per run, up to the configured number of times; then it discards it. The
+ * in a heartbeat), once per run, up to the configured number of times; then it discards it. A run counts as a check
+ * even when no producer of the group is online to be asked (as in Apache), so the scan never stalls behind one. The
  * scan resumes from the first undecided half message; that offset and the check counts are
  * persisted as {@code transactionCheck.json}. Every half message below that offset is decided, so
  * only decisions at or above it are kept in memory.
@@ -318,13 +319,16 @@ final class TransactionService {
         }
     }
 
-    /** Asks about one half message, or discards it; returns whether it is decided now. */
+    /**
+     * Asks about one half message, or discards it after {@code transactionCheckMax} checks; returns whether it is
+     * decided now. A check counts whether or not a producer of its group is online to be asked.
+     */
     private boolean checkOrDiscard(StoredMessageView half) {
         int asked = checks.getOrDefault(half.physicalOffset(), 0);
         if (asked >= config.transactionCheckMax()) {
             LOG.log(System.Logger.Level.WARNING, "discarding transaction {0} of group {1}: no decision after {2} "
-                    + "checks", half.property(MessageProperties.UNIQ_KEY),
-                    half.property(MessageProperties.PRODUCER_GROUP), asked);
+                    + "checks", NameRules.shown(half.property(MessageProperties.UNIQ_KEY)),
+                    NameRules.shown(half.property(MessageProperties.PRODUCER_GROUP)), asked);
             synchronized (this) {
                 if (!decided.contains(half.physicalOffset()) && !deciding.contains(half.physicalOffset())) {
                     String topic = half.property(MessageProperties.REAL_TOPIC);
@@ -337,13 +341,21 @@ final class TransactionService {
                 return decided.contains(half.physicalOffset());
             }
         }
-        List<RemoteChannel> channels = producers.channels(half.property(MessageProperties.PRODUCER_GROUP)).stream()
+        // Counted whether or not a producer can be asked, as Apache counts it: a half message whose producers are
+        // gone is discarded after its checks like any other, so the check offset moves on past it and the decisions
+        // kept above that offset cannot pile up behind it.
+        checks.put(half.physicalOffset(), asked + 1);
+        unsaved.record();
+        String group = half.property(MessageProperties.PRODUCER_GROUP);
+        List<RemoteChannel> channels = producers.channels(group).stream()
                 .filter(producer -> mayDecide.test(producer, half)).toList();
+        String uniqueKey = half.property(MessageProperties.UNIQ_KEY);
         if (channels.isEmpty()) {
-            return false; // nobody to ask now; not counted as a check
+            LOG.log(System.Logger.Level.DEBUG, "no producer of group {0} to ask about transaction {1}",
+                    NameRules.shown(group), NameRules.shown(uniqueKey));
+            return false;
         }
         RemoteChannel channel = channels.get(ThreadLocalRandom.current().nextInt(channels.size()));
-        String uniqueKey = half.property(MessageProperties.UNIQ_KEY);
         RemotingCommand check = RemotingCommand.request(RequestCode.CHECK_TRANSACTION_STATE,
                         new CheckTransactionStateRequestHeader(half.property(MessageProperties.REAL_TOPIC),
                                 half.queueOffset(), half.physicalOffset(), uniqueKey, uniqueKey,
@@ -351,11 +363,9 @@ final class TransactionService {
                 .bodyParts(List.of(half.bytes())).build();
         try {
             channel.invokeOneway(check, CHECK_SEND_TIMEOUT);
-            checks.put(half.physicalOffset(), asked + 1);
-            unsaved.record();
         } catch (RemotingException e) {
-            LOG.log(System.Logger.Level.DEBUG, "cannot ask {0} about transaction {1}: {2}", channel, uniqueKey,
-                    e.getMessage());
+            LOG.log(System.Logger.Level.DEBUG, "cannot ask {0} about transaction {1}: {2}", channel,
+                    NameRules.shown(uniqueKey), e.getMessage());
         }
         return false;
     }
@@ -365,6 +375,16 @@ final class TransactionService {
             checkOffset = next;
             unsaved.record();
         }
+    }
+
+    /** Decisions kept in memory now: those at or above the check offset. */
+    int keptDecisions() {
+        return decided.size();
+    }
+
+    /** The half topic's offset below which every half message is decided. */
+    long checkOffset() {
+        return checkOffset;
     }
 
     void persistIfChanged() {

@@ -255,4 +255,41 @@ class TransactionServiceTest {
             assertThat(checks).extracting(c -> c.extField("msgId")).containsExactly("pending");
         }
     }
+
+    @Test
+    void shouldDiscardAHalfMessageWhoseProducersAreOfflineAfterItsChecksAndKeepNoDecisionsBehindIt() {
+        try (MessageStore store = open()) {
+            TransactionService transactions = service(store);
+            // prepared by a producer that then went away: nobody of its group is online to be asked
+            Half orphan = half(store, "orphan");
+            int later = 30;
+            for (int i = 0; i < later; i++) {
+                end(transactions, half(store, "later-" + i), TransactionService.Outcome.COMMIT);
+            }
+            awaitQueue(store, SystemTopics.TRANSACTION_OP_TOPIC, 0, later);
+            assertThat(transactions.keptDecisions()).as("decided above the unchecked one").isEqualTo(later);
+
+            clock.advance(Duration.ofSeconds(6));
+            transactions.checkUndecided();
+            transactions.checkUndecided(); // two checks, the most, both without a producer to ask
+            assertThat(transactions.checkOffset()).as("held by the undecided one").isZero();
+            transactions.checkUndecided(); // discarded now
+            awaitQueue(store, SystemTopics.TRANSACTION_OP_TOPIC, 0, later + 1);
+            transactions.checkUndecided();
+
+            assertThat(transactions.checkOffset()).isEqualTo(later + 1);
+            assertThat(transactions.keptDecisions()).as("nothing kept below the check offset").isZero();
+            assertThat(end(transactions, orphan, TransactionService.Outcome.COMMIT)).contains("already decided");
+            awaitQueue(store, "TopicTx", 1, later);
+            assertThat(keys(store)).as("the discarded one was never delivered").hasSize(later)
+                    .doesNotContain("orphan");
+
+            // a producer online again is asked about a new one as before
+            producers.heartbeat("PG", "producer-1", new FakeChannel("producer", checks));
+            half(store, "next");
+            clock.advance(Duration.ofSeconds(6));
+            transactions.checkUndecided();
+            assertThat(checks).extracting(c -> c.extField("msgId")).containsExactly("next");
+        }
+    }
 }
