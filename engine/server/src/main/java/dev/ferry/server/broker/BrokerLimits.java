@@ -17,7 +17,8 @@ package dev.ferry.server.broker;
  *                                   connection
  * @param maxSubscriptionsPerGroup   topics one consumer group may subscribe to in one heartbeat
  * @param maxExpressionLength        characters of one subscription expression (TAG, SQL92 or a plugin's)
- * @param maxSubscriptionBytes       characters of the subscriptions of every group together
+ * @param maxSubscriptionBytes       characters of the subscriptions of every group together, each subscription
+ *                                   and each tag also counting what its objects take
  * @param filterCacheBytes           estimated memory of the compiled filters cached (weighted by expression length)
  * @param maxHeldPulls               pulls held for long polling at once
  * @param maxHeldPullsPerConnection  pulls one connection may have held at once

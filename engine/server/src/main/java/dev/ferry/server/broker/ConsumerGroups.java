@@ -20,8 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A heartbeat's subscriptions replace the group's (a newer version of a topic's wins, as in
  * Apache), and the subscriptions of every group together hold at most
- * {@link BrokerLimits#maxSubscriptionBytes()} characters: a heartbeat that would go beyond is
- * refused for that group. A group lives while it has live clients.
+ * {@link BrokerLimits#maxSubscriptionBytes()} characters, each subscription and tag charged its objects too: a
+ * heartbeat that would go beyond is refused for that group. A group lives while it has live clients.
  *
  * <p>Thread-safe. Every method that can change a group's membership returns the groups it
  * changed, so the broker can tell their clients to rebalance at once.
