@@ -19,9 +19,23 @@ import java.time.Duration;
  * @param frameTimeout                 a frame must arrive whole within this of its first bytes
  * @param firstRequestTimeout          a connection (its TLS handshake included) must send a whole request within this
  *                                     of its opening, or it is closed
+ * @param writeBufferLowWaterMark      bytes of answers queued on a connection below which it is read again
+ * @param writeBufferHighWaterMark     bytes of answers queued on a connection above which it is not read (its client
+ *                                     is behind: TCP pushes back on it); also what a connection may still be given
+ *                                     while all answers together hold more than {@code maxOutboundBytes}
+ * @param maxOutboundBytes             bytes the answers waiting to be written hold, over all connections; beyond it, a
+ *                                     connection whose unwritten answers would exceed the high-water mark is closed
+ *                                     instead of being given more
+ * @param writeStallTimeout            a connection above its high-water mark whose client takes no byte for this long
+ *                                     is closed
  */
 public record RemotingLimits(int maxConnections, int maxConnectionsPerAddress, long maxInboundBytes,
-                             long maxInboundBytesPerConnection, Duration frameTimeout, Duration firstRequestTimeout) {
+                             long maxInboundBytesPerConnection, Duration frameTimeout, Duration firstRequestTimeout,
+                             int writeBufferLowWaterMark, int writeBufferHighWaterMark, long maxOutboundBytes,
+                             Duration writeStallTimeout) {
+
+    /** The least {@code maxOutboundBytes}: one large admin answer (all topics' configs) must fit. */
+    public static final long MIN_OUTBOUND_BYTES = 1L << 20;
 
     public RemotingLimits {
         Validation.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
@@ -35,16 +49,32 @@ public record RemotingLimits(int maxConnections, int maxConnectionsPerAddress, l
                 "must be at least maxInboundBytesPerConnection (" + maxInboundBytesPerConnection + ")");
         Validation.positive("frameTimeout", frameTimeout);
         Validation.positive("firstRequestTimeout", firstRequestTimeout);
+        checkOutbound(writeBufferLowWaterMark, writeBufferHighWaterMark, maxOutboundBytes, writeStallTimeout);
+    }
+
+    /** The checks of the outbound limits, which a server's own config repeats. */
+    static void checkOutbound(int writeBufferLowWaterMark, int writeBufferHighWaterMark, long maxOutboundBytes,
+                              Duration writeStallTimeout) {
+        Validation.require(writeBufferLowWaterMark > 0, "writeBufferLowWaterMark", writeBufferLowWaterMark,
+                "must be positive");
+        Validation.require(writeBufferHighWaterMark >= writeBufferLowWaterMark, "writeBufferHighWaterMark",
+                writeBufferHighWaterMark, "must be at least writeBufferLowWaterMark (" + writeBufferLowWaterMark + ")");
+        Validation.require(maxOutboundBytes >= Math.max(MIN_OUTBOUND_BYTES, writeBufferHighWaterMark),
+                "maxOutboundBytes", maxOutboundBytes, "must be at least " + MIN_OUTBOUND_BYTES
+                        + " bytes and at least writeBufferHighWaterMark (" + writeBufferHighWaterMark + ")");
+        Validation.positive("writeStallTimeout", writeStallTimeout);
     }
 
     /**
      * 10,000 connections, 1,000 of them from one address; 64 MiB per connection, and in total a quarter of the heap
      * within 64 MiB and 512 MiB, so an embedded engine leaves the application server most of its heap; 10 s per frame
-     * and for a connection's first request.
+     * and for a connection's first request. Answers: Netty's water marks (32 and 64 KiB, what Apache's servers run
+     * with unless set), in total the same quarter of the heap as requests, and 30 s for a client that takes nothing.
      */
     public static RemotingLimits defaults() {
-        return new RemotingLimits(10_000, 1_000, Math.max(64L << 20, Math.min(512L << 20,
-                Runtime.getRuntime().maxMemory() / 4)), 64L << 20, Duration.ofSeconds(10), Duration.ofSeconds(10));
+        long quarterOfHeap = Math.max(64L << 20, Math.min(512L << 20, Runtime.getRuntime().maxMemory() / 4));
+        return new RemotingLimits(10_000, 1_000, quarterOfHeap, 64L << 20, Duration.ofSeconds(10),
+                Duration.ofSeconds(10), 32 * 1024, 64 * 1024, quarterOfHeap, Duration.ofSeconds(30));
     }
 
     public Builder toBuilder() {
@@ -59,6 +89,10 @@ public record RemotingLimits(int maxConnections, int maxConnectionsPerAddress, l
         private long maxInboundBytesPerConnection;
         private Duration frameTimeout;
         private Duration firstRequestTimeout;
+        private int writeBufferLowWaterMark;
+        private int writeBufferHighWaterMark;
+        private long maxOutboundBytes;
+        private Duration writeStallTimeout;
 
         private Builder(RemotingLimits from) {
             maxConnections = from.maxConnections;
@@ -67,6 +101,10 @@ public record RemotingLimits(int maxConnections, int maxConnectionsPerAddress, l
             maxInboundBytesPerConnection = from.maxInboundBytesPerConnection;
             frameTimeout = from.frameTimeout;
             firstRequestTimeout = from.firstRequestTimeout;
+            writeBufferLowWaterMark = from.writeBufferLowWaterMark;
+            writeBufferHighWaterMark = from.writeBufferHighWaterMark;
+            maxOutboundBytes = from.maxOutboundBytes;
+            writeStallTimeout = from.writeStallTimeout;
         }
 
         public Builder maxConnections(int value) {
@@ -99,9 +137,30 @@ public record RemotingLimits(int maxConnections, int maxConnectionsPerAddress, l
             return this;
         }
 
+        public Builder writeBufferLowWaterMark(int value) {
+            writeBufferLowWaterMark = value;
+            return this;
+        }
+
+        public Builder writeBufferHighWaterMark(int value) {
+            writeBufferHighWaterMark = value;
+            return this;
+        }
+
+        public Builder maxOutboundBytes(long value) {
+            maxOutboundBytes = value;
+            return this;
+        }
+
+        public Builder writeStallTimeout(Duration value) {
+            writeStallTimeout = value;
+            return this;
+        }
+
         public RemotingLimits build() {
             return new RemotingLimits(maxConnections, maxConnectionsPerAddress, maxInboundBytes,
-                    maxInboundBytesPerConnection, frameTimeout, firstRequestTimeout);
+                    maxInboundBytesPerConnection, frameTimeout, firstRequestTimeout, writeBufferLowWaterMark,
+                    writeBufferHighWaterMark, maxOutboundBytes, writeStallTimeout);
         }
     }
 }

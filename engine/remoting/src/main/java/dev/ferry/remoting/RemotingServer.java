@@ -4,6 +4,7 @@ import dev.ferry.remoting.internal.ConnectionSlots;
 import dev.ferry.remoting.internal.EndpointRuntime;
 import dev.ferry.remoting.internal.EventLoops;
 import dev.ferry.remoting.internal.InboundBudget;
+import dev.ferry.remoting.internal.OutboundBudget;
 import dev.ferry.remoting.internal.TlsContexts;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -11,6 +12,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -65,7 +67,8 @@ public final class RemotingServer implements AutoCloseable {
         this.runtime = new EndpointRuntime(threadFactory, 1, config.asyncPermits(), config.onewayPermits(),
                 config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(), null,
                 new InboundBudget(config.maxInboundBytes(), config.maxInboundBytesPerConnection()),
-                config.frameTimeout());
+                config.frameTimeout(), new OutboundBudget(config.maxOutboundBytes(), config.writeBufferHighWaterMark()),
+                config.writeStallTimeout());
     }
 
     /** Routes requests with {@code code} to {@code processor}, run on {@code executor}. */
@@ -118,6 +121,8 @@ public final class RemotingServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, false)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                        config.writeBufferLowWaterMark(), config.writeBufferHighWaterMark()))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -198,9 +203,30 @@ public final class RemotingServer implements AutoCloseable {
         return runtime.dispatcher().failures();
     }
 
-    /** Bytes the frames of requests being received or processed hold now. */
+    /** Bytes the frames of requests being received, processed or answered (until written) hold now. */
     public long inboundBytes() {
         return runtime.inboundBudget().used();
+    }
+
+    /**
+     * Bytes the answers not yet written hold now: their headers, and their bodies but those written from the store's
+     * files without a copy.
+     */
+    public long outboundBytes() {
+        return runtime.outboundBudget().used();
+    }
+
+    /**
+     * Connections closed since start because an answer came for them while they were behind and the server held more
+     * answers than its budget.
+     */
+    public long answerRefusedConnections() {
+        return runtime.outboundBudget().refused();
+    }
+
+    /** Connections closed since start because their client took no byte of their answers for the stall timeout. */
+    public long stalledConnections() {
+        return runtime.outboundBudget().stalled();
     }
 
     private ChannelHandler tlsHandler(SocketChannel ch) {

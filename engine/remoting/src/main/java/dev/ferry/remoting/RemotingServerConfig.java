@@ -23,12 +23,18 @@ import java.util.Objects;
  * @param maxConnections    connections open at once (see {@link RemotingLimits#maxConnections()})
  * @param maxConnectionsPerAddress connections open at once from one source address
  * @param firstRequestTimeout a connection must send a whole request within this of its opening
+ * @param writeBufferLowWaterMark  see {@link RemotingLimits#writeBufferLowWaterMark()}
+ * @param writeBufferHighWaterMark see {@link RemotingLimits#writeBufferHighWaterMark()}
+ * @param maxOutboundBytes         see {@link RemotingLimits#maxOutboundBytes()}
+ * @param writeStallTimeout        see {@link RemotingLimits#writeStallTimeout()}
  */
 public record RemotingServerConfig(String host, int port, int ioThreads, int maxFrameLength, Duration maxIdleTime,
                                    int asyncPermits, int onewayPermits, Duration scanInterval,
                                    Duration shutdownTimeout, TlsConfig tls, long maxInboundBytes,
                                    long maxInboundBytesPerConnection, Duration frameTimeout, int maxConnections,
-                                   int maxConnectionsPerAddress, Duration firstRequestTimeout) {
+                                   int maxConnectionsPerAddress, Duration firstRequestTimeout,
+                                   int writeBufferLowWaterMark, int writeBufferHighWaterMark, long maxOutboundBytes,
+                                   Duration writeStallTimeout) {
 
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
 
@@ -53,12 +59,15 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         Validation.require(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress", maxConnectionsPerAddress,
                 "must be positive");
         Validation.positive("firstRequestTimeout", firstRequestTimeout);
+        RemotingLimits.checkOutbound(writeBufferLowWaterMark, writeBufferHighWaterMark, maxOutboundBytes,
+                writeStallTimeout);
     }
 
     /** The limits part of this config. */
     public RemotingLimits limits() {
         return new RemotingLimits(maxConnections, maxConnectionsPerAddress, maxInboundBytes,
-                maxInboundBytesPerConnection, frameTimeout, firstRequestTimeout);
+                maxInboundBytesPerConnection, frameTimeout, firstRequestTimeout, writeBufferLowWaterMark,
+                writeBufferHighWaterMark, maxOutboundBytes, writeStallTimeout);
     }
 
     public static Builder builder() {
@@ -71,7 +80,9 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
                 .scanInterval(scanInterval).shutdownTimeout(shutdownTimeout).tls(tls).maxInboundBytes(maxInboundBytes)
                 .maxInboundBytesPerConnection(maxInboundBytesPerConnection).frameTimeout(frameTimeout)
                 .maxConnections(maxConnections).maxConnectionsPerAddress(maxConnectionsPerAddress)
-                .firstRequestTimeout(firstRequestTimeout);
+                .firstRequestTimeout(firstRequestTimeout).writeBufferLowWaterMark(writeBufferLowWaterMark)
+                .writeBufferHighWaterMark(writeBufferHighWaterMark).maxOutboundBytes(maxOutboundBytes)
+                .writeStallTimeout(writeStallTimeout);
     }
 
     /** Event loops unless told otherwise: one a core, at most four. */
@@ -97,6 +108,10 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
         private int maxConnections = RemotingLimits.defaults().maxConnections();
         private int maxConnectionsPerAddress = RemotingLimits.defaults().maxConnectionsPerAddress();
         private Duration firstRequestTimeout = RemotingLimits.defaults().firstRequestTimeout();
+        private int writeBufferLowWaterMark = RemotingLimits.defaults().writeBufferLowWaterMark();
+        private int writeBufferHighWaterMark = RemotingLimits.defaults().writeBufferHighWaterMark();
+        private long maxOutboundBytes = RemotingLimits.defaults().maxOutboundBytes();
+        private Duration writeStallTimeout = RemotingLimits.defaults().writeStallTimeout();
 
         public Builder host(String value) {
             this.host = value;
@@ -153,7 +168,10 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
             return maxConnections(value.maxConnections()).maxConnectionsPerAddress(value.maxConnectionsPerAddress())
                     .maxInboundBytes(value.maxInboundBytes())
                     .maxInboundBytesPerConnection(value.maxInboundBytesPerConnection())
-                    .frameTimeout(value.frameTimeout()).firstRequestTimeout(value.firstRequestTimeout());
+                    .frameTimeout(value.frameTimeout()).firstRequestTimeout(value.firstRequestTimeout())
+                    .writeBufferLowWaterMark(value.writeBufferLowWaterMark())
+                    .writeBufferHighWaterMark(value.writeBufferHighWaterMark())
+                    .maxOutboundBytes(value.maxOutboundBytes()).writeStallTimeout(value.writeStallTimeout());
         }
 
         public Builder maxInboundBytes(long value) {
@@ -186,10 +204,31 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
             return this;
         }
 
+        public Builder writeBufferLowWaterMark(int value) {
+            this.writeBufferLowWaterMark = value;
+            return this;
+        }
+
+        public Builder writeBufferHighWaterMark(int value) {
+            this.writeBufferHighWaterMark = value;
+            return this;
+        }
+
+        public Builder maxOutboundBytes(long value) {
+            this.maxOutboundBytes = value;
+            return this;
+        }
+
+        public Builder writeStallTimeout(Duration value) {
+            this.writeStallTimeout = value;
+            return this;
+        }
+
         public RemotingServerConfig build() {
             return new RemotingServerConfig(host, port, ioThreads, maxFrameLength, maxIdleTime, asyncPermits,
                     onewayPermits, scanInterval, shutdownTimeout, tls, maxInboundBytes, maxInboundBytesPerConnection,
-                    frameTimeout, maxConnections, maxConnectionsPerAddress, firstRequestTimeout);
+                    frameTimeout, maxConnections, maxConnectionsPerAddress, firstRequestTimeout,
+                    writeBufferLowWaterMark, writeBufferHighWaterMark, maxOutboundBytes, writeStallTimeout);
         }
     }
 }

@@ -42,7 +42,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
             inbound.reservation().release();
             invoker.pending().complete(command);
         } else {
-            dispatcher.dispatch(NettyRemoteChannel.of(ctx.channel(), invoker), command, inbound.reservation());
+            dispatcher.dispatch(NettyRemoteChannel.of(ctx.channel(), invoker), command, inbound.reservation(),
+                    inbound.answers());
         }
     }
 

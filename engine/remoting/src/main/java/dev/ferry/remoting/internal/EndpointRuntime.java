@@ -31,7 +31,7 @@ public final class EndpointRuntime implements AutoCloseable {
     private static final int FLUSH_AFTER = 256;
 
     private final CommandCodec codec = new CommandCodec();
-    private final RequestDispatcher dispatcher = new RequestDispatcher();
+    private final RequestDispatcher dispatcher;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService housekeeper;
     private final ExecutorService callbacks;
@@ -42,23 +42,32 @@ public final class EndpointRuntime implements AutoCloseable {
     private final Duration maxIdleTime;
     private final InboundBudget inboundBudget;
     private final Duration frameTimeout;
+    private final OutboundBudget outboundBudget;
+    private final Duration writeStallTimeout;
 
     public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
                            int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
                            SerializeType requestType) {
         this(threadFactory, callbackThreads, asyncPermits, onewayPermits, maxFrameLength, maxIdleTime, scanInterval,
-                requestType, InboundBudget.UNLIMITED, Duration.ZERO);
+                requestType, InboundBudget.UNLIMITED, Duration.ZERO, OutboundBudget.UNLIMITED, Duration.ZERO);
     }
 
     /**
-     * @param inboundBudget what frames coming in may hold until processed
-     * @param frameTimeout  how long a frame may take to arrive once begun (zero: no limit)
+     * @param inboundBudget     what frames coming in may hold until their answers are written
+     * @param frameTimeout      how long a frame may take to arrive once begun (zero: no limit)
+     * @param outboundBudget    what answers may hold until written
+     * @param writeStallTimeout how long a server's connection may stay above its high-water mark with its client taking
+     *                          nothing before it is closed
      */
     public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
                            int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
-                           SerializeType requestType, InboundBudget inboundBudget, Duration frameTimeout) {
+                           SerializeType requestType, InboundBudget inboundBudget, Duration frameTimeout,
+                           OutboundBudget outboundBudget, Duration writeStallTimeout) {
         this.inboundBudget = inboundBudget;
         this.frameTimeout = frameTimeout;
+        this.outboundBudget = outboundBudget;
+        this.writeStallTimeout = writeStallTimeout;
+        this.dispatcher = new RequestDispatcher(outboundBudget);
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threadFactory);
         scheduler.setRemoveOnCancelPolicy(true);
         this.housekeeper = scheduler;
@@ -86,6 +95,10 @@ public final class EndpointRuntime implements AutoCloseable {
         return inboundBudget;
     }
 
+    public OutboundBudget outboundBudget() {
+        return outboundBudget;
+    }
+
     public ChannelInvoker invoker() {
         return invoker;
     }
@@ -101,13 +114,14 @@ public final class EndpointRuntime implements AutoCloseable {
 
     /**
      * The same for a server's connection holding {@code slot} of {@code slots}; it must send a whole request within
-     * {@code firstRequestTimeout}.
+     * {@code firstRequestTimeout}, and is not read while its answers wait above its high-water mark.
      */
     public void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler, ConnectionSlots slots,
                              ConnectionSlots.Slot slot, Duration firstRequestTimeout) {
         initPipeline(pipeline, tlsHandler, new SlotHolder(slots, slot, firstRequestTimeout.toMillis()));
     }
 
+    /** A client's connection always reads (so that it and a server never wait on each other); a server's not always. */
     private void initPipeline(ChannelPipeline pipeline, ChannelHandler tlsHandler, ChannelHandler slotHolder) {
         ReadGate gate = new ReadGate();
         pipeline.addLast("gate", gate); // first: it must see the reads TLS asks for too
@@ -118,8 +132,11 @@ public final class EndpointRuntime implements AutoCloseable {
         // one system call each (up to 256 answers, or at once when nothing else is queued).
         pipeline.addLast("flushes", new FlushConsolidationHandler(FLUSH_AFTER, true));
         pipeline.addLast("idle", new IdleStateHandler(0, 0, maxIdleTime.toMillis(), TimeUnit.MILLISECONDS));
-        pipeline.addLast("frames", new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout, gate));
+        FrameDecoder frames = new FrameDecoder(maxFrameLength, codec, inboundBudget, frameTimeout, gate,
+                outboundBudget);
+        pipeline.addLast("frames", frames);
         if (slotHolder != null) {
+            pipeline.addLast("answers", new OutboundFlow(frames, outboundBudget, writeStallTimeout.toMillis()));
             pipeline.addLast("slot", slotHolder);
         }
         pipeline.addLast("encoder", encoder);

@@ -18,8 +18,11 @@ import java.util.concurrent.TimeUnit;
  * a large frame and sends little holds only what it sent. When they do not fit, the connection stops being read and
  * looks again every {@value #RETRY_MILLIS} ms; its client sees TCP push back. A frame must arrive whole within the
  * frame timeout of its first bytes (counted again after the server paused its reading), or the connection is closed,
- * so a client trickling bytes cannot hold a reservation for ever. One instance per connection, used on its event loop
- * only.
+ * so a client trickling bytes cannot hold a reservation for ever.
+ *
+ * <p>On a server's connection, while its answers wait above the high-water mark ({@link OutboundFlow}), it neither
+ * reads nor decodes the frames already buffered, and starts again when they are taken. One instance per connection,
+ * used on its event loop only.
  */
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     private static final System.Logger LOG = System.getLogger(FrameDecoder.class.getName());
@@ -30,22 +33,27 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
     private final InboundBudget.Connection budget;
     private final long frameTimeoutMillis;
     private final ReadGate gate;
+    private final OutboundBudget.Connection answers;
+    private ChannelHandlerContext context;
+    private boolean decodeScheduled;
     private InboundBudget.Reservation reserved;
     private ScheduledFuture<?> frameDeadline;
     private boolean retryScheduled;
     private boolean failed;
 
     public FrameDecoder(int maxFrameLength, CommandCodec codec) {
-        this(maxFrameLength, codec, InboundBudget.UNLIMITED, Duration.ZERO, new ReadGate());
+        this(maxFrameLength, codec, InboundBudget.UNLIMITED, Duration.ZERO, new ReadGate(),
+                OutboundBudget.UNLIMITED);
     }
 
     /**
      * @param frameTimeout how long a frame may take to arrive once begun; zero for no limit
      * @param gate         the connection's read gate, first in its pipeline, which this decoder closes while the next
      *                     frame does not fit the budget
+     * @param answers      what the connection's answers may hold; it goes with each request
      */
     public FrameDecoder(int maxFrameLength, CommandCodec codec, InboundBudget budget, Duration frameTimeout,
-                        ReadGate gate) {
+                        ReadGate gate, OutboundBudget answers) {
         // The maximum counts the prefix too, as RocketMQ's does.
         super(maxFrameLength, 0, 4, 0, 4, true);
         this.codec = codec;
@@ -53,6 +61,44 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
         this.budget = budget.connection();
         this.frameTimeoutMillis = frameTimeout.toMillis();
         this.gate = gate;
+        this.answers = answers.connection();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        this.context = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    /** The connection's answers wait above its high-water mark: read and decode nothing more. */
+    void pauseForAnswers() {
+        gate.close(context, ReadGate.UNWRITABLE);
+    }
+
+    /**
+     * The connection's answers are below the low-water mark again: read, and decode what is buffered (later, never
+     * inside a decode under way, which a flush may be).
+     */
+    void resumeForAnswers() {
+        gate.open(context, ReadGate.UNWRITABLE);
+        ByteBuf buffered = internalBuffer();
+        if (buffered.isReadable() && !decodeScheduled) {
+            decodeScheduled = true;
+            context.executor().execute(() -> {
+                decodeScheduled = false;
+                decodeBuffered(context);
+            });
+        }
+    }
+
+    private void decodeBuffered(ChannelHandlerContext ctx) {
+        if (ctx.channel().isActive() && !gate.isClosedFor(ReadGate.UNWRITABLE)) {
+            try {
+                channelRead(ctx, Unpooled.EMPTY_BUFFER); // decodes what is buffered again
+            } catch (Exception e) {
+                ctx.fireExceptionCaught(e);
+            }
+        }
     }
 
     @Override
@@ -60,6 +106,9 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
         if (failed) {
             in.skipBytes(in.readableBytes());
             return null;
+        }
+        if (gate.isClosedFor(ReadGate.UNWRITABLE)) {
+            return null; // kept until the answers are taken
         }
         if (in.readableBytes() >= 4 && !holdArrived(ctx, in)) {
             return null;
@@ -71,7 +120,7 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
                 return null;
             }
             InboundCommand command = new InboundCommand(codec.decodeFrame(frame),
-                    reserved == null ? InboundBudget.Reservation.NONE : reserved);
+                    reserved == null ? InboundBudget.Reservation.NONE : reserved, answers);
             frameDone();
             return command;
         } catch (Exception e) {
@@ -105,8 +154,8 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
             pause(ctx);
             return false;
         }
-        if (gate.isClosed()) {
-            gate.open(ctx);
+        if (gate.isClosedFor(ReadGate.BUDGET)) {
+            gate.open(ctx, ReadGate.BUDGET);
         }
         if (arrived < frameBytes) {
             if (frameTimeoutMillis > 0 && frameDeadline == null) {
@@ -120,8 +169,8 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
 
     private void pause(ChannelHandlerContext ctx) {
         cancelDeadline(); // the wait is the server's, not the client's: the deadline starts again once read again
-        if (!gate.isClosed()) {
-            gate.close(ctx);
+        if (!gate.isClosedFor(ReadGate.BUDGET)) {
+            gate.close(ctx, ReadGate.BUDGET);
             LOG.log(System.Logger.Level.DEBUG, "{0}: pausing reads, the requests in flight hold the inbound budget",
                     ctx.channel().remoteAddress());
         }
@@ -131,12 +180,8 @@ public final class FrameDecoder extends LengthFieldBasedFrameDecoder {
         retryScheduled = true;
         ctx.executor().schedule(() -> {
             retryScheduled = false;
-            if (ctx.channel().isActive() && gate.isClosed()) {
-                try {
-                    channelRead(ctx, Unpooled.EMPTY_BUFFER); // decodes what is buffered again
-                } catch (Exception e) {
-                    ctx.fireExceptionCaught(e);
-                }
+            if (gate.isClosedFor(ReadGate.BUDGET)) {
+                decodeBuffered(ctx);
             }
         }, RETRY_MILLIS, TimeUnit.MILLISECONDS);
     }

@@ -7,6 +7,8 @@ import dev.ferry.remoting.RemotingCommand;
  *
  * @param command     the command
  * @param reservation released once the command is processed (a request) or handed over (a response)
+ * @param answers     what the connection's answers hold until written
  */
-public record InboundCommand(RemotingCommand command, InboundBudget.Reservation reservation) {
+public record InboundCommand(RemotingCommand command, InboundBudget.Reservation reservation,
+                             OutboundBudget.Connection answers) {
 }

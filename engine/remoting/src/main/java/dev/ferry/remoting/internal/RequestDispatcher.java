@@ -10,6 +10,8 @@ import dev.ferry.remoting.RequestObserver;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +33,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * fault: answered with its code and message, counted, logged only at DEBUG. Any other exception
  * is a fault of the processor's own: answered with SYSTEM_ERROR, counted apart, and logged with
  * its stack trace at most once a second, so that no client can flood the log.
+ *
+ * <p>A request holds what it holds (its frame's reservation in the {@link InboundBudget}) until its answer has been
+ * written or failed, not only until it is answered: an answer waiting for a client that does not read keeps its
+ * request counted too. The answer itself is counted in the {@link OutboundBudget} meanwhile; one that does not fit
+ * closes its connection.
  */
 public final class RequestDispatcher {
     private static final System.Logger LOG = System.getLogger(RequestDispatcher.class.getName());
@@ -50,6 +57,16 @@ public final class RequestDispatcher {
     private volatile RequestGuard guard = RequestGuard.OPEN;
     private volatile RequestObserver observer = RequestObserver.NONE;
     private final AtomicLong lastFailureLoggedNanos = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
+    private final OutboundBudget outboundBudget;
+
+    public RequestDispatcher() {
+        this(OutboundBudget.UNLIMITED);
+    }
+
+    /** @param outboundBudget what the answers of every connection may hold until written */
+    public RequestDispatcher(OutboundBudget outboundBudget) {
+        this.outboundBudget = Objects.requireNonNull(outboundBudget, "outboundBudget");
+    }
 
     public void register(int code, RequestProcessor processor, Executor executor) {
         register(code, processor, executor, InlineRule.NEVER);
@@ -92,12 +109,16 @@ public final class RequestDispatcher {
     }
 
     public void dispatch(NettyRemoteChannel channel, RemotingCommand request) {
-        dispatch(channel, request, InboundBudget.Reservation.NONE);
+        dispatch(channel, request, InboundBudget.Reservation.NONE, OutboundBudget.UNLIMITED.connection());
     }
 
-    /** Dispatches a request whose frame holds {@code reservation} until it has been processed. */
-    public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation) {
-        Context context = new Context(channel, request, reservation, observer);
+    /**
+     * Dispatches a request whose frame holds {@code reservation} until its answer is written (or, oneway, until it
+     * has been processed); the answer is counted in {@code answers} until then.
+     */
+    public void dispatch(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation,
+                         OutboundBudget.Connection answers) {
+        Context context = new Context(channel, request, reservation, answers, observer);
         Registration registration = registrations.getOrDefault(request.code(), NOT_SUPPORTED);
         running.incrementAndGet();
         if (inline(registration, request)) {
@@ -142,8 +163,8 @@ public final class RequestDispatcher {
 
     /**
      * Runs the processor, once the guard let the request through. The frame's reservation goes with the first
-     * answer, which may come later from another thread (a held pull, a send waiting for its flush): until then the
-     * request and its body are still held.
+     * answer, which may come later from another thread (a held pull, a send waiting for its flush), and is released
+     * once that answer is written: until then the request and its body are still held.
      */
     private void run(RequestProcessor processor, Context context) {
         try {
@@ -191,22 +212,27 @@ public final class RequestDispatcher {
                 .remark("request code " + RequestCode.nameOf(request.code()) + " is not supported").build();
     }
 
-    private static final class Context implements RequestContext {
+    /** A request being handled; once answered, it listens for its answer's write (no allocation of its own). */
+    private final class Context implements RequestContext, ChannelFutureListener {
         private final NettyRemoteChannel channel;
         private final RemotingCommand request;
         private final InboundBudget.Reservation reservation;
+        private final OutboundBudget.Connection answers;
         private final AtomicBoolean responded = new AtomicBoolean();
         private final RequestObserver observer;
         /** When the request was dispatched; read only when someone observes. */
         private final long dispatchedNanos;
         /** While the processor runs: an answer given now is not deferred. */
         private volatile boolean processing;
+        /** What the answer is counted as until written; set before the write, read by its listener. */
+        private long answerBytes;
 
         Context(NettyRemoteChannel channel, RemotingCommand request, InboundBudget.Reservation reservation,
-                RequestObserver observer) {
+                OutboundBudget.Connection answers, RequestObserver observer) {
             this.channel = channel;
             this.request = request;
             this.reservation = reservation;
+            this.answers = answers;
             this.observer = observer;
             this.dispatchedNanos = observer == RequestObserver.NONE ? 0 : System.nanoTime();
         }
@@ -218,8 +244,11 @@ public final class RequestDispatcher {
 
         @Override
         public void respond(RemotingCommand response) {
-            reservation.release(); // at most once; also for a oneway request or a closed connection
-            if (request.isOneway() || !responded.compareAndSet(false, true)) {
+            if (request.isOneway()) {
+                reservation.release(); // at most once
+                return;
+            }
+            if (!responded.compareAndSet(false, true)) {
                 return;
             }
             if (observer != RequestObserver.NONE) {
@@ -235,12 +264,40 @@ public final class RequestDispatcher {
                 answer = response.toBuilder().opaque(request.opaque())
                         .flag(response.flag() | RemotingCommand.FLAG_RESPONSE).build();
             }
-            if (channel.isActive()) {
-                channel.nettyChannel().writeAndFlush(answer).addListener(f -> {
-                    if (!f.isSuccess()) {
-                        LOG.log(System.Logger.Level.DEBUG, "cannot answer {0} on {1}: {2}", request, channel, f.cause());
-                    }
-                });
+            if (!channel.isActive()) {
+                reservation.release();
+                return;
+            }
+            long bytes = OutboundBudget.sizeOf(answer);
+            if (!answers.take(bytes)) {
+                reservation.release();
+                refuseAnswer(bytes);
+                return;
+            }
+            answerBytes = bytes;
+            channel.nettyChannel().writeAndFlush(answer).addListener(this);
+        }
+
+        /** The server holds more answers than its budget and this connection is behind: its client is not reading. */
+        private void refuseAnswer(long bytes) {
+            if (!channel.isActive()) {
+                return;
+            }
+            System.Logger.Level level = outboundBudget.warnNow() ? System.Logger.Level.WARNING
+                    : System.Logger.Level.DEBUG;
+            LOG.log(level, "closing connection {0}: it holds {1} bytes of answers not taken while the server holds "
+                    + "more than its {2} bytes, and {3} more came ({4} closed so since start)", channel,
+                    answers.held(), outboundBudget.total(), bytes, outboundBudget.refused());
+            channel.close();
+        }
+
+        /** The answer was written, or failed (its connection closed): what it and its request held is freed. */
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            reservation.release();
+            answers.release(answerBytes);
+            if (!future.isSuccess()) {
+                LOG.log(System.Logger.Level.DEBUG, "cannot answer {0} on {1}: {2}", request, channel, future.cause());
             }
         }
     }
