@@ -134,6 +134,7 @@ public final class FerryServerProperties {
         k.put("pullQueueCapacity", (t, v) -> t.limits.pullQueueCapacity(integer("pullQueueCapacity", v)));
         k.put("clientQueueCapacity", (t, v) -> t.limits.clientQueueCapacity(integer("clientQueueCapacity", v)));
         k.put("queryQueueCapacity", (t, v) -> t.limits.queryQueueCapacity(integer("queryQueueCapacity", v)));
+        k.put("maxQueueLocks", (t, v) -> t.limits.maxQueueLocks(integer("maxQueueLocks", v)));
         k.put("nameServerMaxTopics", (t, v) -> t.server.nameServer(n ->
                 n.maxTopics(integer("nameServerMaxTopics", v))));
         k.put("nameServerMaxTopicsPerBroker", (t, v) -> t.server.nameServer(n ->
@@ -155,6 +156,14 @@ public final class FerryServerProperties {
         k.put("frameTimeout", (t, v) -> t.remoting.frameTimeout(DelayLevels.parseDuration(v, "frameTimeout")));
         k.put("firstRequestTimeout", (t, v) ->
                 t.remoting.firstRequestTimeout(DelayLevels.parseDuration(v, "firstRequestTimeout")));
+        // Apache's keys (NettyServerConfig)
+        k.put("writeBufferLowWaterMark", (t, v) ->
+                t.remoting.writeBufferLowWaterMark(integer("writeBufferLowWaterMark", v)));
+        k.put("writeBufferHighWaterMark", (t, v) ->
+                t.remoting.writeBufferHighWaterMark(integer("writeBufferHighWaterMark", v)));
+        k.put("maxOutboundBytes", (t, v) -> t.remoting.maxOutboundBytes(longValue("maxOutboundBytes", v)));
+        k.put("writeStallTimeout", (t, v) ->
+                t.remoting.writeStallTimeout(DelayLevels.parseDuration(v, "writeStallTimeout")));
         k.put("authenticationEnabled", (t, v) -> t.authentication = bool("authenticationEnabled", v));
         k.put("authorizationEnabled", (t, v) -> t.authorization = bool("authorizationEnabled", v));
         k.put("initAuthenticationUser", (t, v) ->

@@ -223,7 +223,8 @@ public final class Broker implements AutoCloseable {
                 sendLane);
         remoting.registerProcessor(RequestCode.END_TRANSACTION,
                 new EndTransactionProcessor(transactions, this::messageRefusal), sendLane);
-        LockProcessor lockRequests = new LockProcessor(new QueueLocks(clock), subscriptionGroups, topics, json,
+        QueueLocks queueLocks = new QueueLocks(clock, limits.maxQueueLocks());
+        LockProcessor lockRequests = new LockProcessor(queueLocks, subscriptionGroups, topics, json,
                 config.brokerName());
         remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);
         remoting.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockRequests, clientExecutor);
@@ -265,6 +266,7 @@ public final class Broker implements AutoCloseable {
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());
+                queueLocks.connectionClosed(event.channel().id());
                 consumers.connectionClosed(event.channel().id()).forEach(this::notifyMembershipChanged);
             }
         });

@@ -29,13 +29,16 @@ package dev.ferry.server.broker;
  * @param clientQueueCapacity        heartbeats, offsets, locks and lookups waiting (Apache's
  *                                   heartbeatThreadPoolQueueCapacity)
  * @param queryQueueCapacity         message queries and views waiting (Apache's queryThreadPoolQueueCapacity)
+ * @param maxQueueLocks              queue locks of orderly consumers held at once, over every group; a queue beyond
+ *                                   it is not locked (left out of the answer)
  */
 public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxConsumerOffsets, int maxProducerGroups,
                            int maxGroupsPerConnection, int maxMemberships, int maxSubscriptionsPerGroup,
                            int maxExpressionLength,
                            long maxSubscriptionBytes, long filterCacheBytes, int maxHeldPulls,
                            int maxHeldPullsPerConnection, int maxQueryResults, int sendQueueCapacity,
-                           int pullQueueCapacity, int clientQueueCapacity, int queryQueueCapacity) {
+                           int pullQueueCapacity, int clientQueueCapacity, int queryQueueCapacity,
+                           int maxQueueLocks) {
 
     public BrokerLimits {
         positive("maxTopics", maxTopics);
@@ -55,6 +58,7 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
         positive("pullQueueCapacity", pullQueueCapacity);
         positive("clientQueueCapacity", clientQueueCapacity);
         positive("queryQueueCapacity", queryQueueCapacity);
+        positive("maxQueueLocks", maxQueueLocks);
     }
 
     private static void positive(String key, long value) {
@@ -80,7 +84,8 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
                 .filterCacheBytes(filterCacheBytes).maxHeldPulls(maxHeldPulls)
                 .maxHeldPullsPerConnection(maxHeldPullsPerConnection).maxQueryResults(maxQueryResults)
                 .sendQueueCapacity(sendQueueCapacity).pullQueueCapacity(pullQueueCapacity)
-                .clientQueueCapacity(clientQueueCapacity).queryQueueCapacity(queryQueueCapacity);
+                .clientQueueCapacity(clientQueueCapacity).queryQueueCapacity(queryQueueCapacity)
+                .maxQueueLocks(maxQueueLocks);
     }
 
     /** Builds {@link BrokerLimits}; the defaults are Apache's where Apache has a bound. */
@@ -102,6 +107,7 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
         private int pullQueueCapacity = 100_000;
         private int clientQueueCapacity = 50_000;
         private int queryQueueCapacity = 20_000;
+        private int maxQueueLocks = 100_000;
 
         public Builder maxTopics(int value) {
             this.maxTopics = value;
@@ -188,11 +194,16 @@ public record BrokerLimits(int maxTopics, int maxSubscriptionGroups, int maxCons
             return this;
         }
 
+        public Builder maxQueueLocks(int value) {
+            this.maxQueueLocks = value;
+            return this;
+        }
+
         public BrokerLimits build() {
             return new BrokerLimits(maxTopics, maxSubscriptionGroups, maxConsumerOffsets, maxProducerGroups,
                     maxGroupsPerConnection, maxMemberships, maxSubscriptionsPerGroup, maxExpressionLength,
                     maxSubscriptionBytes, filterCacheBytes, maxHeldPulls, maxHeldPullsPerConnection, maxQueryResults,
-                    sendQueueCapacity, pullQueueCapacity, clientQueueCapacity, queryQueueCapacity);
+                    sendQueueCapacity, pullQueueCapacity, clientQueueCapacity, queryQueueCapacity, maxQueueLocks);
         }
     }
 }

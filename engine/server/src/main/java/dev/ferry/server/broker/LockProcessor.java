@@ -11,22 +11,28 @@ import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
 import dev.ferry.remoting.protocol.body.LockBatchResponseBody;
 import dev.ferry.remoting.protocol.body.MessageQueueBody;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
  * LOCK_BATCH_MQ and UNLOCK_BATCH_MQ: orderly consumers taking and giving up their queues. Only a group the broker
  * knows (or may create) may lock, and only queues this broker serves (its name, a topic it has, a queue id in range);
  * other queues in the request are left out (not locked), so the lock table holds no more than groups times queues.
+ * Queues beyond the table's bound ({@code maxQueueLocks}) are left out too, the answer's remark saying how many, and a
+ * warning logged at most once a second.
  */
 final class LockProcessor implements RequestProcessor {
     /** More queues than any broker serves a group in one request. */
     static final int MAX_QUEUES_PER_REQUEST = 100_000;
+    private static final System.Logger LOG = System.getLogger(LockProcessor.class.getName());
+    private static final long WARN_INTERVAL_NANOS = 1_000_000_000L;
 
     private final QueueLocks locks;
     private final SubscriptionGroupTable groups;
     private final TopicConfigTable topics;
     private final BodyCodec json;
     private final String brokerName;
+    private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
 
     LockProcessor(QueueLocks locks, SubscriptionGroupTable groups, TopicConfigTable topics, BodyCodec json,
                   String brokerName) {
@@ -52,11 +58,26 @@ final class LockProcessor implements RequestProcessor {
         }
         Set<MessageQueueBody> served = body.mqSet().stream().filter(this::served).collect(Collectors.toSet());
         if (request.code() == RequestCode.LOCK_BATCH_MQ) {
-            LockBatchResponseBody locked = new LockBatchResponseBody(locks.lock(group, clientId, served));
-            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).body(json.encode(locked)).build();
+            QueueLocks.Granted granted = locks.lock(group, clientId, context.channel().id(), served);
+            RemotingCommand.Builder answer = RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
+                    .body(json.encode(new LockBatchResponseBody(granted.locked())));
+            if (granted.refused() > 0) {
+                answer.remark(refusal(group, clientId, granted.refused()));
+            }
+            return answer.build();
         }
         locks.unlock(group, clientId, served);
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+    }
+
+    private String refusal(String group, String clientId, int refused) {
+        String remark = refused + " queues not locked: the broker holds its most queue locks (maxQueueLocks)";
+        long now = System.nanoTime();
+        long last = lastWarned.get();
+        boolean warn = now - last >= WARN_INTERVAL_NANOS && lastWarned.compareAndSet(last, now);
+        LOG.log(warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "{0} of group {1}: {2} ({3} refused "
+                + "since start)", clientId, group, remark, locks.refused());
+        return remark;
     }
 
     private boolean served(MessageQueueBody queue) {

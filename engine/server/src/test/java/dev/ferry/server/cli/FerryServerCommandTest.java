@@ -209,6 +209,32 @@ class FerryServerCommandTest {
     }
 
     @Test
+    void shouldReadTheAnswerAndQueueLockLimitsAndRefuseBadOnesByName() throws Exception {
+        Path file = dir.resolve("outbound.properties");
+        Files.writeString(file, "writeBufferLowWaterMark=65536\nwriteBufferHighWaterMark=131072\n"
+                + "maxOutboundBytes=33554432\nwriteStallTimeout=5s\nmaxQueueLocks=500\n");
+        FerryServerConfig config = brokerConfig("--namesrv-addr", "a:1", "--config", file.toString());
+        assertThat(config.broker().remotingLimits().writeBufferLowWaterMark()).isEqualTo(65536);
+        assertThat(config.broker().remotingLimits().writeBufferHighWaterMark()).isEqualTo(131072);
+        assertThat(config.broker().remotingLimits().maxOutboundBytes()).isEqualTo(32L << 20);
+        assertThat(config.broker().remotingLimits().writeStallTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.broker().limits().maxQueueLocks()).isEqualTo(500);
+        assertThat(brokerConfig("--namesrv-addr", "a:1").broker().limits().maxQueueLocks()).as("default")
+                .isEqualTo(100_000);
+        for (String[] bad : new String[][] {
+                {"writeBufferLowWaterMark=0", "writeBufferLowWaterMark = 0: must be positive"},
+                {"writeBufferHighWaterMark=1000", "writeBufferHighWaterMark = 1000: must be at least "
+                        + "writeBufferLowWaterMark (32768)"},
+                {"maxOutboundBytes=1000", "maxOutboundBytes = 1000: must be at least 1048576 bytes"},
+                {"writeStallTimeout=0s", "writeStallTimeout = PT0S: must be a positive duration"},
+                {"maxQueueLocks=0", "maxQueueLocks = 0: must be positive"},
+                {"maxQueueLocks=many", "maxQueueLocks = many: not an integer"}}) {
+            Files.writeString(file, bad[0] + "\n");
+            assertThat(failure("broker", "--namesrv-addr", "a:1", "--config", file.toString())).contains(bad[1]);
+        }
+    }
+
+    @Test
     void shouldRunANameServerAloneOnItsListenPort() throws Exception {
         assertThat(nameServerConfig("--port", "9999").nameServer().port()).isEqualTo(9999);
         Path file = dir.resolve("namesrv.properties");
