@@ -58,6 +58,8 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(30);
     public static final int DEFAULT_CHECK_MAX = 15;
     /** Apache's transactionTimeOut: a half message younger than this is not asked about. */
+    /** The most the name server's answers not yet written may hold in a process that also runs a broker. */
+    private static final long NAME_SERVER_MAX_OUTBOUND_BYTES = 64L << 20;
     private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(6);
     /** {@code ferry-server}'s commit-log files: RocketMQ's 1 GiB. */
     private static final int DEFAULT_SEGMENT_SIZE = 1024 * 1024 * 1024;
@@ -131,11 +133,14 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
     /**
      * The name server's share of the inbound budget: one frame's worth of large frames (registrations), so that with
      * the broker's the process holds little more than the configured budget, which matters when it is an application
-     * server's heap.
+     * server's heap. Likewise for answers not yet written: at most 64 MiB, four of the largest frames.
      */
     static RemotingLimits nameServerShare(RemotingLimits limits) {
         long oneFrame = RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH;
-        return limits.toBuilder().maxInboundBytes(oneFrame).maxInboundBytesPerConnection(oneFrame).build();
+        long answers = Math.max(Math.min(limits.maxOutboundBytes(), NAME_SERVER_MAX_OUTBOUND_BYTES),
+                limits.writeBufferHighWaterMark());
+        return limits.toBuilder().maxInboundBytes(oneFrame).maxInboundBytesPerConnection(oneFrame)
+                .maxOutboundBytes(Math.max(answers, RemotingLimits.MIN_OUTBOUND_BYTES)).build();
     }
 
     /** Builds a {@link FerryServerConfig}; the defaults are {@code ferry-server}'s. Not thread-safe. */

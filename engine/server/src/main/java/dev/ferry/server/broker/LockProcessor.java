@@ -71,7 +71,7 @@ final class LockProcessor implements RequestProcessor {
     }
 
     private String refusal(String group, String clientId, int refused) {
-        String remark = refused + " queues not locked: the broker holds its most queue locks (maxQueueLocks)";
+        String remark = refused + " of the queues not locked: the broker holds its most queue locks (maxQueueLocks)";
         long now = System.nanoTime();
         long last = lastWarned.get();
         boolean warn = now - last >= WARN_INTERVAL_NANOS && lastWarned.compareAndSet(last, now);

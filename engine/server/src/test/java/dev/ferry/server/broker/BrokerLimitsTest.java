@@ -17,8 +17,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -26,7 +28,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.body.CheckClientRequestBody;
+import org.apache.rocketmq.remoting.protocol.body.LockBatchRequestBody;
+import org.apache.rocketmq.remoting.protocol.body.LockBatchResponseBody;
 import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -226,5 +231,48 @@ class BrokerLimitsTest {
         RemotingCommand overGroups = invoke(pull("CG_CAP3", "TopicCap1", 0));
         assertThat(overGroups.getCode()).isEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
         assertThat(overGroups.getRemark()).contains("2 groups, its maximum");
+    }
+
+    private static RemotingCommand lock(String clientId, String topic, int queues) {
+        LockBatchRequestBody body = new LockBatchRequestBody();
+        body.setConsumerGroup("CG_LOCKS");
+        body.setClientId(clientId);
+        Set<MessageQueue> set = new HashSet<>();
+        for (int i = 0; i < queues; i++) {
+            set.add(new MessageQueue(topic, "broker-a", i));
+        }
+        body.setMqSet(set);
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.LOCK_BATCH_MQ, null);
+        request.setBody(body.encode());
+        return request;
+    }
+
+    private static Set<MessageQueue> locked(RemotingCommand response) {
+        assertThat(response.getCode()).isEqualTo(ResponseCode.SUCCESS);
+        return LockBatchResponseBody.decode(response.getBody(), LockBatchResponseBody.class).getLockOKMQSet();
+    }
+
+    @Test
+    void shouldLockNoQueueBeyondTheCapAndFreeAClientsLocksWhenItsConnectionCloses() throws Exception {
+        start(BrokerLimits.builder().maxQueueLocks(1).build());
+        assertThat(invoke(send("TopicLocks", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS); // 2 queues
+        NettyRemotingClient other = new NettyRemotingClient(new NettyClientConfig());
+        other.start();
+        try {
+            RemotingCommand first = invoke(lock("client-a", "TopicLocks", 2));
+            assertThat(locked(first)).hasSize(1);
+            assertThat(first.getRemark()).isEqualTo("1 of the queues not locked: the broker holds its most queue "
+                    + "locks (maxQueueLocks)");
+            assertThat(locked(other.invokeSync(broker, lock("client-b", "TopicLocks", 2), TIMEOUT_MILLIS)))
+                    .as("one held by client-a, and no room for the other").isEmpty();
+
+            raw.shutdown(); // client-a's connection closes: its locks go at once, not a minute later
+            raw = null;
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> locked(other.invokeSync(broker,
+                    lock("client-b", "TopicLocks", 2), TIMEOUT_MILLIS)).size() == 1);
+        } finally {
+            other.shutdown();
+        }
     }
 }
