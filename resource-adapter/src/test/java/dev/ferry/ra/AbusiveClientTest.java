@@ -8,15 +8,13 @@ import dev.ferry.api.FerryConnectionFactory;
 import dev.ferry.api.Message;
 import dev.ferry.ra.inbound.FerryActivationSpec;
 import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.codec.CommandCodec;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.HeartbeatData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
+import dev.ferry.remoting.testing.Frames;
 import dev.ferry.server.FerryServer;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -66,21 +64,9 @@ class AbusiveClientTest {
         }
     }
 
-    private static byte[] frame(RemotingCommand command) {
-        ByteBuf out = Unpooled.buffer(command.bodyLength() + 1024);
-        try {
-            new CommandCodec().encode(command, out);
-            byte[] bytes = new byte[out.readableBytes()];
-            out.readBytes(bytes);
-            return bytes;
-        } finally {
-            out.release();
-        }
-    }
-
     /** A 4 MiB send to a topic no broker accepts: read whole by the broker before it can refuse it. */
     private static byte[] hugeRefusedSend() {
-        return frame(RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).extField("a", "PG_ABUSE")
+        return Frames.of(RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).extField("a", "PG_ABUSE")
                 .extField("b", "bad topic!").extField("c", "TBW102").extField("d", "4").extField("e", "0")
                 .extField("f", "0").extField("g", "0").extField("h", "0").extField("i", "").body(new byte[BODY])
                 .build());
@@ -91,7 +77,7 @@ class AbusiveClientTest {
                 false);
         HeartbeatData data = new HeartbeatData("abuser", Set.of(), Set.of(new ConsumerData(group,
                 "CONSUME_PASSIVELY", "CLUSTERING", "CONSUME_FROM_LAST_OFFSET", Set.of(subscription), false)), 0, false);
-        return frame(RemotingCommand.request(RequestCode.HEART_BEAT).body(new BodyCodec().encode(data)).build());
+        return Frames.of(RemotingCommand.request(RequestCode.HEART_BEAT).body(new BodyCodec().encode(data)).build());
     }
 
     /** Writes the frames over one connection, reading whatever comes back so that answers never block it. */

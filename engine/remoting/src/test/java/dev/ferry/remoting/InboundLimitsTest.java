@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.Frames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -98,7 +99,7 @@ class InboundLimitsTest {
     void shouldStopReadingThePausedConnectionSoItsClientCannotPushMoreThanTheSocketBuffersHold() throws Exception {
         RemotingServer server = server(RemotingServerConfig.builder().maxFrameLength(256 * 1024)
                 .maxInboundBytesPerConnection(512 * 1024).maxInboundBytes(4 << 20), Executors.newFixedThreadPool(1));
-        byte[] frame = frameBytes(RemotingCommand.request(BLOCKING).body(new byte[FRAME]).build());
+        byte[] frame = Frames.of(RemotingCommand.request(BLOCKING).body(new byte[FRAME]).build());
         AtomicLong written = new AtomicLong();
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             OutputStream out = socket.getOutputStream();
@@ -143,18 +144,6 @@ class InboundLimitsTest {
             assertThat(written.get()).as("bytes the client could push into a paused connection")
                     .isLessThan(32L << 20);
             release.countDown();
-        }
-    }
-
-    private static byte[] frameBytes(RemotingCommand command) {
-        io.netty.buffer.ByteBuf out = io.netty.buffer.Unpooled.buffer();
-        try {
-            new dev.ferry.remoting.codec.CommandCodec().encode(command, out);
-            byte[] bytes = new byte[out.readableBytes()];
-            out.readBytes(bytes);
-            return bytes;
-        } finally {
-            out.release();
         }
     }
 
@@ -238,7 +227,7 @@ class InboundLimitsTest {
             await().atMost(TIMEOUT).until(() -> server.connectionCount() == 2);
             try (Socket third = new Socket("127.0.0.1", server.port())) {
                 assertThat(silent.getInputStream().read()).as("the silent one closed by the server").isEqualTo(-1);
-                third.getOutputStream().write(frameBytes(request(OTHER, 1)));
+                third.getOutputStream().write(Frames.of(request(OTHER, 1)));
                 third.setSoTimeout((int) TIMEOUT.toMillis());
                 assertThat(third.getInputStream().read()).as("the newcomer answered").isNotEqualTo(-1);
             }
@@ -279,7 +268,7 @@ class InboundLimitsTest {
             for (int i = 0; i < 3; i++) {
                 Socket socket = new Socket("127.0.0.1", server.port(), attacker, 0);
                 socket.setSoTimeout((int) TIMEOUT.toMillis());
-                socket.getOutputStream().write(frameBytes(request(OTHER, 1)));
+                socket.getOutputStream().write(Frames.of(request(OTHER, 1)));
                 assertThat(socket.getInputStream().read()).as("answered").isNotEqualTo(-1);
                 busy.add(socket);
             }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.codec.CommandCodec;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.Frames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
@@ -82,21 +83,9 @@ class OutboundLimitsTest {
     private byte[] requests(int code, int count) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 1; i <= count; i++) {
-            out.writeBytes(frame(RemotingCommand.request(code).opaque(i).build()));
+            out.writeBytes(Frames.of(RemotingCommand.request(code).opaque(i).build()));
         }
         return out.toByteArray();
-    }
-
-    private byte[] frame(RemotingCommand command) {
-        ByteBuf out = Unpooled.buffer();
-        try {
-            codec.encode(command, out);
-            byte[] bytes = new byte[out.readableBytes()];
-            out.readBytes(bytes);
-            return bytes;
-        } finally {
-            out.release();
-        }
     }
 
     /** Samples the server's unwritten answers until stopped; keeps the most seen. */
@@ -215,7 +204,7 @@ class OutboundLimitsTest {
         Thread writer = new Thread(() -> {
             try {
                 for (int i = 1; i <= count; i++) {
-                    out.write(frame(RemotingCommand.request(LARGE).opaque(i).build()));
+                    out.write(Frames.of(RemotingCommand.request(LARGE).opaque(i).build()));
                 }
                 out.flush();
             } catch (IOException e) {

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.RemotingLimits;
-import dev.ferry.remoting.codec.CommandCodec;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.RegisterBrokerBody;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.remoting.protocol.header.RegisterBrokerRequestHeader;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import dev.ferry.remoting.testing.Frames;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.io.IOException;
@@ -169,7 +167,7 @@ class HostileClientsTest {
                     new DataVersion(0, 1, 1)), List.of()));
             Socket socket = new Socket("127.0.0.1", namesrvPort, elsewhere, 0);
             attack.add(socket);
-            socket.getOutputStream().write(frame(dev.ferry.remoting.RemotingCommand.request(
+            socket.getOutputStream().write(Frames.of(dev.ferry.remoting.RemotingCommand.request(
                     dev.ferry.remoting.protocol.RequestCode.REGISTER_BROKER, new RegisterBrokerRequestHeader(
                             "made-up-" + b, "127.0.0.2:" + (20_000 + b), "DefaultCluster", "", 0L, null, false,
                             false, 0)).body(body).build()));
@@ -190,17 +188,5 @@ class HostileClientsTest {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> ferry.server().nameServer().routes().route("TopicBornUnderFlood") != null);
         assertThat(ferry.server().nameServer().routes().routeEntries()).isEqualTo(100_000);
-    }
-
-    private static byte[] frame(dev.ferry.remoting.RemotingCommand command) {
-        ByteBuf out = Unpooled.buffer();
-        try {
-            new CommandCodec().encode(command, out);
-            byte[] bytes = new byte[out.readableBytes()];
-            out.readBytes(bytes);
-            return bytes;
-        } finally {
-            out.release();
-        }
     }
 }
