@@ -85,7 +85,8 @@ class ExactlyOnceTest {
     void shouldProcessEveryMessageExactlyOnceThroughARebalanceAndThreeKills(@TempDir Path dir) throws Exception {
         String run = "once-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         try (TestCluster cluster = TestCluster.ferry(dir, 1)) {
-            cluster.createTopic(OnceMdb.TOPIC, 4);
+            // once the broker has registered: a topic created before that is created nowhere
+            await().atMost(WAIT).ignoreExceptions().until(() -> cluster.createTopic(OnceMdb.TOPIC, 4) == 1);
             try (Engine engine = new Engine(cluster.nameServerAddress(), dir)) {
                 for (int i = 0; i < MESSAGES; i++) {
                     engine.producer().send(Message.builder(OnceMdb.TOPIC)

@@ -96,7 +96,7 @@ class TransactionRecoveryTest {
 
     private void recoverAKilledCommit(TestCluster cluster, Path dir) throws Exception {
         String key = "committing-" + UUID.randomUUID();
-        cluster.createTopic(TOPIC, 1);
+        createTopicOnTheBroker(cluster);
         killInTheMiddle(cluster, key, () -> {
             // the transaction manager logged its decision and commits: Ferry's commit waits for the paused broker
             ServerJvm liberty = ServerJvm.liberty("ferry-remote");
@@ -121,7 +121,7 @@ class TransactionRecoveryTest {
             throws Exception {
         String key = "unprepared-" + UUID.randomUUID();
         try (TestCluster cluster = TestCluster.ferry(dir, 1)) {
-            cluster.createTopic(TOPIC, 1);
+            createTopicOnTheBroker(cluster);
             killInTheMiddle(cluster, key, () -> ServerJvm.liberty("ferry-remote").kill());
             List<String> received = restartAndReceive(cluster, dir, key, false);
             assertThat(received).containsExactly("after-restart");
@@ -129,6 +129,14 @@ class TransactionRecoveryTest {
         } finally {
             stopQuietly();
         }
+    }
+
+    /**
+     * Creates the topic once the broker has registered with the name server: a cluster's broker registers a moment
+     * after its port opens, and a topic created before that is created nowhere (the send then finds no route).
+     */
+    private static void createTopicOnTheBroker(TestCluster cluster) {
+        await().atMost(WAIT).ignoreExceptions().until(() -> cluster.createTopic(TOPIC, 1) == 1);
     }
 
     /** What the test does while the transaction holds, after its row and its half message are written. */
