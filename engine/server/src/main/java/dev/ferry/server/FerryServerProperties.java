@@ -106,6 +106,11 @@ public final class FerryServerProperties {
                 DelayLevels.parseDuration(v, "slaveSyncInterval"))));
         k.put("registerNameServerPeriod", (t, v) -> t.server.broker(b -> b.registerInterval(
                 Duration.ofMillis(longValue("registerNameServerPeriod", v)))));
+        // Apache's key (MessageStoreConfig): how young a queue's first message must be for a new group to start at it
+        k.put("accessMessageInMemoryMaxRatio", (t, v) -> t.server.broker(b -> b.firstOffsetRule(
+                b.firstOffsetRule().withRatio(integer("accessMessageInMemoryMaxRatio", v)))));
+        k.put("strictLastOffset", (t, v) -> t.server.broker(b -> b.firstOffsetRule(
+                b.firstOffsetRule().withStrict(bool("strictLastOffset", v)))));
         k.put("ioThreads", (t, v) -> t.server.broker(b -> b.ioThreads(integer("ioThreads", v))));
         k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));
         k.put("commitLogSegmentSize", (t, v) -> t.server.commitLogSegmentSize(integer("commitLogSegmentSize", v)));

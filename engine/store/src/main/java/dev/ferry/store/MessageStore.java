@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 
@@ -302,6 +303,15 @@ public final class MessageStore implements AutoCloseable {
     /** The queue's next offset: one past its last dispatched message (0 for an unknown queue). */
     public long nextOffset(String topic, int queueId) {
         return consumeQueues.find(topic, queueId).map(ConsumeQueue::nextOffset).orElse(0L);
+    }
+
+    /**
+     * Where the message at a queue offset starts in the commit log, read from the consume queue alone (empty when the
+     * queue has no entry there: not yet dispatched, deleted by retention, or beyond its end).
+     */
+    public OptionalLong physicalOffsetOf(String topic, int queueId, long queueOffset) {
+        return consumeQueues.find(topic, queueId).flatMap(queue -> queue.entry(queueOffset))
+            .map(entry -> OptionalLong.of(entry.physicalOffset())).orElse(OptionalLong.empty());
     }
 
     /** The first queue offset stored at or after {@code timestamp} (the next offset when none). */

@@ -193,7 +193,8 @@ public final class Broker implements AutoCloseable {
                 clock, counters, subscriptionGroups, pullOffsets);
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
                 filters, limits, json, this::notifyMembershipChanged, hold::onSubscriptionChanged);
-        OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics);
+        OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics,
+                new FirstOffsets(FirstOffsets.queuesOf(store), config.firstOffsetRule()));
         MessageQueryProcessor queries = new MessageQueryProcessor(store, limits.maxQueryResults(),
                 this::messageRefusal);
         this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,

@@ -52,6 +52,7 @@ import java.util.Optional;
  *                             over more cores
  * @param haLimits             what a master's HA port allows connections that have not yet proved they are its
  *                             slaves (the handshake's deadline, how many may be at it at once)
+ * @param firstOffsetRule      where a consumer group with no committed offset on a queue starts
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -61,7 +62,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
                            long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
-                           int ioThreads, HaLimits haLimits) {
+                           int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -107,6 +108,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         require(ioThreads > 0 && ioThreads <= MAX_IO_THREADS, "ioThreads", ioThreads,
                 "must be within 1.." + MAX_IO_THREADS);
         Objects.requireNonNull(haLimits, "haLimits");
+        Objects.requireNonNull(firstOffsetRule, "firstOffsetRule");
     }
 
     /** Most event loops a broker's port may have. */
@@ -155,7 +157,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits);
+                nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
+                firstOffsetRule);
     }
 
     public static Builder builder(Path storeDir) {
@@ -194,6 +197,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private Duration slaveSyncInterval = Duration.ofSeconds(10);
         private int ioThreads = RemotingServerConfig.defaultIoThreads();
         private HaLimits haLimits = HaLimits.DEFAULTS;
+        private FirstOffsetRule firstOffsetRule = FirstOffsetRule.defaults();
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -233,6 +237,15 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         public Builder slaveSyncInterval(Duration value) {
             this.slaveSyncInterval = value;
             return this;
+        }
+
+        public Builder firstOffsetRule(FirstOffsetRule value) {
+            this.firstOffsetRule = value;
+            return this;
+        }
+
+        public FirstOffsetRule firstOffsetRule() {
+            return firstOffsetRule;
         }
 
         public Builder haLimits(HaLimits value) {
@@ -350,7 +363,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
-                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits);
+                    nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
+                firstOffsetRule);
         }
     }
 }

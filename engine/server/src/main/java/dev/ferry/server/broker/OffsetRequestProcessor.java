@@ -32,10 +32,12 @@ final class OffsetRequestProcessor implements RequestProcessor {
     private final ConsumerOffsetTable offsets;
     private final SubscriptionGroupTable groups;
     private final TopicConfigTable topics;
+    private final FirstOffsets firstOffsets;
 
     OffsetRequestProcessor(MessageStore store, ConsumerOffsetTable offsets, SubscriptionGroupTable groups,
-                           TopicConfigTable topics) {
+                           TopicConfigTable topics, FirstOffsets firstOffsets) {
         this.store = store;
+        this.firstOffsets = firstOffsets;
         this.offsets = offsets;
         this.groups = groups;
         this.topics = topics;
@@ -81,12 +83,14 @@ final class OffsetRequestProcessor implements RequestProcessor {
         topic(h.topic());
         queueId(h.queueId());
         OptionalLong offset = offsets.query(h.consumerGroup(), h.topic(), h.queueId());
+        if (offset.isEmpty()) {
+            offset = firstOffsets.startOf(h.topic(), h.queueId(), h.setZeroIfNotFound());
+        }
         if (offset.isPresent()) {
             return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
                     .header(new QueryConsumerOffsetResponseHeader(offset.getAsLong())).build();
         }
-        // No offset: the client starts where its consume-from setting says. Unlike RocketMQ we
-        // never answer 0 for "message 0 is still cached", so "last" always means last.
+        // The client starts where its consume-from setting says.
         return RemotingCommand.responseTo(request, ResponseCode.QUERY_NOT_FOUND)
                 .remark("no committed offset of group " + h.consumerGroup() + " on " + h.topic() + ":" + h.queueId())
                 .build();
