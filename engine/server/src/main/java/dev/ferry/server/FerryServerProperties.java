@@ -171,6 +171,8 @@ public final class FerryServerProperties {
                 t.remoting.writeStallTimeout(DelayLevels.parseDuration(v, "writeStallTimeout")));
         k.put("authenticationEnabled", (t, v) -> t.authentication = bool("authenticationEnabled", v));
         k.put("authorizationEnabled", (t, v) -> t.authorization = bool("authorizationEnabled", v));
+        k.put("authenticateRouteQueries", (t, v) -> t.server.nameServer(n ->
+                n.authenticateRouteQueries(bool("authenticateRouteQueries", v))));
         k.put("initAuthenticationUser", (t, v) ->
                 t.initUser = Optional.of(AuthConfig.parseUser("initAuthenticationUser", v)));
         k.put("innerClientAuthenticationCredentials", (t, v) -> t.innerCredentials = Optional.of(

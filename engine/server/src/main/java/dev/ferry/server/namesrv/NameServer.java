@@ -80,13 +80,22 @@ public final class NameServer implements AutoCloseable {
     }
 
     /**
-     * Authenticates (and, as {@code authorization} says, authorizes) every request against {@code metadata}: a broker
-     * registers with its own credentials. Call before {@link #start()}.
+     * Authenticates (and, as {@code authorization} says, authorizes) every request against {@code metadata}, route
+     * queries only when the config's {@code authenticateRouteQueries} says so: a broker registers with its own
+     * credentials. Call before {@link #start()}.
      */
     public void controlAccess(AuthMetadata metadata, String clusterName, boolean authentication,
                               boolean authorization) {
-        remoting.guard(new AccessGuard(metadata, new RequestResources(new BodyCodec(), clusterName), authentication,
-                authorization));
+        AccessGuard guard = new AccessGuard(metadata, new RequestResources(new BodyCodec(), clusterName),
+                authentication, authorization);
+        if (config.authenticateRouteQueries()) {
+            remoting.guard(guard);
+        } else {
+            // as Apache's name server: routes for anyone, so the broker's refusal is what a client with bad
+            // credentials sees (its client hides the name server's behind "No route info of this topic")
+            remoting.guard((channel, request) -> request.code() == RequestCode.GET_ROUTEINFO_BY_TOPIC ? null
+                    : guard.check(channel, request));
+        }
     }
 
     /** Requests refused by authentication or authorization since start. */

@@ -27,11 +27,15 @@ import java.util.Optional;
  * @param routeQueueCapacity     route queries waiting (Apache's clientRequestThreadPoolQueueCapacity)
  * @param remotingLimits         connections and the memory their requests may hold
  * @param tls                    TLS of its port
+ * @param authenticateRouteQueries with authentication on, whether route queries (GET_ROUTEINFO_BY_TOPIC) must be
+ *                               signed too. Off, as Apache's name server, which checks nothing: a client with bad
+ *                               credentials gets its routes and the broker's refusal, which names user and resource
  */
 public record NameServerConfig(String host, int port, Duration brokerExpiry, Duration scanInterval, int maxTopics,
                                int maxTopicsPerBroker, int maxBrokers, int maxBrokersPerAddress, long maxKvBytes,
                                Optional<Path> kvConfigPath, int maxRegistrationBytes, int registerQueueCapacity,
-                               int routeQueueCapacity, RemotingLimits remotingLimits, TlsConfig tls) {
+                               int routeQueueCapacity, RemotingLimits remotingLimits, TlsConfig tls,
+                               boolean authenticateRouteQueries) {
 
     public static final int DEFAULT_PORT = 9876;
 
@@ -86,7 +90,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
                 .maxBrokersPerAddress(maxBrokersPerAddress).maxKvBytes(maxKvBytes)
                 .kvConfigPath(kvConfigPath.orElse(null)).maxRegistrationBytes(maxRegistrationBytes)
                 .registerQueueCapacity(registerQueueCapacity).routeQueueCapacity(routeQueueCapacity)
-                .remotingLimits(remotingLimits).tls(tls);
+                .remotingLimits(remotingLimits).tls(tls).authenticateRouteQueries(authenticateRouteQueries);
     }
 
     /**
@@ -108,6 +112,7 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
         private int maxBrokers = 1_000;
         private int maxBrokersPerAddress = 16;
         private long maxKvBytes = 4L << 20;
+        private boolean authenticateRouteQueries;
         private Path kvConfigPath;
         private int maxRegistrationBytes = defaultMaxRegistrationBytes();
         private int registerQueueCapacity = 10_000;
@@ -196,10 +201,16 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
             return this;
         }
 
+        public Builder authenticateRouteQueries(boolean value) {
+            this.authenticateRouteQueries = value;
+            return this;
+        }
+
         public NameServerConfig build() {
             return new NameServerConfig(host, port, brokerExpiry, scanInterval, maxTopics, maxTopicsPerBroker,
                     maxBrokers, maxBrokersPerAddress, maxKvBytes, Optional.ofNullable(kvConfigPath),
-                    maxRegistrationBytes, registerQueueCapacity, routeQueueCapacity, remotingLimits, tls);
+                    maxRegistrationBytes, registerQueueCapacity, routeQueueCapacity, remotingLimits, tls,
+                    authenticateRouteQueries);
         }
     }
 }

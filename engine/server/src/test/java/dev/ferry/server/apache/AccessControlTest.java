@@ -221,7 +221,7 @@ class AccessControlTest {
     }
 
     @Test
-    void theNameServerRefusesUnsignedRegistrationsAndRouteQueries() throws Exception {
+    void theNameServerRefusesUnsignedRegistrationsButAnswersRouteQueriesAsApachesDoes() throws Exception {
         RegisterBrokerRequestHeader header = new RegisterBrokerRequestHeader();
         header.setBrokerName("intruder");
         header.setBrokerAddr("127.0.0.1:1");
@@ -236,14 +236,60 @@ class AccessControlTest {
                 RequestCode.REGISTER_BROKER, header), "alice", "alice-pass");
         assertThat(byNormalUser.getRemark()).isEqualTo(
                 "User:alice has no permission to access Cluster:DefaultCluster from 127.0.0.1, no matched policies.");
-        GetRouteInfoRequestHeader route = new GetRouteInfoRequestHeader();
-        route.setTopic("orders");
-        assertThat(invoke(ferry.nameServer(), RemotingCommand.createRequestCommand(
-                RequestCode.GET_ROUTEINFO_BY_TOPIC, route), null, null).getCode())
-                .isEqualTo(ResponseCode.NO_PERMISSION);
         assertThat(ferry.server().nameServer().routes().route("intruder")).isNull();
         // the broker's own registration, signed with its credentials, went through
         assertThat(ferry.server().nameServer().routes().route("TBW102")).isNotNull();
+        assertThat(invoke(ferry.nameServer(), routeQuery("TBW102"), null, null).getCode())
+                .as("an unsigned route query").isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    private static RemotingCommand routeQuery(String topic) {
+        GetRouteInfoRequestHeader route = new GetRouteInfoRequestHeader();
+        route.setTopic(topic);
+        return RemotingCommand.createRequestCommand(RequestCode.GET_ROUTEINFO_BY_TOPIC, route);
+    }
+
+    @Test
+    void apachesProducerWithBadCredentialsOrNoPermissionIsToldByTheBrokerWhoAndWhat() throws Exception {
+        assertSendRefused(null, null, "username cannot be null.");
+        assertSendRefused("alice", "not-alices", "check signature failed.");
+        assertSendRefused("mallory", "whatever", "User:mallory is not found.");
+        assertSendRefused("erin", "erin-pass",
+                "User:erin has no permission to access Topic:orders from 127.0.0.1, no matched policies.");
+    }
+
+    /** What Apache's producer throws when it sends to orders as {@code user} (unsigned when null). */
+    private static void assertSendRefused(String user, String password, String remark) throws Exception {
+        DefaultMQProducer producer = user == null ? new DefaultMQProducer("order-desk")
+                : new DefaultMQProducer("order-desk", hook(user, password));
+        producer.setNamesrvAddr(ferry.nameServer());
+        producer.setInstanceName("refused-" + user + System.nanoTime());
+        producer.setRetryTimesWhenSendFailed(0);
+        producer.start();
+        try {
+            assertThatThrownBy(() -> producer.send(new Message("orders", "x".getBytes(StandardCharsets.UTF_8))))
+                    .as("a send by %s", user)
+                    .satisfies(e -> {
+                        MQBrokerException refusal = e instanceof MQBrokerException broker ? broker
+                                : (MQBrokerException) e.getCause();
+                        assertThat(refusal.getResponseCode()).isEqualTo(ResponseCode.NO_PERMISSION);
+                        assertThat(refusal.getErrorMessage()).isEqualTo(remark);
+                    });
+        } finally {
+            producer.shutdown();
+        }
+    }
+
+    @Test
+    void theNameServerRefusesUnsignedRouteQueriesWhenAskedToAuthenticateThem() throws Exception {
+        Path store = dir.resolve("routes-authenticated");
+        try (FerryServerFixture guarded = new FerryServerFixture(secured(store)
+                .nameServer(n -> n.authenticateRouteQueries(true)).build())) {
+            assertThat(invoke(guarded.nameServer(), routeQuery("TBW102"), null, null).getRemark())
+                    .isEqualTo("username cannot be null.");
+            assertThat(invoke(guarded.nameServer(), routeQuery("TBW102"), ADMIN, ADMIN_PASSWORD).getCode())
+                    .isEqualTo(ResponseCode.SUCCESS);
+        }
     }
 
     @Test
