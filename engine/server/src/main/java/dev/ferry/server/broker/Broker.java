@@ -227,8 +227,8 @@ public final class Broker implements AutoCloseable {
         QueueLocks queueLocks = new QueueLocks(clock, limits.maxQueueLocks());
         LockProcessor lockRequests = new LockProcessor(queueLocks, subscriptionGroups, topics, json,
                 config.brokerName());
-        remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor);
-        remoting.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockRequests, clientExecutor);
+        remoting.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockRequests, clientExecutor, LockProcessor.SMALL);
+        remoting.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockRequests, clientExecutor, LockProcessor.SMALL);
         remoting.registerProcessor(RequestCode.FERRY_GET_BROKER_STATS, stats, queryExecutor);
         remoting.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, queries, queryExecutor);
         remoting.registerProcessor(RequestCode.QUERY_MESSAGE, queries, queryExecutor);

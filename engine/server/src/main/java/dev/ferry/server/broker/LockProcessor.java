@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -22,6 +23,12 @@ import java.util.stream.Collectors;
  * warning logged at most once a second.
  */
 final class LockProcessor implements RequestProcessor {
+    /**
+     * Requests small enough to take on the event loop: all a lock does is in memory (a new group is saved later), and a
+     * body this size names a consumer's few queues, decoded in microseconds. Without the hand-off an orderly
+     * consumer's first pull waits one thread wake-up less each way.
+     */
+    static final InlineRule SMALL = request -> request.body() != null && request.body().length <= 8 * 1024;
     /** More queues than any broker serves a group in one request. */
     static final int MAX_QUEUES_PER_REQUEST = 100_000;
     private static final System.Logger LOG = System.getLogger(LockProcessor.class.getName());

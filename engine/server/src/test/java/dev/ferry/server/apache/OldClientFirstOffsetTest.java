@@ -53,7 +53,7 @@ class OldClientFirstOffsetTest {
                 classPath), OldClientRound.class.getName(), nameServer, kind, topic, "CG_" + topic,
                 Integer.toString(COUNT), Integer.toString(fillerBytes))
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+        if (!process.waitFor(150, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("the 4.9.8 client did not finish: " + Files.readString(output));
         }

@@ -93,7 +93,7 @@ public final class OldClientRound {
 
     @SuppressWarnings("deprecation")
     private static void awaitQueuesStarted(DefaultMQPushConsumer consumer) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().size() < 4
                 && System.nanoTime() < deadline) {
             Thread.sleep(20);
