@@ -44,6 +44,19 @@ public final class MessageProperties {
     public static final String MESSAGE_REGION = "MSG_REGION";
     public static final String TRACE_SWITCH = "TRACE_ON";
     public static final String CLUSTER = "CLUSTER";
+    /** A request's id, copied into its reply so that the requester can match them. */
+    public static final String CORRELATION_ID = "CORRELATION_ID";
+    /** The client id of a request's sender: the broker pushes the reply to that client's connection. */
+    public static final String REPLY_TO_CLIENT = "REPLY_TO_CLIENT";
+    /** How long, in milliseconds, a requester waits for the reply. */
+    public static final String TTL = "TTL";
+    /** The kind of a message; {@link #REPLY_MESSAGE_TYPE} marks a reply. */
+    public static final String MESSAGE_TYPE = "MSG_TYPE";
+    public static final String REPLY_MESSAGE_TYPE = "reply";
+    /** When the broker pushed a reply, in epoch milliseconds. */
+    public static final String PUSH_REPLY_TIME = "PUSH_REPLY_TIME";
+    /** When a reply reached its requester, in epoch milliseconds. */
+    public static final String REPLY_ARRIVE_TIME = "ARRIVE_TIME";
     public static final String TRANSACTION_CHECK_TIMES = "TRANSACTION_CHECK_TIMES";
     public static final String CHECK_IMMUNITY_TIME = "CHECK_IMMUNITY_TIME_IN_SECONDS";
     public static final String SHARDING_KEY = "__SHARDINGKEY";

@@ -22,6 +22,8 @@ public final class SystemTopics {
     private static final Set<String> RESERVED = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC, "BenchmarkTest", "RMQ_SYS_TRACE_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC",
             "SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC");
+    /** What a cluster's name is followed by in the name of its reply topic, Apache's {@code <cluster>_REPLY_TOPIC}. */
+    public static final String REPLY_TOPIC_SUFFIX = "_REPLY_TOPIC";
     /** The prefix of Apache's newer system topics. */
     public static final String SYSTEM_PREFIX = "rmq_sys_";
 
@@ -30,6 +32,14 @@ public final class SystemTopics {
 
     public static String retryTopic(String group) {
         return RETRY_PREFIX + group;
+    }
+
+    /**
+     * The topic replies to requests are sent to in {@code cluster}: every broker of the cluster has it (one queue),
+     * so that a replier can reach any of them; a reply is pushed to its requester's connection, not kept there.
+     */
+    public static String replyTopic(String cluster) {
+        return cluster + REPLY_TOPIC_SUFFIX;
     }
 
     public static String deadLetterTopic(String group) {

@@ -53,8 +53,8 @@ public final class RequestResources {
      */
     public List<RequiredAccess> of(RemotingCommand request) {
         return switch (request.code()) {
-            case RequestCode.SEND_MESSAGE -> send(field(request, "topic"));
-            case RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE ->
+            case RequestCode.SEND_MESSAGE, RequestCode.SEND_REPLY_MESSAGE -> send(field(request, "topic"));
+            case RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE, RequestCode.SEND_REPLY_MESSAGE_V2 ->
                     send(firstOf(request, SendMessageRequestHeaderV2.TOPIC, "topic"));
             case RequestCode.CONSUMER_SEND_MSG_BACK -> List.of(RequiredAccess.group(field(request, "group"), SUB));
             case RequestCode.PULL_MESSAGE, RequestCode.LITE_PULL_MESSAGE ->

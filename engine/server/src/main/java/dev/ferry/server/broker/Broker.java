@@ -105,6 +105,7 @@ public final class Broker implements AutoCloseable {
     private final BrokerStatistics statistics;
     private final PullOffsets pullOffsets;
     private final BrokerFigures figures;
+    private final ReplyPushes replies;
     /** Who may have a message a request named by its offset or id: everyone until access is controlled. */
     private volatile MessageAccess messageAccess = MessageAccess.OPEN;
     private final AtomicLong messageRefusals = new AtomicLong();
@@ -125,6 +126,9 @@ public final class Broker implements AutoCloseable {
         int everything = Permission.READ | Permission.WRITE | Permission.INHERIT;
         topics.putIfAbsent(new TopicConfig(config.clusterName(), 16, 16, everything, null, 0, false, Map.of()));
         topics.putIfAbsent(new TopicConfig(config.brokerName(), 1, 1, everything, null, 0, false, Map.of()));
+        // and, as Apache's, the cluster's reply topic, one queue on every broker: replies are pushed, never stored
+        topics.putIfAbsent(new TopicConfig(SystemTopics.replyTopic(config.clusterName()), 1, 1,
+                Permission.READ | Permission.WRITE, null, 0, false, Map.of()));
         this.offsets = new ConsumerOffsetTable(configDir, limits.maxConsumerOffsets());
         this.subscriptionGroups = new SubscriptionGroupTable(configDir, clock, limits.maxSubscriptionGroups(),
                 config.maxReconsumeTimes(), offsets.groups());
@@ -193,6 +197,9 @@ public final class Broker implements AutoCloseable {
                 clock, counters, subscriptionGroups, pullOffsets);
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
                 filters, limits, json, this::notifyMembershipChanged, hold::onSubscriptionChanged);
+        this.replies = new ReplyPushes(config.remotingLimits().maxOutboundBytes());
+        ReplyMessageProcessor replyRequests = new ReplyMessageProcessor(topics, producers, replies, settings,
+                this::storeHost, clock);
         OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics,
                 new FirstOffsets(FirstOffsets.queuesOf(store), config.firstOffsetRule()));
         MessageQueryProcessor queries = new MessageQueryProcessor(store, limits.maxQueryResults(),
@@ -212,6 +219,9 @@ public final class Broker implements AutoCloseable {
                 RequestCode.GET_CONSUMER_LIST_BY_GROUP, RequestCode.CHECK_CLIENT_CONFIG}) {
             remoting.registerProcessor(code, client, clientExecutor);
         }
+        // Not on the send lane: a reply is not stored, and its answer waits for the requester's client
+        remoting.registerProcessor(RequestCode.SEND_REPLY_MESSAGE, replyRequests, clientExecutor);
+        remoting.registerProcessor(RequestCode.SEND_REPLY_MESSAGE_V2, replyRequests, clientExecutor);
         for (int code : new int[] {RequestCode.QUERY_CONSUMER_OFFSET, RequestCode.UPDATE_CONSUMER_OFFSET,
                 RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
                 RequestCode.GET_EARLIEST_MSG_STORETIME}) {
@@ -263,7 +273,7 @@ public final class Broker implements AutoCloseable {
         replication.registerProcessors(remoting, offsets, schedule, json, adminExecutor, sendLane);
         countDecisions();
         this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
-                consumers, producers, counters, executors());
+                consumers, producers, counters, replies, executors());
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());

@@ -60,12 +60,14 @@ public final class BrokerFigures {
     private final ConsumerGroups consumers;
     private final ProducerGroups producers;
     private final TopicCounters counters;
+    private final ReplyPushes replies;
     private final Map<String, ThreadPoolExecutor> executors;
 
     BrokerFigures(BrokerConfig config, Clock clock, MessageStore store, TopicConfigTable topics,
                   SubscriptionGroupTable groups, ConsumerOffsetTable offsets, PullOffsets pullOffsets,
-                  ConsumerGroups consumers, ProducerGroups producers, TopicCounters counters,
+                  ConsumerGroups consumers, ProducerGroups producers, TopicCounters counters, ReplyPushes replies,
                   Map<String, ThreadPoolExecutor> executors) {
+        this.replies = replies;
         this.config = config;
         this.clock = clock;
         this.store = store;
@@ -135,6 +137,19 @@ public final class BrokerFigures {
     /** Per topic, transactions prepared since start and not yet decided or discarded. */
     public Map<String, Long> halfMessages() {
         return counters.undecided();
+    }
+
+    /** Replies pushed to their requesters since start. */
+    public long repliesPushed() {
+        return replies.pushed();
+    }
+
+    /**
+     * Replies dropped since start, by reason: {@code requester_gone} (no live connection of the requester here),
+     * {@code push_failed} (its client did not take it in time), {@code busy} (pushes in flight at their bound).
+     */
+    public Map<String, Long> repliesDropped() {
+        return replies.dropped();
     }
 
     /** Live consumer connections per group, language, version and consume mode. */

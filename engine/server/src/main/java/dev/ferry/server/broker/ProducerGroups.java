@@ -106,6 +106,21 @@ final class ProducerGroups {
         return members == null ? List.of() : List.copyOf(members.values());
     }
 
+    /**
+     * The live connection of the client that heartbeats as {@code clientId} in any group: where a reply to its
+     * request is pushed. A walk over every member (bounded by the group and membership limits), done once a reply.
+     */
+    java.util.Optional<RemoteChannel> channelOf(String clientId) {
+        for (Map<String, Member> members : groups.values()) {
+            for (Member member : members.values()) {
+                if (member.clientId().equals(clientId) && member.channel().isActive()) {
+                    return java.util.Optional.of(member.channel());
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     List<RemoteChannel> channels(String group) {
         Map<String, Member> members = groups.get(group);
         return members == null ? List.of()

@@ -84,15 +84,8 @@ final class SendMessageProcessor implements RequestProcessor {
 
     @Override
     public RemotingCommand process(RequestContext context, RemotingCommand request) {
-        SendMessageRequestHeader header = request.code() == RequestCode.SEND_MESSAGE
-                ? request.header(SendMessageRequestHeader.class)
-                : request.header(SendMessageRequestHeaderV2.class).toFullNames();
-        // Apache's msgCheck: a bad topic is INVALID_PARAMETER, a broker-only one NO_PERMISSION.
-        EntryChecks.topic("topic", header.topic());
-        EntryChecks.group("producerGroup", header.producerGroup());
-        if (header.defaultTopic() != null) {
-            EntryChecks.topic("defaultTopic", header.defaultTopic());
-        }
+        SendMessageRequestHeader header = checkedHeader(request, RequestCode.SEND_MESSAGE);
+        // Apache's msgCheck: a broker-only topic is NO_PERMISSION
         if (SystemTopics.isBrokerOnly(header.topic())) {
             return error(request, ResponseCode.NO_PERMISSION, "Sending message to topic[" + header.topic()
                     + "] is forbidden.");
@@ -140,6 +133,22 @@ final class SendMessageProcessor implements RequestProcessor {
             }
         }
         return append(context, request, header, queueId, messages);
+    }
+
+    /**
+     * The send header of {@code request}, in full names whichever form it came in ({@code fullNamesCode} is the code
+     * of the full form), its names checked as Apache's msgCheck does: a bad topic or group is INVALID_PARAMETER.
+     */
+    static SendMessageRequestHeader checkedHeader(RemotingCommand request, int fullNamesCode) {
+        SendMessageRequestHeader header = request.code() == fullNamesCode
+                ? request.header(SendMessageRequestHeader.class)
+                : request.header(SendMessageRequestHeaderV2.class).toFullNames();
+        EntryChecks.topic("topic", header.topic());
+        EntryChecks.group("producerGroup", header.producerGroup());
+        if (header.defaultTopic() != null) {
+            EntryChecks.topic("defaultTopic", header.defaultTopic());
+        }
+        return header;
     }
 
     /**
@@ -262,9 +271,18 @@ final class SendMessageProcessor implements RequestProcessor {
 
     private MessageToStore toStore(SendMessageRequestHeader header, int queueId, InetSocketAddress born, int flag,
                                    byte[] body, String properties) {
-        return MessageToStore.builder(header.topic(), queueId, body).flag(flag).properties(properties)
+        return MessageToStore.builder(header.topic(), queueId, body).flag(flag).properties(withCluster(properties))
                 .sysFlag(header.sysFlag()).bornTimestamp(header.bornTimestamp()).bornHost(born).storeHost(storeHost)
                 .reconsumeTimes(header.reconsumeTimes() == null ? 0 : header.reconsumeTimes()).build();
+    }
+
+    /**
+     * The properties with the broker's cluster added, as Apache's broker adds it to every message: a replier reads it
+     * to name the reply topic of the request's cluster. Appended, so that it wins over a sender's own.
+     */
+    private String withCluster(String properties) {
+        return MessageProperties.normalize(properties) + MessageProperties.CLUSTER
+                + MessageProperties.NAME_VALUE_SEPARATOR + config.clusterName() + MessageProperties.PROPERTY_SEPARATOR;
     }
 
     /** The topic's config, created from the default topic on first send when allowed. */

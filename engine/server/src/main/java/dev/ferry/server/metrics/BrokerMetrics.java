@@ -139,6 +139,14 @@ public final class BrokerMetrics {
                 .labelNames("topic", "consumer_group", "is_system")
                 .callback(cb -> figures.deadLettered().forEach(d -> cb.call(d.messages(), d.topic(), d.group(),
                         system(d.topic(), d.group())))).register(registry);
+        // Ferry's own: Apache counts no replies
+        CounterWithCallback.builder().name("ferry_reply_messages_pushed_total")
+                .help("Replies pushed to their requesters").constLabels(common)
+                .callback(cb -> cb.call(figures.repliesPushed())).register(registry);
+        CounterWithCallback.builder().name("ferry_reply_messages_dropped_total")
+                .help("Replies dropped, never stored, by reason").constLabels(common).labelNames("reason")
+                .callback(cb -> figures.repliesDropped().forEach((reason, n) -> cb.call(n, reason)))
+                .register(registry);
     }
 
     private static void transactions(BrokerFigures figures, PrometheusRegistry registry, Labels common) {
