@@ -23,6 +23,7 @@ import dev.ferry.remoting.protocol.header.ConsumerStatusRequestHeader;
 import dev.ferry.remoting.protocol.header.ResetOffsetRequestHeader;
 import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.ReplyMessageRequestHeader;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -74,6 +75,8 @@ public final class FerryClient implements AutoCloseable {
     private final List<AutoCloseable> members = new CopyOnWriteArrayList<>();
     /** Producers with a transaction checker, by group: where check-backs go. */
     private final Map<String, Producer> transactional = new ConcurrentHashMap<>();
+    /** Requests of this client's producers waiting for their replies. */
+    private final PendingReplies replies;
     private volatile boolean closed;
 
     /** Creates the client and starts its periodic route refresh and heartbeats. */
@@ -120,9 +123,38 @@ public final class FerryClient implements AutoCloseable {
             }
             return null;
         }, scheduler);
+        this.replies = new PendingReplies(config.ticker(), MAX_PENDING_REPLIES);
+        remoting.registerProcessor(RequestCode.PUSH_REPLY_MESSAGE_TO_CLIENT, this::replyPushed, scheduler);
+        every(REPLY_SWEEP, replies::expire);
         registerAdminAnswers();
         every(config.routeRefreshInterval(), this::refreshRoutes);
         every(config.heartbeatInterval(), heartbeats::sendToAllBrokers);
+    }
+
+    /** The most requests a client's producers may wait for replies to at once. */
+    static final int MAX_PENDING_REPLIES = 10_000;
+    /** How often requests past their timeout are failed: the most a timeout is late by. */
+    private static final Duration REPLY_SWEEP = Duration.ofMillis(100);
+
+    /**
+     * A broker pushed the reply to a request: it completes the request it answers, or is dropped (answered SUCCESS
+     * either way, as Apache's client answers). A push that cannot be read is answered SYSTEM_ERROR.
+     */
+    private RemotingCommand replyPushed(dev.ferry.remoting.RequestContext context, RemotingCommand request) {
+        try {
+            ReplyMessageRequestHeader header = request.header(ReplyMessageRequestHeader.class);
+            ReceivedMessage reply = decoder.reply(header, request.body(), config.clock().millis());
+            replies.complete(reply.property(MessageProperties.CORRELATION_ID).orElse(null), reply);
+            return RemotingCommand.responseTo(request, ResponseCode.SUCCESS).build();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "a reply pushed by " + context.channel() + " cannot be read: " + e.getMessage());
+            return RemotingCommand.responseTo(request, ResponseCode.SYSTEM_ERROR).remark("process reply message fail")
+                    .build();
+        }
+    }
+
+    PendingReplies replies() {
+        return replies;
     }
 
     /**
@@ -371,6 +403,7 @@ public final class FerryClient implements AutoCloseable {
                 LOG.log(Level.WARNING, "closing " + member + " failed", e);
             }
         }
+        replies.close();
         scheduler.shutdownNow();
         adminExecutor.shutdownNow();
         try {

@@ -95,6 +95,22 @@ final class HeartbeatService {
         }
     }
 
+    /**
+     * Completes once every one of {@code brokers} has had a heartbeat of this client: at once when each had one,
+     * otherwise after a round to all brokers on {@code executor}. A requester waits for it, so that the broker a reply
+     * reaches knows its connection.
+     */
+    java.util.concurrent.CompletableFuture<Void> greeted(java.util.Collection<String> brokers, Executor executor) {
+        if (greeted.containsAll(brokers)) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        try {
+            return java.util.concurrent.CompletableFuture.runAsync(this::sendToAllBrokers, executor);
+        } catch (RejectedExecutionException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Sends a heartbeat to every broker of every cached route; failures are logged. */
     void sendToAllBrokers() {
         if (producerGroups.isEmpty() && consumers.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.ferry.client;
 import dev.ferry.api.FerryException;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.BodyCompression;
+import dev.ferry.remoting.protocol.header.ReplyMessageRequestHeader;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageCodec;
 import dev.ferry.format.StoredMessageView;
@@ -48,6 +49,29 @@ final class MessageDecoder {
             start += totalSize;
         }
         return messages;
+    }
+
+    /**
+     * A reply a broker pushed (PUSH_REPLY_MESSAGE_TO_CLIENT): its header and body, inflated when compressed, with
+     * {@link MessageProperties#REPLY_ARRIVE_TIME} added; its broker is named by the host that stored it.
+     *
+     * @throws FerryException when a compressed body does not inflate within the bound
+     */
+    ReceivedMessage reply(ReplyMessageRequestHeader header, byte[] body, long arrivedMillis) {
+        byte[] inflated = body == null ? new byte[0] : body;
+        if (SysFlags.isCompressed(header.sysFlag())) {
+            try {
+                inflated = BodyCompression.inflate(inflated, header.sysFlag(), maxBodySize);
+            } catch (IllegalArgumentException e) {
+                throw new FerryException("reply from " + header.storeHost() + ": " + e.getMessage(), e);
+            }
+        }
+        Map<String, String> properties = MessageProperties.parse(header.properties());
+        properties.put(MessageProperties.REPLY_ARRIVE_TIME, Long.toString(arrivedMillis));
+        String msgId = properties.getOrDefault(MessageProperties.UNIQ_KEY, "0");
+        return new ReceivedMessage(header.topic(), inflated, properties, msgId, header.storeHost(), header.queueId(),
+                0, 0, header.reconsumeTimes() == null ? 0 : header.reconsumeTimes(), header.bornTimestamp(),
+                header.storeTimestamp());
     }
 
     /** One record, exactly its bytes. */

@@ -6,6 +6,7 @@ import dev.ferry.api.InvalidMessageException;
 import dev.ferry.api.Message;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.api.Replies;
 import dev.ferry.api.RetriableException;
 import dev.ferry.api.SendResult;
 import dev.ferry.api.SendStatus;
@@ -90,6 +91,54 @@ public final class Producer implements AutoCloseable {
         }
         return send.whenComplete((result, failure) -> recorder.sent(topic, failure == null,
                 client.config().ticker().nanos() - start));
+    }
+
+    /**
+     * Sends {@code message} as a request and completes with its reply: the message carries a new
+     * {@value MessageProperties#CORRELATION_ID}, this client's id as {@value MessageProperties#REPLY_TO_CLIENT} and
+     * {@code timeout} as {@value MessageProperties#TTL}; a consumer answers with {@link dev.ferry.api.Replies#to}, and
+     * the broker pushes the reply to this client. The send is retried like {@link #sendAsync(Message)}, within the
+     * same {@code timeout}.
+     *
+     * <p>The future fails with a retriable {@link FerryException} when no reply came within {@code timeout} (or the
+     * client already waits for as many replies as it may), with the send's failure when the request was not stored,
+     * and with a {@link FerryException} when the client closes first.
+     */
+    public CompletableFuture<ReceivedMessage> request(Message message, Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("a request's timeout must be positive, not " + timeout);
+        }
+        long start = client.config().ticker().nanos();
+        String correlationId = java.util.UUID.randomUUID().toString();
+        PreparedSend prepared;
+        try {
+            prepared = prepare(List.of(message), false, Map.of(MessageProperties.CORRELATION_ID, correlationId,
+                    MessageProperties.REPLY_TO_CLIENT, client.clientId(), MessageProperties.TTL,
+                    Long.toString(timeout.toMillis())));
+        } catch (FerryException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<ReceivedMessage> reply = client.replies().await(correlationId, timeout);
+        if (reply.isDone()) {
+            return reply;
+        }
+        CompletableFuture<Void> known;
+        try {
+            known = client.heartbeats().greeted(route(prepared.topic()).brokerAddresses().values(),
+                    client.scheduler());
+        } catch (FerryException e) {
+            known = CompletableFuture.failedFuture(e);
+        }
+        known.thenCompose(greeted -> recorded(prepared.topic(), start, attempt(prepared, 0, null,
+                timeout.minusNanos(client.config().ticker().nanos() - start))))
+                .whenComplete((sent, failure) -> {
+                    if (failure != null) {
+                        client.replies().fail(correlationId, WireErrors.fromFailure(failure, "request to '"
+                                + prepared.topic() + "'"));
+                    }
+                });
+        return reply;
     }
 
     /** Sends a message without waiting for, or getting, an answer; never retried. */
@@ -347,6 +396,11 @@ public final class Producer implements AutoCloseable {
 
     /** Validates and encodes what every attempt sends alike. */
     private PreparedSend prepare(List<Message> messages, boolean halfMessage) {
+        return prepare(messages, halfMessage, Map.of());
+    }
+
+    /** As {@link #prepare(List, boolean)}, a single message carrying {@code extra} properties too. */
+    private PreparedSend prepare(List<Message> messages, boolean halfMessage, Map<String, String> extra) {
         if (closed) {
             throw new FerryException("producer " + config.group() + " is closed");
         }
@@ -374,6 +428,7 @@ public final class Producer implements AutoCloseable {
         if (messages.size() == 1) {
             String uniqKey = client.uniqueIds().next();
             Map<String, String> properties = MessageEncoder.properties(messages.get(0), uniqKey);
+            properties.putAll(extra);
             int sysFlag = 0;
             if (halfMessage) {
                 properties.remove(MessageProperties.DELAY);
@@ -384,7 +439,7 @@ public final class Producer implements AutoCloseable {
             MessageEncoder.Encoded encoded = MessageEncoder.single(messages.get(0), properties,
                     config.compressThreshold());
             return new PreparedSend(topic, uniqKey, encoded.body(), encoded.sysFlag() | sysFlag,
-                    encoded.properties(), false);
+                    encoded.properties(), false, Replies.isReply(messages.get(0)));
         }
         List<Map<String, String>> properties = new ArrayList<>();
         List<String> ids = new ArrayList<>();
@@ -397,12 +452,12 @@ public final class Producer implements AutoCloseable {
         // No UNIQ_KEY for the batch as a whole (Apache's producer sends one): an Apache broker appends the batch's
         // properties to every message's, and a batch id would then replace each message's own.
         String batchProperties = MessageProperties.format(Map.of(MessageProperties.WAIT, "true"));
-        return new PreparedSend(topic, String.join(",", ids), body, 0, batchProperties, true);
+        return new PreparedSend(topic, String.join(",", ids), body, 0, batchProperties, true, false);
     }
 
-    /** What one send carries, ready to address to a queue. */
+    /** What one send carries, ready to address to a queue; a reply is pushed to its requester, not stored. */
     private record PreparedSend(String topic, String msgId, byte[] body, int sysFlag, String properties,
-                                boolean batch) {
+                                boolean batch, boolean reply) {
     }
 
     private RemotingCommand request(PreparedSend prepared, MessageQueue queue, boolean oneway) {
@@ -410,7 +465,8 @@ public final class Producer implements AutoCloseable {
                 ProducerConfig.AUTO_CREATE_TOPIC, config.defaultTopicQueueNums(), queue.queueId(), prepared.sysFlag(),
                 client.config().clock().millis(), 0, prepared.properties(), 0, false, null, prepared.batch(),
                 queue.brokerName());
-        int code = prepared.batch() ? RequestCode.SEND_BATCH_MESSAGE : RequestCode.SEND_MESSAGE_V2;
+        int code = prepared.batch() ? RequestCode.SEND_BATCH_MESSAGE
+                : prepared.reply() ? RequestCode.SEND_REPLY_MESSAGE_V2 : RequestCode.SEND_MESSAGE_V2;
         return RemotingCommand.request(code, header).body(prepared.body()).oneway(oneway).build();
     }
 
