@@ -1,5 +1,6 @@
 package dev.ferry.api;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -8,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
  * of work and close it (try-with-resources) rather than keeping it.
  *
  * <p>Inside a JTA transaction (or a local transaction of the connection factory) every send is stored at once as
- * a half message and delivered only when the transaction commits; a rollback discards it. Such a send is always
+ * a half message and delivered only when the transaction commits; a rollback discards it (a reply, made with
+ * {@link Replies#to}, is the exception: it is pushed to its requester at once and never stored). Such a send is always
  * made on the caller's thread and waits for the broker (the transaction must not prepare before it is stored), its
  * {@link SendResult} has the message id and queue but no queue offset yet ({@code -1}), and delayed messages are
  * refused. A failed send marks the transaction rollback-only.
@@ -33,6 +35,17 @@ public interface FerryConnection extends AutoCloseable {
      * consumer in the order they were sent (as long as the topic's queues do not change).
      */
     SendResult sendOrdered(Message message, String shardingKey);
+
+    /**
+     * Sends {@code message} as a request and waits up to {@code timeout} for its reply, which a consumer sends with
+     * {@link Replies#to} (a message-driven bean through a connection of its own): see {@code docs/request-reply.md}.
+     * Never part of a transaction: inside one it is refused, since the request would be held until the commit, after
+     * the wait for its reply.
+     *
+     * @throws RetriableException when no reply came within {@code timeout}
+     * @throws FerryException when the request was not stored, or a transaction is active
+     */
+    ReceivedMessage request(Message message, Duration timeout);
 
     /** Gives the connection back; later calls throw {@link IllegalStateException}. Closing twice is allowed. */
     @Override

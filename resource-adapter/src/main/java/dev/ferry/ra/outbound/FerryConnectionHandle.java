@@ -2,7 +2,9 @@ package dev.ferry.ra.outbound;
 
 import dev.ferry.api.FerryConnection;
 import dev.ferry.api.Message;
+import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.SendResult;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -57,6 +59,11 @@ public final class FerryConnectionHandle implements FerryConnection {
     @Override
     public SendResult sendOrdered(Message message, String shardingKey) {
         return open().send(message, Objects.requireNonNull(shardingKey, "shardingKey"));
+    }
+
+    @Override
+    public ReceivedMessage request(Message message, Duration timeout) {
+        return open().request(message, timeout);
     }
 
     @Override

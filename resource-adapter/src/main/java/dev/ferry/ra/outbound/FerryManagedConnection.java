@@ -1,6 +1,9 @@
 package dev.ferry.ra.outbound;
 
+import dev.ferry.api.FerryException;
 import dev.ferry.api.Message;
+import dev.ferry.api.ReceivedMessage;
+import dev.ferry.api.Replies;
 import dev.ferry.api.SendResult;
 import dev.ferry.client.Producer;
 import dev.ferry.remoting.Credentials;
@@ -16,10 +19,12 @@ import jakarta.resource.spi.ManagedConnectionMetaData;
 import jakarta.resource.spi.TransactionSupport;
 import java.io.PrintWriter;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.security.auth.Subject;
@@ -76,7 +81,8 @@ public final class FerryManagedConnection implements ManagedConnection {
      */
     SendResult send(Message message, String shardingKey) {
         TransactionBranches.Branch current = branch;
-        if (current != null) {
+        // a reply is pushed to its requester, never stored: it cannot wait for a commit as a half message
+        if (current != null && !Replies.isReply(message)) {
             return branches.send(current, message, shardingKey);
         }
         return shardingKey == null ? producer().send(message) : producer().send(message, shardingKey);
@@ -84,7 +90,7 @@ public final class FerryManagedConnection implements ManagedConnection {
 
     CompletableFuture<SendResult> sendAsync(Message message) {
         TransactionBranches.Branch current = branch;
-        if (current != null) {
+        if (current != null && !Replies.isReply(message)) {
             // the transaction needs the half message stored before it may prepare: sent here, on the caller's thread
             try {
                 return CompletableFuture.completedFuture(branches.send(current, message, null));
@@ -97,10 +103,27 @@ public final class FerryManagedConnection implements ManagedConnection {
 
     void sendOneway(Message message) {
         TransactionBranches.Branch current = branch;
-        if (current != null) {
+        if (current != null && !Replies.isReply(message)) {
             branches.send(current, message, null);
         } else {
             producer().sendOneway(message);
+        }
+    }
+
+    /**
+     * Sends a request and waits for its reply; refused inside a transaction branch, where the request would be held
+     * until the commit.
+     */
+    ReceivedMessage request(Message message, Duration timeout) {
+        if (branch != null) {
+            throw new FerryException("FERRY-RA-0330 a request cannot be sent inside a transaction: its message would "
+                    + "be held until the commit, after the wait for its reply");
+        }
+        try {
+            return producer().request(message, timeout).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof FerryException ferry ? ferry
+                    : new FerryException("request to '" + message.topic() + "' failed: " + e.getCause(), e);
         }
     }
 

@@ -11,6 +11,7 @@ import dev.ferry.api.FerryException;
 import dev.ferry.api.InvalidMessageException;
 import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.api.Replies;
 import dev.ferry.api.SendResult;
 import dev.ferry.ra.FakeBootstrapContext;
 import dev.ferry.ra.FerryResourceAdapter;
@@ -27,6 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import javax.transaction.xa.XAException;
@@ -143,6 +146,30 @@ class TransactionalSendTest {
         assertThat(beans.received()).filteredOn(m -> new String(m.body(), StandardCharsets.UTF_8).equals("in-tx-1"))
                 .singleElement().satisfies(m -> assertThat(m.msgId()).isEqualTo(first.msgId()));
         assertThat(first.queueOffset()).as("no queue offset before commit").isEqualTo(-1);
+    }
+
+    @Test
+    void shouldPushAReplyAtOnceInsideABranchAndRefuseARequestThere() throws Exception {
+        FerryConnection requester = open(factory()).connection();
+        Opened replier = open(factory());
+        consume();
+        sendMarkerAndAwait(requester, "consumer-ready");
+        CompletableFuture<ReceivedMessage> reply = CompletableFuture.supplyAsync(() -> requester.request(
+                message("question"), WAIT));
+        await().atMost(WAIT).until(() -> received().contains("question"));
+        ReceivedMessage request = beans.received().stream().filter(m -> new String(m.body(),
+                StandardCharsets.UTF_8).equals("question")).findFirst().orElseThrow();
+
+        Xid xid = xid();
+        replier.xa().start(xid, XAResource.TMNOFLAGS);
+        assertThatThrownBy(() -> replier.connection().request(message("no"), WAIT)).isInstanceOf(FerryException.class)
+                .hasMessageContaining("FERRY-RA-0330");
+        replier.connection().send(Replies.to(request).body("answer".getBytes(StandardCharsets.UTF_8)).build());
+        // pushed before the branch ends, and not taken back by its rollback
+        assertThat(new String(reply.get(WAIT.toSeconds(), TimeUnit.SECONDS).body(), StandardCharsets.UTF_8))
+                .isEqualTo("answer");
+        replier.xa().end(xid, XAResource.TMFAIL);
+        replier.xa().rollback(xid);
     }
 
     @Test
