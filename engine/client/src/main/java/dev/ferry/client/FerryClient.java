@@ -9,6 +9,7 @@ import dev.ferry.format.UniqueMessageIds;
 import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
@@ -140,7 +141,7 @@ public final class FerryClient implements AutoCloseable {
      * A broker pushed the reply to a request: it completes the request it answers, or is dropped (answered SUCCESS
      * either way, as Apache's client answers). A push that cannot be read is answered SYSTEM_ERROR.
      */
-    private RemotingCommand replyPushed(dev.ferry.remoting.RequestContext context, RemotingCommand request) {
+    private RemotingCommand replyPushed(RequestContext context, RemotingCommand request) {
         try {
             ReplyMessageRequestHeader header = request.header(ReplyMessageRequestHeader.class);
             ReceivedMessage reply = decoder.reply(header, request.body(), config.clock().millis());

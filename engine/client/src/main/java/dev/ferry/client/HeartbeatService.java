@@ -10,9 +10,11 @@ import dev.ferry.remoting.protocol.body.ProducerData;
 import dev.ferry.remoting.protocol.header.UnregisterClientRequestHeader;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -100,14 +102,14 @@ final class HeartbeatService {
      * otherwise after a round to all brokers on {@code executor}. A requester waits for it, so that the broker a reply
      * reaches knows its connection.
      */
-    java.util.concurrent.CompletableFuture<Void> greeted(java.util.Collection<String> brokers, Executor executor) {
+    CompletableFuture<Void> greeted(Collection<String> brokers, Executor executor) {
         if (greeted.containsAll(brokers)) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(null);
         }
         try {
-            return java.util.concurrent.CompletableFuture.runAsync(this::sendToAllBrokers, executor);
+            return CompletableFuture.runAsync(this::sendToAllBrokers, executor);
         } catch (RejectedExecutionException e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(e);
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -110,7 +111,7 @@ public final class Producer implements AutoCloseable {
             throw new IllegalArgumentException("a request's timeout must be positive, not " + timeout);
         }
         long start = client.config().ticker().nanos();
-        String correlationId = java.util.UUID.randomUUID().toString();
+        String correlationId = UUID.randomUUID().toString();
         PreparedSend prepared;
         try {
             prepared = prepare(List.of(message), false, Map.of(MessageProperties.CORRELATION_ID, correlationId,

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -110,15 +111,15 @@ final class ProducerGroups {
      * The live connection of the client that heartbeats as {@code clientId} in any group: where a reply to its
      * request is pushed. A walk over every member (bounded by the group and membership limits), done once a reply.
      */
-    java.util.Optional<RemoteChannel> channelOf(String clientId) {
+    Optional<RemoteChannel> channelOf(String clientId) {
         for (Map<String, Member> members : groups.values()) {
             for (Member member : members.values()) {
                 if (member.clientId().equals(clientId) && member.channel().isActive()) {
-                    return java.util.Optional.of(member.channel());
+                    return Optional.of(member.channel());
                 }
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     List<RemoteChannel> channels(String group) {

@@ -216,13 +216,13 @@ class BrokerLimitsTest {
 
     @Test
     void shouldCreateNoTopicOrGroupBeyondItsCapAndSaySo() throws Exception {
-        start(BrokerLimits.builder().maxTopics(5).maxSubscriptionGroups(2).build());
-        // TBW102 and the topics named after the cluster and the broker are the first three
+        start(BrokerLimits.builder().maxTopics(6).maxSubscriptionGroups(2).build());
+        // TBW102, the topics named after the cluster and the broker, and the cluster's reply topic are the first four
         assertThat(invoke(send("TopicCap1", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(invoke(send("TopicCap2", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
         RemotingCommand third = invoke(send("TopicCap3", "m", ""));
         assertThat(third.getCode()).isEqualTo(ResponseCode.TOPIC_NOT_EXIST);
-        assertThat(third.getRemark()).contains("5 topics, its maximum");
+        assertThat(third.getRemark()).contains("6 topics, its maximum");
 
         assertThat(invoke(pull("CG_CAP1", "TopicCap1", 0)).getCode()).isNotEqualTo(
                 ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);

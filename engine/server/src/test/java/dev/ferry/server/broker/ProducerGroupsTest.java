@@ -33,4 +33,16 @@ class ProducerGroupsTest {
         assertThat(groups.heartbeat("PG_1", "b", new FakeChannel("2"))).as("a known group").isTrue();
         assertThat(groups.channels("PG_1")).hasSize(2);
     }
+
+    @Test
+    void shouldFindAClientsConnectionByItsIdInAnyGroupUntilItGoes() {
+        FakeChannel requester = new FakeChannel("1");
+        groups.heartbeat("PG_1", "other@client", new FakeChannel("2"));
+        groups.heartbeat("PG_2", "requester@client", requester);
+
+        assertThat(groups.channelOf("requester@client")).contains(requester);
+        assertThat(groups.channelOf("unknown@client")).isEmpty();
+        groups.connectionClosed("1");
+        assertThat(groups.channelOf("requester@client")).isEmpty();
+    }
 }
