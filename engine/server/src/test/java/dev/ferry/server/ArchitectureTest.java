@@ -21,7 +21,7 @@ class ArchitectureTest {
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.server..", "dev.ferry.api..",
                         "dev.ferry.spi..", "dev.ferry.remoting..", "dev.ferry.store..", "dev.ferry.format..",
                         "com.github.benmanes.caffeine..", "com.fasterxml.jackson..", "picocli..",
-                        "io.netty..", "io.prometheus.metrics..", "java..")
+                        "io.netty..", "io.prometheus.metrics..", "java..", "javax.management..")
                 .check(CLASSES);
     }
 

@@ -1,6 +1,8 @@
 package dev.ferry.server.broker;
 
 import java.lang.management.ManagementFactory;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * What the broker answers a consumer group that has committed no offset on a queue (QUERY_CONSUMER_OFFSET).
@@ -47,13 +49,19 @@ public record FirstOffsetRule(boolean strict, int accessMessageInMemoryMaxRatio,
         return (long) (physicalMemory * (accessMessageInMemoryMaxRatio / 100.0));
     }
 
-    /** The host's (or container's) physical memory; the JVM's heap limit when the platform does not say. */
+    /**
+     * The host's (or container's) physical memory, as the JDK's operating-system bean tells it; the JVM's heap limit
+     * when the platform does not say.
+     */
     static long hostMemory() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            long total = os.getTotalMemorySize();
-            if (total > 0) {
-                return total;
+        try {
+            Object total = ManagementFactory.getPlatformMBeanServer().getAttribute(
+                    new ObjectName(ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME), "TotalMemorySize");
+            if (total instanceof Long bytes && bytes > 0) {
+                return bytes;
             }
+        } catch (JMException | RuntimeException e) {
+            // a JDK without the attribute
         }
         return Runtime.getRuntime().maxMemory();
     }

@@ -89,6 +89,14 @@ class NewGroupFirstOffsetTest {
     }
 
     /**
+     * Waits until the name server routes {@code topic}: its consumer reads routes when it starts and then only every
+     * 30 s, and a topic created by a send is announced by the broker's next registration.
+     */
+    private static void awaitRouted(FerryServerFixture ferry, String topic) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> ferry.server().nameServer().routes().route(topic) != null);
+    }
+
+    /**
      * The queues whose start the consumer has decided: its client puts a queue in this table once the broker has
      * answered the offset query, and Apache's client says so nowhere else.
      */
@@ -108,6 +116,7 @@ class NewGroupFirstOffsetTest {
             Set<String> before = keys("before-", BEFORE);
             Set<String> after = keys("after-", AFTER);
             send(producer, topic, before);
+            awaitRouted(ferry, topic);
             Set<String> received = ConcurrentHashMap.newKeySet();
             startFromLast(clients, ferry.nameServer(), kind, "CG_YOUNG_" + kind, topic, received);
             send(producer, topic, after);
@@ -131,6 +140,7 @@ class NewGroupFirstOffsetTest {
             for (int i = 0; i < 64; i++) {
                 producer.send(new Message("TopicFiller", filler));
             }
+            awaitRouted(ferry, "TopicOld");
             Set<String> received = ConcurrentHashMap.newKeySet();
             DefaultMQPushConsumer consumer = startFromLast(clients, ferry.nameServer(), Kind.CONCURRENT, "CG_OLD",
                     "TopicOld", received);
@@ -155,6 +165,7 @@ class NewGroupFirstOffsetTest {
             DefaultMQProducer producer = clients.producer("PG_STRICT");
             Set<String> before = keys("before-", BEFORE);
             send(producer, "TopicStrict", before);
+            awaitRouted(ferry, "TopicStrict");
             Set<String> received = ConcurrentHashMap.newKeySet();
             DefaultMQPushConsumer consumer = startFromLast(clients, ferry.nameServer(), Kind.CONCURRENT,
                     "CG_STRICT", "TopicStrict", received);

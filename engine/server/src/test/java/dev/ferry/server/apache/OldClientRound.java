@@ -41,6 +41,7 @@ public final class OldClientRound {
         for (int sent = 0; sent < fillerBytes; sent += 1024) {
             producer.send(new Message(topic + "_FILLER", new byte[1024]));
         }
+        awaitRouted(producer, topic);
         Set<String> received = ConcurrentHashMap.newKeySet();
         Runnable stop;
         if (kind.equals("LITE_PULL")) {
@@ -89,6 +90,24 @@ public final class OldClientRound {
         stop.run();
         producer.shutdown();
         System.exit(0);
+    }
+
+    /**
+     * Waits until the name server routes {@code topic} (each call asks it): a consumer reads routes when it starts and
+     * then only every 30 s, and a topic created by a send is announced by the broker's next registration.
+     */
+    private static void awaitRouted(DefaultMQProducer producer, String topic) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (!producer.fetchPublishMessageQueues(topic).isEmpty()) {
+                    return;
+                }
+            } catch (Exception e) {
+                // not routed yet
+            }
+            Thread.sleep(50);
+        }
     }
 
     @SuppressWarnings("deprecation")
