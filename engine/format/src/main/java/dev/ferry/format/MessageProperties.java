@@ -128,6 +128,17 @@ public final class MessageProperties {
         return tags == null ? 0 : tags.hashCode();
     }
 
+    /**
+     * {@code properties} with {@code name} set to {@code value}: unchanged when it already is, else the pair appended,
+     * which {@link #parse} and {@link #find} (like Apache's decoder) take over an earlier value of the name.
+     */
+    public static String with(String properties, String name, String value) {
+        if (value.equals(find(properties, name))) {
+            return properties;
+        }
+        return normalize(properties) + name + NAME_VALUE_SEPARATOR + value + PROPERTY_SEPARATOR;
+    }
+
     /** Appends the trailing pair separator Apache writes, so that every stored non-empty properties ends with it. */
     public static String normalize(String properties) {
         if (properties.isEmpty() || properties.charAt(properties.length() - 1) == PROPERTY_SEPARATOR) {

@@ -14,13 +14,15 @@ public final class SystemTopics {
     public static final String TRANSACTION_OP_TOPIC = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
     /** The group whose offsets on the two transaction topics mark how far a broker's transaction check has come. */
     public static final String TRANSACTION_CHECK_GROUP = "CID_RMQ_SYS_TRANS";
+    /** Where message traces go unless a client or broker names another topic (Apache's msgTraceTopicName). */
+    public static final String TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
 
     private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC);
 
     /** Topics Apache reserves (besides those with {@link #SYSTEM_PREFIX}): no operator creates or deletes them. */
     private static final Set<String> RESERVED = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
-            TRANSACTION_OP_TOPIC, "BenchmarkTest", "RMQ_SYS_TRACE_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC",
+            TRANSACTION_OP_TOPIC, "BenchmarkTest", TRACE_TOPIC, "TRANS_CHECK_MAX_TIME_TOPIC",
             "SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC");
     /** What a cluster's name is followed by in the name of its reply topic, Apache's {@code <cluster>_REPLY_TOPIC}. */
     public static final String REPLY_TOPIC_SUFFIX = "_REPLY_TOPIC";

@@ -115,6 +115,8 @@ public final class FerryServerProperties {
         k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));
         k.put("commitLogSegmentSize", (t, v) -> t.server.commitLogSegmentSize(integer("commitLogSegmentSize", v)));
         k.put("autoCreateTopics", (t, v) -> t.server.autoCreateTopics(bool("autoCreateTopics", v)));
+        k.put("traceTopicEnable", (t, v) -> t.server.broker(b -> b.traceTopicEnable(bool("traceTopicEnable", v))));
+        k.put("msgTraceTopicName", (t, v) -> t.server.broker(b -> b.msgTraceTopicName(v)));
         k.put("sql92Enabled", (t, v) -> t.server.sql92Enabled(bool("sql92Enabled", v)));
         k.put("delayLevels", (t, v) -> t.server.delayLevels(DelayLevels.parse(v)));
         k.put("transactionCheckInterval", (t, v) -> t.transactionCheckInterval =

@@ -163,6 +163,7 @@ public final class Broker implements AutoCloseable {
             // both, even when a crash lost them before the first decision was written
             topics.ensureTransactionTopics();
         }
+        config.traceTopic().ifPresent(topics::ensureTraceTopic);
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
                 .ioThreads(config.ioThreads()).limits(config.remotingLimits()).tls(config.tls()).build(),
                 ThreadRoles.named("ferry-broker-remoting", threadFactory));

@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.NameRules;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
@@ -53,6 +55,9 @@ import java.util.Optional;
  * @param haLimits             what a master's HA port allows connections that have not yet proved they are its
  *                             slaves (the handshake's deadline, how many may be at it at once)
  * @param firstOffsetRule      where a consumer group with no committed offset on a queue starts
+ * @param traceTopic           the topic for message traces the broker creates at start, one queue (Apache's
+ *                             msgTraceTopicName when traceTopicEnable is true), or empty: then a client's traces
+ *                             need the topic made another way (auto-creation, an admin)
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -62,7 +67,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int transactionCheckMax, BrokerLimits limits, RemotingLimits remotingLimits,
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
                            long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
-                           int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule) {
+                           int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule,
+                           Optional<String> traceTopic) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -95,6 +101,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(nameServerTls, "nameServerTls");
         Objects.requireNonNull(nameServerCredentials, "nameServerCredentials");
         Objects.requireNonNull(brokerRole, "brokerRole");
+        Objects.requireNonNull(traceTopic, "traceTopic");
         require(haPort >= 0 && haPort <= 65535, "haListenPort", haPort, "must be within 0..65535");
         require(haPort == 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
         require(haPort == 0 || brokerRole.isMaster(), "haListenPort", haPort, "only a master serves slaves");
@@ -158,7 +165,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                 nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule);
+                firstOffsetRule, traceTopic);
     }
 
     public static Builder builder(Path storeDir) {
@@ -174,6 +181,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private List<String> nameServers = List.of();
         private final Path storeDir;
         private boolean autoCreateTopics = true;
+        private boolean traceTopicEnable;
+        private String msgTraceTopicName = SystemTopics.TRACE_TOPIC;
         private int defaultTopicQueues = 4;
         private int maxMessageSize = 4 * 1024 * 1024;
         private Duration registerInterval = Duration.ofSeconds(30);
@@ -358,13 +367,33 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return this;
         }
 
+        /** Apache's traceTopicEnable: create the trace topic at start (default false). */
+        public Builder traceTopicEnable(boolean value) {
+            this.traceTopicEnable = value;
+            return this;
+        }
+
+        /** Apache's msgTraceTopicName: the topic created when traceTopicEnable is true. */
+        public Builder msgTraceTopicName(String value) {
+            this.msgTraceTopicName = value;
+            return this;
+        }
+
+        private Optional<String> traceTopic() {
+            String problem = NameRules.topicProblem("msgTraceTopicName", msgTraceTopicName);
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            return traceTopicEnable ? Optional.of(msgTraceTopicName) : Optional.empty();
+        }
+
         public BrokerConfig build() {
             return new BrokerConfig(brokerName, clusterName, host, port, nameServers, storeDir, autoCreateTopics,
                     defaultTopicQueues, maxMessageSize, registerInterval, offsetPersistInterval, channelExpiry,
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                     nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule);
+                firstOffsetRule, traceTopic());
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import dev.ferry.format.NameRules;
 import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -128,6 +129,8 @@ final class BrokerInfoProcessor implements RequestProcessor {
         values.put("transactionTimeOut", String.valueOf(config.transactionTimeout().toMillis()));
         values.put("transactionCheckMax", String.valueOf(config.transactionCheckMax()));
         values.put("brokerPermission", "6");
+        values.put("traceTopicEnable", String.valueOf(config.traceTopic().isPresent()));
+        values.put("msgTraceTopicName", config.traceTopic().orElse(SystemTopics.TRACE_TOPIC));
         return values;
     }
 

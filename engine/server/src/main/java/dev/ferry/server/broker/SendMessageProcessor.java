@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import dev.ferry.format.BatchBody;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SystemTopics;
+import dev.ferry.format.TraceRecord;
 import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -248,7 +249,8 @@ final class SendMessageProcessor implements RequestProcessor {
         return RemotingCommand.responseTo(request, code)
                 .header(new SendMessageResponseHeader(String.join(",", ids), queueId, first.queueOffset(), uniqueKey,
                         null))
-                .extField(MessageProperties.MESSAGE_REGION, "DefaultRegion").extField(MessageProperties.TRACE_SWITCH, "true").build();
+                .extField(MessageProperties.MESSAGE_REGION, TraceRecord.DEFAULT_REGION)
+                .extField(MessageProperties.TRACE_SWITCH, "true").build();
     }
 
     private MessageToStore single(byte[] body, SendMessageRequestHeader header, int queueId, InetSocketAddress born) {
@@ -269,9 +271,15 @@ final class SendMessageProcessor implements RequestProcessor {
         return messages;
     }
 
+    /**
+     * The message as stored, with the cluster, region and trace switch Apache's broker stamps on every message: an
+     * Apache consumer writes no trace of a delivery without a region.
+     */
     private MessageToStore toStore(SendMessageRequestHeader header, int queueId, InetSocketAddress born, int flag,
                                    byte[] body, String properties) {
-        return MessageToStore.builder(header.topic(), queueId, body).flag(flag).properties(withCluster(properties))
+        String stamped = MessageProperties.with(MessageProperties.with(withCluster(properties),
+                MessageProperties.MESSAGE_REGION, TraceRecord.DEFAULT_REGION), MessageProperties.TRACE_SWITCH, "true");
+        return MessageToStore.builder(header.topic(), queueId, body).flag(flag).properties(stamped)
                 .sysFlag(header.sysFlag()).bornTimestamp(header.bornTimestamp()).bornHost(born).storeHost(storeHost)
                 .reconsumeTimes(header.reconsumeTimes() == null ? 0 : header.reconsumeTimes()).build();
     }

@@ -231,6 +231,16 @@ final class TopicConfigTable {
     }
 
     /**
+     * Gives the trace topic a config (one queue, read and write) unless it has one, as Apache's broker does at start
+     * with traceTopicEnable, so that clients' traces have a route without auto-creation.
+     */
+    void ensureTraceTopic(String topic) {
+        if (!topics.containsKey(topic)) {
+            putIfAbsent(TopicConfig.of(topic, 1));
+        }
+    }
+
+    /**
      * Every topic but the broker's own, whose configs it makes itself; the transaction topics are taken back too, as a
      * recovering transaction manager reads them.
      */
