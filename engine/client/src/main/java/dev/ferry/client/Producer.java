@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -48,6 +49,8 @@ public final class Producer implements AutoCloseable {
     private final QueueSelector selector;
     /** Ends this producer's transactions; {@code null} for a producer without a transaction checker. */
     private final TransactionEnds transactions;
+    /** Writes a trace of each send; {@code null} when tracing is off. */
+    private final SendTraces traces;
     private volatile boolean closed;
 
     Producer(FerryClient client, ProducerConfig config, TransactionChecker checker) {
@@ -56,6 +59,20 @@ public final class Producer implements AutoCloseable {
         this.selector = new QueueSelector(client.config().clock(), config.brokerFailurePause());
         client.heartbeats().addProducer(config.group());
         this.transactions = checker == null ? null : new TransactionEnds(client, config, checker);
+        this.traces = config.traceTopic().map(topic -> new SendTraces(TraceWriter.started(client, config.group(),
+                "PRODUCE", topic), config.group(), client.config().clock(), client.config().ticker(),
+                broker -> client.routes().brokerAddress(broker).orElse(null))).orElse(null);
+    }
+
+    /** {@code send}, whose trace is written when this producer traces its sends. */
+    private CompletableFuture<SendResult> traced(List<Message> messages, boolean half, long start,
+                                                 CompletableFuture<SendResult> send) {
+        return traces == null ? send : traces.traced(messages, half, start, send);
+    }
+
+    /** The trace writer of this producer's sends, when it traces them. */
+    Optional<TraceWriter> traceWriter() {
+        return Optional.ofNullable(traces).map(SendTraces::writer);
     }
 
     /** The producer's settings. */
@@ -78,7 +95,8 @@ public final class Producer implements AutoCloseable {
         long start = client.config().ticker().nanos();
         try {
             PreparedSend prepared = prepare(List.of(message), false);
-            return recorded(prepared.topic(), start, attempt(prepared, 0, null, config.sendTimeout()));
+            return traced(List.of(message), false, start, recorded(prepared.topic(), start,
+                    attempt(prepared, 0, null, config.sendTimeout())));
         } catch (FerryException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -169,7 +187,8 @@ public final class Producer implements AutoCloseable {
         long start = client.config().ticker().nanos();
         try {
             PreparedSend prepared = prepare(batch, false);
-            return recorded(prepared.topic(), start, attempt(prepared, 0, null, config.sendTimeout()));
+            return traced(batch, false, start, recorded(prepared.topic(), start,
+                    attempt(prepared, 0, null, config.sendTimeout())));
         } catch (FerryException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -185,7 +204,8 @@ public final class Producer implements AutoCloseable {
         PreparedSend prepared = prepare(List.of(message), false);
         TopicRoute route = route(prepared.topic());
         MessageQueue queue = selector.selectBySharding(route, shardingKey);
-        return await(recorded(prepared.topic(), start, sendTo(prepared, route, queue, config.sendTimeout())));
+        return await(traced(List.of(message), false, start, recorded(prepared.topic(), start,
+                sendTo(prepared, route, queue, config.sendTimeout()))));
     }
 
     /**
@@ -200,7 +220,8 @@ public final class Producer implements AutoCloseable {
         Objects.requireNonNull(transaction, "transaction");
         requireTransactional();
         PreparedSend prepared = prepare(List.of(message), true);
-        SendResult half = await(attempt(prepared, 0, null, config.sendTimeout()));
+        SendResult half = await(traced(List.of(message), true, client.config().ticker().nanos(),
+                attempt(prepared, 0, null, config.sendTimeout())));
         TransactionState state;
         try {
             state = transaction.execute(message);
@@ -234,13 +255,15 @@ public final class Producer implements AutoCloseable {
      */
     public HalfMessage sendHalf(Message message, String shardingKey) {
         requireTransactional();
+        long start = client.config().ticker().nanos();
         PreparedSend prepared = prepare(List.of(message), true);
         SendResult half;
         if (shardingKey == null) {
-            half = await(attempt(prepared, 0, null, config.sendTimeout()));
+            half = await(traced(List.of(message), true, start, attempt(prepared, 0, null, config.sendTimeout())));
         } else {
             TopicRoute route = route(prepared.topic());
-            half = await(sendTo(prepared, route, selector.selectBySharding(route, shardingKey), config.sendTimeout()));
+            half = await(traced(List.of(message), true, start, sendTo(prepared, route,
+                    selector.selectBySharding(route, shardingKey), config.sendTimeout())));
         }
         Map<String, String> properties = new HashMap<>(message.properties());
         properties.put(MessageProperties.UNIQ_KEY, half.msgId());
@@ -487,6 +510,9 @@ public final class Producer implements AutoCloseable {
         closed = true;
         if (transactions != null) {
             transactions.close();
+        }
+        if (traces != null) {
+            traces.close();
         }
         client.heartbeats().removeProducer(config.group());
         client.forget(this);

@@ -2,6 +2,7 @@ package dev.ferry.client;
 
 import dev.ferry.format.SystemTopics;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Settings of one {@link Producer}. Validated once when built.
@@ -14,9 +15,12 @@ import java.time.Duration;
  * @param maxMessageSize largest body, or batch body, accepted
  * @param defaultTopicQueueNums how many queues the broker creates for a topic that does not exist yet
  * @param brokerFailurePause how long a broker that failed a send is avoided when choosing queues
+ * @param traceTopic where a trace of each send is written, in RocketMQ's trace format (RocketMQ's enableMsgTrace and
+ *     customizedTraceTopic); empty: no traces
  */
 public record ProducerConfig(String group, Duration sendTimeout, int retriesWhenSendFailed, int compressThreshold,
-                             int maxMessageSize, int defaultTopicQueueNums, Duration brokerFailurePause) {
+                             int maxMessageSize, int defaultTopicQueueNums, Duration brokerFailurePause,
+                             Optional<String> traceTopic) {
 
     /** The topic whose route stands in for a topic that does not exist yet. */
     public static final String AUTO_CREATE_TOPIC = SystemTopics.AUTO_CREATE_TOPIC;
@@ -31,6 +35,7 @@ public record ProducerConfig(String group, Duration sendTimeout, int retriesWhen
                 maxMessageSize, "must be between 1 and 4194304 bytes");
         ConfigCheck.positive("defaultTopicQueueNums", defaultTopicQueueNums);
         ConfigCheck.positive("brokerFailurePause", brokerFailurePause);
+        ConfigCheck.traceTopic(traceTopic);
     }
 
     public static Builder builder(String group) {
@@ -46,6 +51,8 @@ public record ProducerConfig(String group, Duration sendTimeout, int retriesWhen
         private int maxMessageSize = 4 * 1024 * 1024;
         private int defaultTopicQueueNums = 4;
         private Duration brokerFailurePause = Duration.ofSeconds(10);
+        private boolean enableMsgTrace;
+        private String customizedTraceTopic = SystemTopics.TRACE_TOPIC;
 
         private Builder(String group) {
             this.group = group;
@@ -81,9 +88,22 @@ public record ProducerConfig(String group, Duration sendTimeout, int retriesWhen
             return this;
         }
 
+        /** Whether a trace of each send is written (RocketMQ's enableMsgTrace; default false). */
+        public Builder enableMsgTrace(boolean value) {
+            this.enableMsgTrace = value;
+            return this;
+        }
+
+        /** Where traces go (RocketMQ's customizedTraceTopic; default RMQ_SYS_TRACE_TOPIC). */
+        public Builder customizedTraceTopic(String value) {
+            this.customizedTraceTopic = value;
+            return this;
+        }
+
         public ProducerConfig build() {
             return new ProducerConfig(group, sendTimeout, retriesWhenSendFailed, compressThreshold, maxMessageSize,
-                    defaultTopicQueueNums, brokerFailurePause);
+                    defaultTopicQueueNums, brokerFailurePause, ConfigCheck.traceTopic(enableMsgTrace,
+                    customizedTraceTopic));
         }
     }
 }

@@ -50,6 +50,8 @@ public final class PushConsumer implements AutoCloseable {
     private final List<ScheduledFuture<?>> jobs = new ArrayList<>();
     private final GroupMember member;
     private final PluginWatches plugins;
+    /** Writes a trace of each delivery; {@code null} when tracing is off. */
+    private final DeliveryTraces traces;
     private volatile boolean started;
     private volatile boolean closed;
 
@@ -71,7 +73,11 @@ public final class PushConsumer implements AutoCloseable {
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());
         boolean locking = config.orderly() && config.messageModel() == MessageModel.CLUSTERING;
-        MessageListener consuming = recorded(listener, client.recorder(), client.config().ticker());
+        this.traces = config.traceTopic().map(topic -> new DeliveryTraces(TraceWriter.started(client, config.group(),
+                "CONSUME", topic), config.group(), client.config().clock(), client.config().ticker(),
+                client.uniqueIds())).orElse(null);
+        MessageListener consuming = recorded(traces == null ? listener : traces.traced(listener), client.recorder(),
+                client.config().ticker());
         this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
         this.consume = config.orderly()
                 ? new OrderlyConsumeService(config, consuming, offsets, requests,
@@ -267,11 +273,13 @@ public final class PushConsumer implements AutoCloseable {
         }
         closed = true;
         if (!started) {
+            closeTraces();
             return;
         }
         jobs.forEach(job -> job.cancel(false));
         pulls.stop();
         consume.shutdown(Duration.ofSeconds(10));
+        closeTraces(); // after the last delivery's records
         Set<MessageQueue> assigned = Set.copyOf(rebalance.queues().keySet());
         rebalance.dropAll();
         offsets.persistAll(assigned);
@@ -282,6 +290,17 @@ public final class PushConsumer implements AutoCloseable {
         client.forget(this);
     }
 
+
+    private void closeTraces() {
+        if (traces != null) {
+            traces.close();
+        }
+    }
+
+    /** The trace writer of this consumer's deliveries, when it traces them. */
+    Optional<TraceWriter> traceWriter() {
+        return Optional.ofNullable(traces).map(DeliveryTraces::writer);
+    }
 
     /**
      * Whether {@link #close()} has begun. A listener waiting for something of its own (an endpoint, a resource)

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import dev.ferry.api.MessageModel;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.spi.PluginConfig;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +40,8 @@ import java.util.Optional;
  * @param pullTimeout socket timeout of a pull
  * @param flowControlPause how long a flow-controlled queue waits before it is looked at again
  * @param pullErrorPause how long a queue waits after a failed pull
+ * @param traceTopic where a trace of each delivery is written, in RocketMQ's trace format (RocketMQ's enableMsgTrace
+ *     and customizedTraceTopic); empty: no traces
  */
 public record PushConsumerConfig(String group, List<Subscription> subscriptions, MessageModel messageModel,
                                  ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
@@ -49,7 +52,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
                                  int pullBatchSize, int pullThresholdForQueue, long pullThresholdSizeForQueue,
                                  int consumeConcurrentlyMaxSpan, int maxReconsumeTimes, Duration rebalanceInterval,
                                  Duration suspendTimeout, Duration pullTimeout, Duration flowControlPause,
-                                 Duration pullErrorPause) {
+                                 Duration pullErrorPause, Optional<String> traceTopic) {
 
     public PushConsumerConfig {
         ConfigCheck.group("group", group);
@@ -78,6 +81,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         ConfigCheck.require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
         ConfigCheck.positive("rebalanceInterval", rebalanceInterval);
         ConfigCheck.positive("suspendTimeout", suspendTimeout);
+        ConfigCheck.traceTopic(traceTopic);
         ConfigCheck.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
                 pullTimeout, "must be longer than suspendTimeout " + suspendTimeout);
         ConfigCheck.positive("flowControlPause", flowControlPause);
@@ -113,6 +117,8 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         private Duration pullTimeout = Duration.ofSeconds(30);
         private Duration flowControlPause = Duration.ofMillis(50);
         private Duration pullErrorPause = Duration.ofSeconds(1);
+        private boolean enableMsgTrace;
+        private String customizedTraceTopic = SystemTopics.TRACE_TOPIC;
 
         private Builder(String group) {
             this.group = group;
@@ -234,6 +240,18 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
             return this;
         }
 
+        /** Whether a trace of each delivery is written (RocketMQ's enableMsgTrace; default false). */
+        public Builder enableMsgTrace(boolean value) {
+            this.enableMsgTrace = value;
+            return this;
+        }
+
+        /** Where traces go (RocketMQ's customizedTraceTopic; default RMQ_SYS_TRACE_TOPIC). */
+        public Builder customizedTraceTopic(String value) {
+            this.customizedTraceTopic = value;
+            return this;
+        }
+
         public PushConsumerConfig build() {
             Instant timestamp = consumeTimestamp != null ? consumeTimestamp : Instant.EPOCH;
             return new PushConsumerConfig(group, subscriptions, messageModel, consumeFromWhere, timestamp,
@@ -241,7 +259,7 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
                     Optional.ofNullable(offsetStore), offsetStoreConfig, orderly, consumeThreads,
                     consumeBatchSize, pullBatchSize, pullThresholdForQueue, pullThresholdSizeForQueue,
                     consumeConcurrentlyMaxSpan, maxReconsumeTimes, rebalanceInterval, suspendTimeout, pullTimeout,
-                    flowControlPause, pullErrorPause);
+                    flowControlPause, pullErrorPause, ConfigCheck.traceTopic(enableMsgTrace, customizedTraceTopic));
         }
     }
 }

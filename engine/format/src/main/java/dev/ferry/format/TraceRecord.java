@@ -63,12 +63,13 @@ public sealed interface TraceRecord {
      *
      * @param contextCode RocketMQ's ConsumeReturnType ordinal: 0 success, 1 time out, 2 exception, 3 returned null,
      *                    4 failed
+     * @param group       the consumer group, which tools list a consumption under
      */
     record SubAfter(String requestId, String msgId, int costTime, boolean success, String keys, int contextCode,
-                    long timestamp) implements TraceRecord {
+                    long timestamp, String group) implements TraceRecord {
         @Override
         public void appendTo(StringBuilder out) {
-            fields(out, "SubAfter", requestId, msgId, costTime, success, keys, contextCode, timestamp);
+            fields(out, "SubAfter", requestId, msgId, costTime, success, keys, contextCode, timestamp, group);
         }
     }
 

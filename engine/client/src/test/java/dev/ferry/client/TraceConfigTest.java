@@ -1,0 +1,33 @@
+package dev.ferry.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ferry.format.SystemTopics;
+import org.junit.jupiter.api.Test;
+
+/** RocketMQ's enableMsgTrace and customizedTraceTopic on the producer's and push consumer's configs. */
+class TraceConfigTest {
+
+    @Test
+    void shouldTraceToTheDefaultTopicUnlessAnotherIsNamedAndNotAtAllUnlessEnabled() {
+        assertThat(ProducerConfig.builder("PG").build().traceTopic()).isEmpty();
+        assertThat(ProducerConfig.builder("PG").customizedTraceTopic("TopicT").build().traceTopic()).isEmpty();
+        assertThat(ProducerConfig.builder("PG").enableMsgTrace(true).build().traceTopic())
+                .contains(SystemTopics.TRACE_TOPIC);
+        assertThat(ProducerConfig.builder("PG").enableMsgTrace(true).customizedTraceTopic(" ").build().traceTopic())
+                .contains(SystemTopics.TRACE_TOPIC);
+        assertThat(PushConsumerConfig.builder("CG").subscribe("TopicA", "*").enableMsgTrace(true)
+                .customizedTraceTopic("TopicT").build().traceTopic()).contains("TopicT");
+    }
+
+    @Test
+    void shouldRefuseABadTraceTopicByName() {
+        assertThatThrownBy(() -> ProducerConfig.builder("PG").enableMsgTrace(true).customizedTraceTopic("bad topic")
+                .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customizedTraceTopic")
+                .hasMessageContaining("bad topic");
+        assertThatThrownBy(() -> PushConsumerConfig.builder("CG").subscribe("TopicA", "*").enableMsgTrace(true)
+                .customizedTraceTopic("x".repeat(200)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("customizedTraceTopic");
+    }
+}
