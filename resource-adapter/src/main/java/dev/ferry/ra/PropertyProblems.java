@@ -1,5 +1,7 @@
 package dev.ferry.ra;
 
+import dev.ferry.format.NameRules;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.Credentials;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,6 +58,23 @@ public final class PropertyProblems {
             return Optional.empty();
         }
         return hasName ? Optional.of(new Credentials(name.trim(), secret)) : Optional.empty();
+    }
+
+    /**
+     * The trace topic of RocketMQ's {@code enableMsgTrace} and {@code customizedTraceTopic} properties: empty when
+     * tracing is off, RMQ_SYS_TRACE_TOPIC when no topic is named; a bad topic name is a problem.
+     */
+    public Optional<String> traceTopic(Boolean enableMsgTrace, String customizedTraceTopic) {
+        if (enableMsgTrace == null || !enableMsgTrace) {
+            return Optional.empty();
+        }
+        if (customizedTraceTopic == null || customizedTraceTopic.isBlank()) {
+            return Optional.of(SystemTopics.TRACE_TOPIC);
+        }
+        String topic = customizedTraceTopic.trim();
+        String problem = NameRules.topicProblem("customizedTraceTopic", topic);
+        require(problem == null, "customizedTraceTopic", topic, "must follow the topic name rules: " + problem);
+        return problem == null ? Optional.of(topic) : Optional.empty();
     }
 
     public boolean isEmpty() {

@@ -74,7 +74,8 @@ class AnnotationsTest {
         assertThat(configProperties(FerryActivationSpec.class)).containsExactlyInAnyOrder("topic", "consumerGroup",
                 "selectorType", "selectorExpression", "messageModel", "consumeMode", "maxConcurrency",
                 "consumeFromWhere", "consumeTimestamp", "maxReconsumeTimes", "allocateStrategy", "offsetStore",
-                "offsetStoreDataSource", "nameServer", "accessKey", "secretKey", "userName", "password");
+                "offsetStoreDataSource", "nameServer", "accessKey", "secretKey", "userName", "password",
+                "enableMsgTrace", "customizedTraceTopic");
         assertThat(configProperties(FerryActivationSpec.class, true)).containsExactlyInAnyOrder("secretKey",
                 "password");
         assertThat(writableProperties(FerryActivationSpec.class, "resourceAdapter"))
@@ -92,7 +93,8 @@ class AnnotationsTest {
                 .isAssignableTo(Serializable.class).isAssignableTo(jakarta.resource.Referenceable.class);
         assertThat(definition.connectionImpl()).isAssignableTo(FerryConnection.class);
         assertThat(configProperties(FerryManagedConnectionFactory.class)).containsExactlyInAnyOrder("nameServer",
-                "producerGroup", "sendTimeoutMillis", "retries", "accessKey", "secretKey", "transactionSupportLevel");
+                "producerGroup", "sendTimeoutMillis", "retries", "accessKey", "secretKey", "transactionSupportLevel",
+                "enableMsgTrace", "customizedTraceTopic");
         assertThat(configProperties(FerryManagedConnectionFactory.class, true)).containsExactly("secretKey");
         assertThat(writableProperties(FerryManagedConnectionFactory.class, "resourceAdapter", "logWriter"))
                 .isEqualTo(configProperties(FerryManagedConnectionFactory.class));

@@ -31,13 +31,15 @@ import java.util.Optional;
  * @param offsetStoreDataSource the JNDI name of the data source an offset store plugin keeps offsets in, if any
  * @param nameServer other name servers than the adapter's, if given
  * @param credentials the user the activation signs as, if not the adapter's
+ * @param traceTopic where a trace of each delivery is written (RocketMQ's enableMsgTrace and customizedTraceTopic);
+ *     empty: none
  */
 public record ActivationConfig(String topic, String consumerGroup, String selectorType, String selectorExpression,
                                MessageModel messageModel, ConsumeMode consumeMode, int maxConcurrency,
                                ConsumeFromWhere consumeFromWhere, Optional<Instant> consumeTimestamp,
                                int maxReconsumeTimes, String allocateStrategy, Optional<String> offsetStore,
                                Optional<String> offsetStoreDataSource, Optional<String> nameServer,
-                               Optional<Credentials> credentials) {
+                               Optional<Credentials> credentials, Optional<String> traceTopic) {
 
     /** How far back {@link ConsumeFromWhere#TIMESTAMP} starts without a timestamp (RocketMQ's default). */
     static final Duration DEFAULT_TIMESTAMP_AGE = Duration.ofMinutes(30);
@@ -56,6 +58,7 @@ public record ActivationConfig(String topic, String consumerGroup, String select
         Objects.requireNonNull(offsetStoreDataSource, "offsetStoreDataSource");
         Objects.requireNonNull(nameServer, "nameServer");
         Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(traceTopic, "traceTopic");
     }
 
     /** The push consumer's settings; {@code clock} dates a missing consume timestamp. */
@@ -72,6 +75,7 @@ public record ActivationConfig(String topic, String consumerGroup, String select
         if (consumeFromWhere == ConsumeFromWhere.TIMESTAMP) {
             builder.consumeFromTimestamp(consumeTimestamp.orElse(clock.instant().minus(DEFAULT_TIMESTAMP_AGE)));
         }
+        traceTopic.ifPresent(topic -> builder.enableMsgTrace(true).customizedTraceTopic(topic));
         offsetStore.ifPresent(name -> builder.offsetStore(name, offsetStoreDataSource
                 .map(dataSource -> PluginConfig.of("dataSource", dataSource)).orElse(PluginConfig.empty())));
         return builder.build();

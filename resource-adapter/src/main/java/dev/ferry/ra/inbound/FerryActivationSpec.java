@@ -68,6 +68,8 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
     private String consumeTimestamp;
     private Integer maxReconsumeTimes = 16;
     private String allocateStrategy = "averagely";
+    private Boolean enableMsgTrace = false;
+    private String customizedTraceTopic;
     private String offsetStore;
     private String offsetStoreDataSource;
     private String nameServer;
@@ -189,12 +191,13 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
         names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
                 "must be host:port, several separated by ';'"));
         Optional<Credentials> credentials = credentials(problems);
+        Optional<String> traceTopic = problems.traceTopic(enableMsgTrace, customizedTraceTopic);
         if (!problems.isEmpty()) {
             throw invalid(problems);
         }
         int reconsume = maxReconsumeTimes == -1 ? 16 : maxReconsumeTimes;
         return new ActivationConfig(checkedTopic, group, type, expression, model, mode, maxConcurrency, from,
-                timestamp, reconsume, strategy, store, storeDataSource, names, credentials);
+                timestamp, reconsume, strategy, store, storeDataSource, names, credentials, traceTopic);
     }
 
     /**
@@ -415,6 +418,25 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
 
     public String getUserName() {
         return userName;
+    }
+
+    public Boolean getEnableMsgTrace() {
+        return enableMsgTrace;
+    }
+
+    @ConfigProperty(defaultValue = "false", description = "Write a trace of each delivery to the trace topic, in "
+            + "RocketMQ's format (RocketMQ's enableMsgTrace)")
+    public void setEnableMsgTrace(Boolean enableMsgTrace) {
+        this.enableMsgTrace = enableMsgTrace;
+    }
+
+    public String getCustomizedTraceTopic() {
+        return customizedTraceTopic;
+    }
+
+    @ConfigProperty(description = "The trace topic (RocketMQ's customizedTraceTopic; default RMQ_SYS_TRACE_TOPIC)")
+    public void setCustomizedTraceTopic(String customizedTraceTopic) {
+        this.customizedTraceTopic = customizedTraceTopic;
     }
 
     /** What Liberty sets from an activation spec's {@code authDataRef}: the same as {@code accessKey}. */

@@ -39,8 +39,8 @@ import javax.security.auth.Subject;
  * connection costs nothing but a few objects and any of them matches any request.
  *
  * <p>Config properties: {@code nameServer} (default: the adapter's, embedded or remote), {@code producerGroup},
- * {@code sendTimeoutMillis}, {@code retries}, {@code accessKey}, {@code secretKey} and
- * {@code transactionSupportLevel}. {@link #equals}/{@link
+ * {@code sendTimeoutMillis}, {@code retries}, {@code accessKey}, {@code secretKey},
+ * {@code transactionSupportLevel}, {@code enableMsgTrace} and {@code customizedTraceTopic} (RocketMQ's names). {@link #equals}/{@link
  * #hashCode} compare them (and the adapter). Sends are signed as the user the container passes (container-managed
  * authentication: a {@link PasswordCredential} for this factory in the {@link Subject}, from the server's auth data),
  * else as {@code accessKey}, else as the adapter's user; each user gets a producer of its own, and a managed
@@ -61,6 +61,8 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
 
     private String nameServer;
     private String producerGroup = "FERRY_RA_PRODUCER";
+    private Boolean enableMsgTrace = false;
+    private String customizedTraceTopic;
     private Integer sendTimeoutMillis = 3000;
     private Integer retries = 2;
     private String accessKey;
@@ -176,6 +178,7 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         problems.require(transactionLevel().isPresent(), "transactionSupportLevel", transactionSupport,
                 "must be XATransaction, LocalTransaction or NoTransaction");
         Optional<Credentials> credentials = problems.credentials("accessKey", accessKey, "secretKey", secretKey);
+        Optional<String> traceTopic = problems.traceTopic(enableMsgTrace, customizedTraceTopic);
         if (!problems.isEmpty()) {
             InvalidPropertyException e = new InvalidPropertyException("FERRY-RA-0304 "
                     + problems.describe("connection factory configuration"));
@@ -189,7 +192,7 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
             throw e;
         }
         return new OutboundConfig(names, producerGroup.trim(), Duration.ofMillis(sendTimeoutMillis), retries,
-                credentials);
+                credentials, traceTopic);
     }
 
     /** Any of this factory's managed connections of the same user will do: they share that user's producer. */
@@ -278,6 +281,25 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
         return sendTimeoutMillis;
     }
 
+    public Boolean getEnableMsgTrace() {
+        return enableMsgTrace;
+    }
+
+    @ConfigProperty(defaultValue = "false", description = "Write a trace of each send to the trace topic, in "
+            + "RocketMQ's format (RocketMQ's enableMsgTrace)")
+    public void setEnableMsgTrace(Boolean enableMsgTrace) {
+        this.enableMsgTrace = enableMsgTrace;
+    }
+
+    public String getCustomizedTraceTopic() {
+        return customizedTraceTopic;
+    }
+
+    @ConfigProperty(description = "The trace topic (RocketMQ's customizedTraceTopic; default RMQ_SYS_TRACE_TOPIC)")
+    public void setCustomizedTraceTopic(String customizedTraceTopic) {
+        this.customizedTraceTopic = customizedTraceTopic;
+    }
+
     @ConfigProperty(defaultValue = "3000", description = "How long a send may take, retries included")
     public void setSendTimeoutMillis(Integer sendTimeoutMillis) {
         this.sendTimeoutMillis = sendTimeoutMillis;
@@ -318,6 +340,8 @@ public class FerryManagedConnectionFactory implements ManagedConnectionFactory, 
                 && Objects.equals(producerGroup, other.producerGroup)
                 && Objects.equals(sendTimeoutMillis, other.sendTimeoutMillis) && Objects.equals(retries, other.retries)
                 && Objects.equals(transactionSupport, other.transactionSupport)
+                && Objects.equals(enableMsgTrace, other.enableMsgTrace)
+                && Objects.equals(customizedTraceTopic, other.customizedTraceTopic)
                 && resourceAdapter == other.resourceAdapter;
     }
 
