@@ -70,6 +70,14 @@ public final class Producer implements AutoCloseable {
         return traces == null ? send : traces.traced(messages, half, start, send);
     }
 
+    /**
+     * Trace records of this producer's sends lost so far: its trace queue was full, or their trace message's send
+     * failed. 0 when the producer does not trace.
+     */
+    public long tracesDropped() {
+        return traces == null ? 0 : traces.writer().dropped();
+    }
+
     /** The trace writer of this producer's sends, when it traces them. */
     Optional<TraceWriter> traceWriter() {
         return Optional.ofNullable(traces).map(SendTraces::writer);

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -23,15 +25,16 @@ import java.util.function.Function;
  *
  * <p>{@link #write} never blocks and never fails: a record that finds the queue full is dropped and counted, and so
  * are the records of a batch whose send failed. The traced send or delivery goes on either way. {@link #flush} runs on
- * the client's scheduler; at most {@link #MAX_SENDS_IN_FLIGHT} batches are being sent at once, so a slow broker holds
+ * the client's scheduler, and again as soon as a send ends while a batch's worth waits; at most
+ * {@link #MAX_SENDS_IN_FLIGHT} batches are being sent at once, so a slow broker holds
  * records in the bounded queue instead of piling up sends. Thread-safe.
  */
 final class TraceWriter implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TraceWriter.class.getName());
     /** Records waiting to be sent (RocketMQ's client holds 2048 as well). */
     static final int QUEUE_CAPACITY = 2048;
-    /** Records taken per flush. */
-    static final int RECORDS_PER_FLUSH = 100;
+    /** Records taken at a time: about one full trace message's worth. */
+    static final int RECORDS_PER_FLUSH = 500;
     static final int MAX_SENDS_IN_FLIGHT = 4;
     static final Duration FLUSH_INTERVAL = Duration.ofMillis(100);
     /** RocketMQ's trace producers wait 5 s for a send. */
@@ -41,6 +44,7 @@ final class TraceWriter implements AutoCloseable {
     private final String traceTopic;
     private final Function<Message, CompletableFuture<?>> sender;
     private final Ticker ticker;
+    private final Executor flusher;
     private final BlockingQueue<TraceRecord> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final Semaphore sends = new Semaphore(MAX_SENDS_IN_FLIGHT);
     private final LongAdder dropped = new LongAdder();
@@ -52,11 +56,14 @@ final class TraceWriter implements AutoCloseable {
      * @param traceTopic where the records go
      * @param sender     sends one trace message asynchronously (a producer without tracing of its own)
      * @param ticker     times how long {@link #close} waits for the last sends
+     * @param flusher    where a flush runs again at once when a send ends and a batch's worth is waiting, so that
+     *                   a busy producer's records need not wait for the next round
      */
-    TraceWriter(String traceTopic, Function<Message, CompletableFuture<?>> sender, Ticker ticker) {
+    TraceWriter(String traceTopic, Function<Message, CompletableFuture<?>> sender, Ticker ticker, Executor flusher) {
         this.traceTopic = traceTopic;
         this.sender = sender;
         this.ticker = ticker;
+        this.flusher = flusher;
     }
 
     /**
@@ -69,7 +76,8 @@ final class TraceWriter implements AutoCloseable {
     static TraceWriter started(FerryClient client, String hostGroup, String role, String traceTopic) {
         Producer producer = client.producer(ProducerConfig.builder(GROUP_PREFIX + hostGroup + "-" + role)
                 .sendTimeout(SEND_TIMEOUT).build());
-        TraceWriter writer = new TraceWriter(traceTopic, producer::sendAsync, client.config().ticker());
+        TraceWriter writer = new TraceWriter(traceTopic, producer::sendAsync, client.config().ticker(),
+                client.scheduler());
         ScheduledFuture<?> job = client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(writer::flush),
                 FLUSH_INTERVAL.toMillis(), FLUSH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         writer.afterClose = () -> {
@@ -110,7 +118,20 @@ final class TraceWriter implements AutoCloseable {
                 sends.release();
                 return;
             }
-            sendAll(batches).whenComplete((ignored, failure) -> sends.release());
+            sendAll(batches).whenComplete((ignored, failure) -> {
+                sends.release();
+                if (!closed && queue.size() >= RECORDS_PER_FLUSH) {
+                    flushSoon();
+                }
+            });
+        }
+    }
+
+    private void flushSoon() {
+        try {
+            flusher.execute(() -> FerryClient.runLogged(this::flush));
+        } catch (RejectedExecutionException e) {
+            // the client is closing: the scheduled flush or close takes the rest
         }
     }
 

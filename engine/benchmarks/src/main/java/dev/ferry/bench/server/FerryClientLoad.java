@@ -23,6 +23,8 @@ import org.HdrHistogram.Histogram;
 final class FerryClientLoad implements AutoCloseable {
     private final FerryClient client;
     private final String prefix;
+    private final UnaryOperator<ProducerConfig.Builder> producerSettings;
+    private volatile long tracesDropped;
 
     FerryClientLoad(String nameServer, String prefix) {
         this(nameServer, prefix, UnaryOperator.identity());
@@ -30,12 +32,20 @@ final class FerryClientLoad implements AutoCloseable {
 
     /** A load whose client has {@code settings} besides (credentials, TLS). */
     FerryClientLoad(String nameServer, String prefix, UnaryOperator<ClientConfig.Builder> settings) {
+        this(nameServer, prefix, settings, UnaryOperator.identity());
+    }
+
+    /** A load whose producers have {@code producerSettings} besides (message trace, say). */
+    FerryClientLoad(String nameServer, String prefix, UnaryOperator<ClientConfig.Builder> settings,
+                    UnaryOperator<ProducerConfig.Builder> producerSettings) {
         this.client = new FerryClient(settings.apply(ClientConfig.builder(nameServer)).build());
         this.prefix = prefix;
+        this.producerSettings = producerSettings;
     }
 
     private Producer producer(String group) {
-        return client.producer(ProducerConfig.builder(prefix + group).sendTimeout(Duration.ofSeconds(10)).build());
+        return client.producer(producerSettings.apply(ProducerConfig.builder(prefix + group)
+                .sendTimeout(Duration.ofSeconds(10))).build());
     }
 
     private static Message message(String topic, byte[] body) {
@@ -51,7 +61,13 @@ final class FerryClientLoad implements AutoCloseable {
         double rate = SyncSendLoop.run(threads, duration,
                 () -> producer.send(message(topic, payload)).status() == SendStatus.SEND_OK);
         producer.close();
+        tracesDropped = producer.tracesDropped();
         return rate;
+    }
+
+    /** Trace records the last {@link #syncSend}'s producer lost (0 unless its producer traces). */
+    long tracesDropped() {
+        return tracesDropped;
     }
 
     /**
