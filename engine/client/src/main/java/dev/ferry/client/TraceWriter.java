@@ -144,11 +144,11 @@ final class TraceWriter implements AutoCloseable {
     }
 
     private CompletableFuture<?> send(List<TraceRecord> batch) {
-        Message message = Message.builder(traceTopic).body(TraceRecord.body(batch))
-                .keys(List.copyOf(TraceRecord.keys(batch))).build();
         CompletableFuture<?> sent;
         try {
-            sent = sender.apply(message);
+            // a key another client allowed and Ferry's builder refuses costs the batch, never the writer's permit
+            sent = sender.apply(Message.builder(traceTopic).body(TraceRecord.body(batch))
+                    .keys(List.copyOf(TraceRecord.keys(batch))).build());
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }

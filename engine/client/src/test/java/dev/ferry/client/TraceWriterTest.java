@@ -73,6 +73,14 @@ class TraceWriterTest {
         throwing.write(pub("TopicA", 3));
         throwing.flush();
         assertThat(throwing.dropped()).isEqualTo(1);
+
+        TraceWriter refusing = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Ticker.SYSTEM, Runnable::run);
+        refusing.write(new TraceRecord.SubBefore(1L, TraceRecord.DEFAULT_REGION, "CG", "R1", "ID1", 0, "\u0001"));
+        refusing.flush();
+        assertThat(refusing.dropped()).as("a key Ferry's message builder refuses").isEqualTo(1);
+        refusing.write(pub("TopicA", 4));
+        refusing.flush();
+        assertThat(sent).as("the permit came back").isNotEmpty();
     }
 
     @Test
