@@ -251,8 +251,9 @@ public class FerryResourceAdapter implements ResourceAdapter {
         }
         java.util.List<String> wrong = new java.util.ArrayList<>();
         for (String key : new java.util.TreeSet<>(settings.stringPropertyNames())) {
-            if (ADAPTER_KEYS.contains(key)) {
-                wrong.add("sets " + key + ", which is the adapter property " + key + ": set it there");
+            String name = EmbeddedEngine.configKeyName(key); // Apache's names of these count too
+            if (ADAPTER_KEYS.contains(name)) {
+                wrong.add("sets " + key + ", which is the adapter property " + name + ": set it there");
             }
         }
         if (!wrong.isEmpty()) {

@@ -43,13 +43,10 @@ public final class FerryServerComponent implements RunningServer {
     /** The server's settings from {@code configuration}. */
     static FerryServerConfig config(Map<String, ?> configuration) {
         Properties keys = ComponentProperties.userKeys(configuration);
-        String store = keys.getProperty("storeDir");
-        if (store == null || store.isBlank()) {
-            throw new IllegalArgumentException("configuration " + PID + " needs storeDir, the directory the broker "
-                    + "keeps its store in");
-        }
-        keys.remove("storeDir");
-        return FerryServerProperties.apply(FerryServerConfig.builder(Path.of(store.trim())), keys).build();
+        Path store = FerryServerProperties.removeStoreDir(keys).orElseThrow(() -> new IllegalArgumentException(
+                "configuration " + PID + " needs storeDir (or Apache's storePathRootDir), the directory the broker "
+                + "keeps its store in"));
+        return FerryServerProperties.apply(FerryServerConfig.builder(store), keys).build();
     }
 
     @Deactivate

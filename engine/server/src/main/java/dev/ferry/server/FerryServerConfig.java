@@ -159,6 +159,7 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         private RemotingLimits remotingLimits = RemotingLimits.defaults();
         private Duration transactionCheckInterval = DEFAULT_CHECK_INTERVAL;
         private int transactionCheckMax = DEFAULT_CHECK_MAX;
+        private Duration transactionTimeout;
 
         private final Path storeDir;
 
@@ -294,6 +295,20 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
             return this;
         }
 
+        /**
+         * How old a half message must be before it is asked about (Apache's transactionTimeOut); unset, Apache's 6 s
+         * or one check interval when that is shorter.
+         */
+        public Builder transactionTimeout(Duration value) {
+            this.transactionTimeout = Objects.requireNonNull(value, "transactionTimeout");
+            return this;
+        }
+
+        /** Where the broker keeps everything (what the builder was made with). */
+        public Path storeDir() {
+            return storeDir;
+        }
+
         public Builder brokerLimits(BrokerLimits value) {
             this.brokerLimits = Objects.requireNonNull(value, "brokerLimits");
             return this;
@@ -325,7 +340,9 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
         public FerryServerConfig build() {
             broker.limits(brokerLimits).remotingLimits(remotingLimits)
                     .transactionCheckInterval(transactionCheckInterval).transactionCheckMax(transactionCheckMax);
-            if (transactionCheckInterval != null) {
+            if (transactionTimeout != null) {
+                broker.transactionTimeout(transactionTimeout);
+            } else if (transactionCheckInterval != null) {
                 broker.transactionTimeout(transactionCheckInterval.compareTo(TRANSACTION_TIMEOUT) < 0
                         ? transactionCheckInterval : TRANSACTION_TIMEOUT);
             }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
@@ -25,10 +26,41 @@ import java.util.function.BiConsumer;
  * The keys of a {@link FerryServerConfig} as text: what {@code ferry-server --config FILE} and the resource adapter's
  * {@code configFile} read. One table, so both know the same keys; an unknown key or a bad value is refused with the
  * key, the value and the rule named.
+ *
+ * <p>An Apache RocketMQ 5.3.3 broker's config file reads as is: the keys of Apache's BrokerConfig, MessageStoreConfig
+ * and NettyServerConfig that broker files set are honoured under Apache's name (an alias of Ferry's own, or a key of
+ * their own where the unit differs), or accepted and listed in one start-up warning that says why Ferry does not act
+ * on them, or, where ignoring the value would weaken what a user relies on (durability, security), refused with the
+ * reason. docs/operations.md has the table.
  */
 public final class FerryServerProperties {
+    private static final System.Logger LOG = System.getLogger(FerryServerProperties.class.getName());
+
+    /**
+     * What a properties file set: the builder, and the keys Ferry accepted without acting on them, each with why.
+     *
+     * @param builder the builder the keys were applied to
+     * @param ignored Apache's keys that change nothing here, in key order, each with the reason
+     */
+    public record Reading(FerryServerConfig.Builder builder, Map<String, String> ignored) {
+        public Reading {
+            ignored = Collections.unmodifiableMap(new LinkedHashMap<>(ignored));
+        }
+
+        /** The one start-up warning about {@link #ignored}, or empty when there is none. */
+        public Optional<String> warning() {
+            if (ignored.isEmpty()) {
+                return Optional.empty();
+            }
+            StringBuilder line = new StringBuilder("Ferry ignores these Apache broker keys: ");
+            ignored.forEach((key, why) -> line.append(key).append(" (").append(why).append("); "));
+            line.setLength(line.length() - 2);
+            return Optional.of(line.toString());
+        }
+    }
+
     /** What the keys set while they are applied: the server's config builder and the parts it combines. */
-    private static final class Target {
+    static final class Target {
         final FerryServerConfig.Builder server;
         final BrokerLimits.Builder limits;
         final RemotingLimits.Builder remoting;
@@ -46,6 +78,10 @@ public final class FerryServerProperties {
         final MetricsConfig.Builder metrics = MetricsConfig.builder();
         Duration haHandshakeTimeout;
         Integer haMaxPendingHandshakes;
+        /** Apache's keys accepted without effect, with why. */
+        final Map<String, String> ignored = new TreeMap<>();
+        String host;
+        String haHost;
 
         Target(FerryServerConfig.Builder server) {
             this.server = server;
@@ -56,6 +92,9 @@ public final class FerryServerProperties {
         }
 
         void finish() {
+            if (haHost != null && !haHost.equals(host)) {
+                ignored.put("brokerIP2", "a master serves and advertises its HA port at brokerIP1 (host)");
+            }
             server.brokerLimits(limits.build())
                     .remotingLimits(remoting.build())
                     .transactionChecks(transactionCheckInterval, transactionCheckMax)
@@ -86,14 +125,15 @@ public final class FerryServerProperties {
 
     private static Map<String, BiConsumer<Target, String>> keys() {
         Map<String, BiConsumer<Target, String>> k = new LinkedHashMap<>();
-        k.put("host", (t, v) -> t.server.host(v));
+        k.put("host", (t, v) -> {
+            t.host = v;
+            t.server.host(v);
+        });
         k.put("namesrvPort", (t, v) -> t.server.namesrvPort(integer("namesrvPort", v)));
         k.put("brokerPort", (t, v) -> t.server.brokerPort(integer("brokerPort", v)));
         k.put("pluginDir", (t, v) -> t.server.pluginDir(Path.of(v)));
         k.put("brokerName", (t, v) -> t.server.brokerName(v));
         k.put("clusterName", (t, v) -> t.server.clusterName(v));
-        // The cluster's keys under Apache's names, so a broker's Apache config file reads the same here.
-        k.put("brokerClusterName", (t, v) -> t.server.clusterName(v));
         k.put("namesrvAddr", (t, v) -> t.server.nameServers(FerryServerConfig.parseNameServers(v)));
         k.put("brokerId", (t, v) -> t.server.broker(b -> b.brokerId(longValue("brokerId", v))));
         k.put("brokerRole", (t, v) -> t.server.broker(b -> b.brokerRole(BrokerRole.parse(v))));
@@ -119,8 +159,9 @@ public final class FerryServerProperties {
         k.put("msgTraceTopicName", (t, v) -> t.server.broker(b -> b.msgTraceTopicName(v)));
         k.put("sql92Enabled", (t, v) -> t.server.sql92Enabled(bool("sql92Enabled", v)));
         k.put("delayLevels", (t, v) -> t.server.delayLevels(DelayLevels.parse(v)));
+        // Apache writes it in ms without a unit; Ferry's files with one
         k.put("transactionCheckInterval", (t, v) -> t.transactionCheckInterval =
-                DelayLevels.parseDuration(v, "transactionCheckInterval"));
+                durationOrMillis("transactionCheckInterval", v));
         k.put("transactionCheckMax", (t, v) -> t.transactionCheckMax = integer("transactionCheckMax", v));
         k.put("maxTopics", (t, v) -> t.limits.maxTopics(integer("maxTopics", v)));
         k.put("maxSubscriptionGroups", (t, v) -> t.limits.maxSubscriptionGroups(integer("maxSubscriptionGroups", v)));
@@ -194,12 +235,46 @@ public final class FerryServerProperties {
         k.put("metricsMaxConnections", (t, v) -> t.metrics.maxConnections(integer("metricsMaxConnections", v)));
         k.put("metricsMaxHeaderBytes", (t, v) -> t.metrics.maxHeaderBytes(integer("metricsMaxHeaderBytes", v)));
         k.put("metricsScrapeThreads", (t, v) -> t.metrics.scrapeThreads(integer("metricsScrapeThreads", v)));
+        ApacheBrokerKeys.add(k);
         return Collections.unmodifiableMap(k);
     }
 
-    /** Every key, sorted. */
+    /** Every key, Apache's aliases included, sorted. */
     public static Set<String> keyNames() {
-        return new TreeSet<>(KEYS.keySet());
+        Set<String> names = new TreeSet<>(KEYS.keySet());
+        names.addAll(ApacheBrokerKeys.ALIASES.keySet());
+        names.add(STORE_DIR);
+        names.add(ApacheBrokerKeys.STORE_PATH_ROOT_DIR);
+        return names;
+    }
+
+    /**
+     * The key Ferry knows {@code key} by: Ferry's name of an Apache alias ({@code flushDiskType} is {@code flushMode},
+     * {@code storePathRootDir} is {@code storeDir}), else {@code key} itself.
+     */
+    public static String canonicalName(String key) {
+        if (key.equals(ApacheBrokerKeys.STORE_PATH_ROOT_DIR)) {
+            return STORE_DIR;
+        }
+        return ApacheBrokerKeys.ALIASES.getOrDefault(key, key);
+    }
+
+    /**
+     * Takes the store directory out of {@code properties}: {@code storeDir}, or Apache's {@code storePathRootDir}
+     * (broker files set it), which is not a key of {@link #apply} since the builder is made with it.
+     *
+     * @return the directory, if either key was set
+     * @throws IllegalArgumentException when both are set to different directories
+     */
+    public static Optional<Path> removeStoreDir(Properties properties) {
+        String ferry = (String) properties.remove(STORE_DIR);
+        String apache = (String) properties.remove(ApacheBrokerKeys.STORE_PATH_ROOT_DIR);
+        if (ferry != null && apache != null && !samePath(ferry, apache)) {
+            throw new IllegalArgumentException("storeDir = " + ferry.trim() + " and storePathRootDir = "
+                    + apache.trim() + " name two directories: set one");
+        }
+        String chosen = ferry != null ? ferry : apache;
+        return chosen == null || chosen.isBlank() ? Optional.empty() : Optional.of(Path.of(chosen.trim()));
     }
 
     /**
@@ -210,16 +285,66 @@ public final class FerryServerProperties {
      * @throws IllegalArgumentException naming the key, value and rule of the first bad one, or an unknown key
      */
     public static FerryServerConfig.Builder apply(FerryServerConfig.Builder builder, Properties properties) {
+        Reading reading = read(builder, properties);
+        reading.warning().ifPresent(line -> LOG.log(System.Logger.Level.WARNING, line));
+        return builder;
+    }
+
+    /**
+     * As {@link #apply}, without logging: what was applied and which of Apache's keys were accepted without effect.
+     *
+     * @throws IllegalArgumentException naming the key, value and rule of the first bad one, or an unknown key
+     */
+    public static Reading read(FerryServerConfig.Builder builder, Properties properties) {
         Target target = new Target(builder);
+        Map<String, String> byFerryName = new TreeMap<>();
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
-            BiConsumer<Target, String> setter = KEYS.get(key);
+            String value = properties.getProperty(key).trim();
+            String name = canonicalName(key);
+            if (name.equals(STORE_DIR)) {
+                requireBuilderStoreDir(builder, key, value);
+                continue;
+            }
+            BiConsumer<Target, String> setter = KEYS.get(name);
             if (setter == null) {
                 throw new IllegalArgumentException("unknown key '" + key + "'; known keys: " + keyNames());
             }
-            setter.accept(target, properties.getProperty(key).trim());
+            String earlier = byFerryName.put(name, key);
+            if (earlier != null && !properties.getProperty(earlier).trim().equals(value)) {
+                throw new IllegalArgumentException(earlier + " = " + properties.getProperty(earlier).trim() + " and "
+                        + key + " = " + value + " set one thing two ways: set one");
+            }
+            try {
+                setter.accept(target, value);
+            } catch (IllegalArgumentException e) {
+                throw name.equals(key) ? e : new IllegalArgumentException(key + " (Ferry's " + name + "): "
+                        + e.getMessage(), e);
+            }
         }
         target.finish();
-        return builder;
+        return new Reading(builder, target.ignored);
+    }
+
+    private static final String STORE_DIR = "storeDir";
+
+    /** A file read after the builder was made may name its store directory, as Apache's do, but only that one. */
+    private static void requireBuilderStoreDir(FerryServerConfig.Builder builder, String key, String value) {
+        if (!samePath(value, builder.storeDir().toString())) {
+            throw new IllegalArgumentException(key + " = " + value + ": this broker's store directory is "
+                    + builder.storeDir() + " (set by the launcher's --store-dir or the adapter's storeDir)");
+        }
+    }
+
+    private static boolean samePath(String a, String b) {
+        return Path.of(a.trim()).toAbsolutePath().normalize().equals(Path.of(b.trim()).toAbsolutePath().normalize());
+    }
+
+    /** A duration with a unit ({@code 30s}), or Apache's plain number of milliseconds. */
+    static Duration durationOrMillis(String key, String value) {
+        if (!value.isEmpty() && value.chars().allMatch(Character::isDigit)) {
+            return Duration.ofMillis(longValue(key, value));
+        }
+        return DelayLevels.parseDuration(value, key);
     }
 
     /** Apache's listenPort: the port of what the process runs, which is ambiguous when it runs both. */
@@ -233,7 +358,7 @@ public final class FerryServerProperties {
         }
     }
 
-    private static int integer(String key, String value) {
+    static int integer(String key, String value) {
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
@@ -241,7 +366,7 @@ public final class FerryServerProperties {
         }
     }
 
-    private static long longValue(String key, String value) {
+    static long longValue(String key, String value) {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
@@ -249,7 +374,7 @@ public final class FerryServerProperties {
         }
     }
 
-    private static boolean bool(String key, String value) {
+    static boolean bool(String key, String value) {
         if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
             throw new IllegalArgumentException(key + " = " + value + ": expected true or false");
         }

@@ -68,9 +68,11 @@ public final class MessageStore implements AutoCloseable {
         this.config = c;
         Path dir = c.storeDir();
         createDirectories(dir);
-        DiskSpace disk = builder.diskSpace != null ? builder.diskSpace : DiskSpace.of(dir);
+        createDirectories(c.commitLogDir());
+        // the commit log is what fills a disk, so its file system is the one measured
+        DiskSpace disk = builder.diskSpace != null ? builder.diskSpace : DiskSpace.of(c.commitLogDir());
         boolean sync = c.flushMode() == FlushMode.SYNC_FLUSH;
-        commitLogFile = new SegmentedFile(dir.resolve("commitlog"), c.commitLogSegmentSize(),
+        commitLogFile = new SegmentedFile(c.commitLogDir(), c.commitLogSegmentSize(),
             sync ? SegmentWrites.CHANNEL : SegmentWrites.MAPPED);
         commitLog = new CommitLog(commitLogFile, builder.clock,
             new DiskGuard(disk, c.diskRejectRatio(), c.diskCheckInterval(), builder.clock));

@@ -28,6 +28,9 @@ import java.util.Objects;
  * @param indexHashSlots                hash slots per index file (default 5,000,000)
  * @param indexMaxEntries               entries per index file (default 20,000,000)
  * @param maxEntriesScannedPerRead      consume-queue entries one filtered read may examine (default 16,000)
+ * @param commitLogDir                  where the commit-log segments are (default {@code storeDir/commitlog}; Apache's
+ *                                      storePathCommitLog, for a commit log on a disk of its own); disk usage is
+ *                                      measured on its file system
  */
 public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQueueEntriesPerSegment,
                           FlushMode flushMode, Duration flushInterval, Duration indexFlushInterval,
@@ -35,7 +38,8 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
                           Duration groupCommitLinger,
                           int maxMessageBodySize, Duration fileRetention, Duration retentionCheckInterval,
                           double diskCleanRatio, double diskRejectRatio, Duration diskCheckInterval,
-                          int indexHashSlots, int indexMaxEntries, int maxEntriesScannedPerRead) {
+                          int indexHashSlots, int indexMaxEntries, int maxEntriesScannedPerRead,
+                          Path commitLogDir) {
 
     /** Smallest segment that still holds one maximal fixed header plus the end-of-segment marker. */
     static final int MIN_SEGMENT_SIZE = 4096;
@@ -43,6 +47,7 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
     public StoreConfig {
         Objects.requireNonNull(storeDir, "storeDir");
         Objects.requireNonNull(flushMode, "flushMode");
+        Objects.requireNonNull(commitLogDir, "commitLogDir");
         requireAtLeast("commitLogSegmentSize", commitLogSegmentSize, MIN_SEGMENT_SIZE);
         requireAtLeast("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment, 1);
         if ((long) consumeQueueEntriesPerSegment * ConsumeQueue.ENTRY_SIZE > Integer.MAX_VALUE) {
@@ -125,6 +130,7 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
         private int indexHashSlots = 5_000_000;
         private int indexMaxEntries = 20_000_000;
         private int maxEntriesScannedPerRead = 16_000;
+        private Path commitLogDir;
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -210,12 +216,19 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
             return this;
         }
 
+        /** Where the commit-log segments are; by default {@code commitlog/} in the store directory. */
+        public Builder commitLogDir(Path value) {
+            this.commitLogDir = value;
+            return this;
+        }
+
         public StoreConfig build() {
             return new StoreConfig(storeDir, commitLogSegmentSize, consumeQueueEntriesPerSegment, flushMode,
                 flushInterval, indexFlushInterval, syncFlushTimeout, groupCommitLinger, maxMessageBodySize,
                 fileRetention,
                 retentionCheckInterval, diskCleanRatio, diskRejectRatio, diskCheckInterval, indexHashSlots,
-                indexMaxEntries, maxEntriesScannedPerRead);
+                indexMaxEntries, maxEntriesScannedPerRead,
+                commitLogDir != null ? commitLogDir : storeDir.resolve("commitlog"));
         }
     }
 }

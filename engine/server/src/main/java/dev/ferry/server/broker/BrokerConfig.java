@@ -45,7 +45,10 @@ import java.util.Optional;
  * @param brokerRole           its part in the broker group
  * @param haPort               where a master serves replication to slaves (Apache's haListenPort). 0 leaves an
  *                             ASYNC_MASTER without one (the port streams every message unauthenticated, so it is
- *                             opened only when asked for) and puts a SYNC_MASTER's on the port after {@code port}
+ *                             opened only when asked for) and puts a SYNC_MASTER's on the port after {@code port}.
+ *                             A SLAVE opens none: Ferry does not promote a running slave, so the port is kept for
+ *                             when an operator restarts the broker as its group's master (Apache's sample slave
+ *                             configs may set it)
  * @param slaveSyncInterval    how often a slave copies its master's topics, groups, consumer and delay offsets
  * @param ioThreads            event loops of the broker's port: they read, check and answer requests, and store the
  *                             sends and serve the pulls they may ({@link InlineSends}, {@link InlinePulls}). Fewer
@@ -104,7 +107,6 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(traceTopic, "traceTopic");
         require(haPort >= 0 && haPort <= 65535, "haListenPort", haPort, "must be within 0..65535");
         require(haPort == 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
-        require(haPort == 0 || brokerRole.isMaster(), "haListenPort", haPort, "only a master serves slaves");
         if (brokerRole.isMaster()) {
             require(brokerId == MASTER_ID, "brokerId", brokerId, "a master's must be 0 (brokerRole = " + brokerRole
                     + ")");
@@ -126,9 +128,13 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
 
     /**
      * The port a master serves slaves on, given the port the broker listens on: {@code haPort}; else, for a
-     * SYNC_MASTER, the one after the broker's (or any free one when the broker's was any free one); else -1: none.
+     * SYNC_MASTER, the one after the broker's (or any free one when the broker's was any free one); else, and always
+     * for a SLAVE, -1: none.
      */
     public int haPort(int boundPort) {
+        if (!brokerRole.isMaster()) {
+            return -1;
+        }
         if (haPort != 0) {
             return haPort;
         }

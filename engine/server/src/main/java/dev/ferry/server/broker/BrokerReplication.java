@@ -86,6 +86,12 @@ final class BrokerReplication implements AutoCloseable {
     String start(int brokerPort, ScheduledExecutorService scheduler) {
         this.scheduler = scheduler;
         if (isSlave()) {
+            if (config.haPort() != 0) {
+                LOG.log(System.Logger.Level.WARNING, "haListenPort {0} is not opened: a SLAVE serves no "
+                        + "replication, and Ferry does not promote a running slave; the port is used once this "
+                        + "broker is restarted as its group''s master (brokerRole ASYNC_MASTER or SYNC_MASTER, "
+                        + "brokerId 0)", String.valueOf(config.haPort()));
+            }
             client = new HaStreamClient(new ReplicaWriter(log()), identity(), threads, nanoTime);
             long every = config.slaveSyncInterval().toMillis();
             scheduler.scheduleWithFixedDelay(this::copyFromMaster, every, every, TimeUnit.MILLISECONDS);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -40,17 +41,21 @@ final class ServerOptions {
     Boolean tlsNeedClientAuth;
 
     @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
-            + "host, namesrvPort, brokerPort, listenPort, storeDir, pluginDir, namesrvAddr, brokerName, brokerId, "
+            + "host (or brokerIP1), namesrvPort, brokerPort, listenPort, storeDir (or storePathRootDir), "
+            + "storePathCommitLog, pluginDir, namesrvAddr, brokerName, brokerId, "
             + "clusterName (or brokerClusterName), brokerRole, haListenPort, registerNameServerPeriod (ms), "
-            + "slaveSyncInterval, flushMode (ASYNC_FLUSH|SYNC_FLUSH), "
-            + "commitLogSegmentSize, autoCreateTopics, sql92Enabled, delayLevels (\"1s 5s 10s ...\"), "
+            + "slaveSyncInterval, flushMode (or flushDiskType: ASYNC_FLUSH|SYNC_FLUSH), "
+            + "commitLogSegmentSize (or mappedFileSizeCommitLog), fileReservedTime (h), diskMaxUsedSpaceRatio (%), "
+            + "autoCreateTopics (or autoCreateTopicEnable), sql92Enabled, "
+            + "delayLevels (or messageDelayLevel: \"1s 5s 10s ...\"), "
             + "transactionCheckInterval (30s), transactionCheckMax (15), the limits (maxTopics, sendQueueCapacity, "
             + "maxConnections, ...: see docs/operations.md), authenticationEnabled, authorizationEnabled, "
             + "initAuthenticationUser, innerClientAuthenticationCredentials, tlsMode, tlsCertPath, tlsKeyPath, "
             + "tlsTrustCertPath, tlsNeedClientAuth (see docs/security.md), metricsExporterType, "
             + "metricsPromExporterHost, metricsPromExporterPort and the metrics endpoint's bounds "
             + "(metricsHeaderTimeout, metricsIdleTimeout, metricsMaxConnections, metricsMaxHeaderBytes, "
-            + "metricsScrapeThreads: see docs/operations.md).")
+            + "metricsScrapeThreads: see docs/operations.md). An Apache broker's config file runs as is: "
+            + "docs/operations.md lists what Ferry does with each of its keys.")
     Path configFile;
 
     /**
@@ -72,9 +77,9 @@ final class ServerOptions {
         putIfGiven(file, "tlsKeyPath", tlsKeyPath);
         putIfGiven(file, "tlsTrustCertPath", tlsTrustCertPath);
         putIfGiven(file, "tlsNeedClientAuth", tlsNeedClientAuth == null ? null : tlsNeedClientAuth.toString());
-        Path store = storeDir != null ? storeDir : Path.of(file.getProperty("storeDir", "ferry-store"));
-        file.remove("storeDir");
         try {
+            Optional<Path> fromFile = FerryServerProperties.removeStoreDir(file);
+            Path store = storeDir != null ? storeDir : fromFile.orElse(Path.of("ferry-store"));
             FerryServerConfig.Builder builder = FerryServerProperties.apply(
                     FerryServerConfig.builder(store).role(role), file);
             if (host != null) {

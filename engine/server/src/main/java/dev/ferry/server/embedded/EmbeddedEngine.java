@@ -32,6 +32,7 @@ import java.util.function.Function;
 public final class EmbeddedEngine implements AutoCloseable {
     /** RocketMQ's default delay levels, {@code 1s 5s 10s 30s 1m ... 2h}. */
     public static final String DEFAULT_MESSAGE_DELAY_LEVEL = DelayLevels.DEFAULT_TEXT;
+    private static final System.Logger LOG = System.getLogger(EmbeddedEngine.class.getName());
 
     private final FerryServer server;
 
@@ -42,6 +43,14 @@ public final class EmbeddedEngine implements AutoCloseable {
     /** @param storeDir where the broker keeps messages, offsets, topics and groups */
     public static Settings settings(Path storeDir) {
         return new Settings(storeDir);
+    }
+
+    /**
+     * The engine config file's key {@code key} is known by in Ferry: {@code flushMode} for Apache's
+     * {@code flushDiskType}, {@code storeDir} for {@code storePathRootDir}, ...; else {@code key}.
+     */
+    public static String configKeyName(String key) {
+        return FerryServerProperties.canonicalName(key);
     }
 
     /** {@code host:port} of the name server, as clients configure it. */
@@ -242,7 +251,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         /** Every setting that cannot be used, each named; empty when the engine can be started. */
         public List<Problem> problems() {
             List<Problem> problems = new ArrayList<>();
-            build(problems);
+            build(problems, new ArrayList<>());
             return problems;
         }
 
@@ -254,11 +263,13 @@ public final class EmbeddedEngine implements AutoCloseable {
          */
         public EmbeddedEngine start() {
             List<Problem> problems = new ArrayList<>();
-            FerryServerConfig config = build(problems);
+            List<String> warnings = new ArrayList<>();
+            FerryServerConfig config = build(problems, warnings);
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException(problems.stream().map(Problem::toString)
                         .reduce((a, b) -> a + "; " + b).orElseThrow());
             }
+            warnings.forEach(line -> LOG.log(System.Logger.Level.WARNING, line));
             FerryServer server = new FerryServer(config, clock, threadFactory != null ? threadFactory
                     : daemonThreads());
             try {
@@ -277,8 +288,11 @@ public final class EmbeddedEngine implements AutoCloseable {
             return new DaemonThreads("ferry-embedded");
         }
 
-        /** The server's config, or {@code null} with the reasons in {@code problems}. */
-        private FerryServerConfig build(List<Problem> problems) {
+        /**
+         * The server's config, or {@code null} with the reasons in {@code problems}; the engine config file's
+         * warning (Apache keys Ferry ignores) goes to {@code warnings}.
+         */
+        private FerryServerConfig build(List<Problem> problems, List<String> warnings) {
             FerryServerConfig.Builder builder = FerryServerConfig.builder(storeDir);
             check(problems, host != null && !host.isBlank(), "host", host, "must not be blank");
             check(problems, namesrvPort >= 0 && namesrvPort <= 65535, "namesrvPort", namesrvPort,
@@ -329,7 +343,7 @@ public final class EmbeddedEngine implements AutoCloseable {
                 builder.autoCreateTopics(autoCreateTopics);
             }
             try {
-                FerryServerProperties.apply(builder, engineConfig);
+                FerryServerProperties.read(builder, engineConfig).warning().ifPresent(warnings::add);
             } catch (IllegalArgumentException e) {
                 problems.add(new Problem("engineConfig", engineConfig.stringPropertyNames(), e.getMessage()));
             }

@@ -1,0 +1,251 @@
+package dev.ferry.server;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The keys of Apache RocketMQ 5.3.3's BrokerConfig, MessageStoreConfig and NettyServerConfig that broker config files
+ * set, as {@link FerryServerProperties} reads them: Apache's names of Ferry's keys ({@link #ALIASES}); Apache's keys
+ * whose unit differs from Ferry's (hours, percent, milliseconds), converted; and keys Ferry accepts without acting on
+ * them, each with why, or refuses when the value asks for what Ferry does not do and a user would rely on.
+ */
+final class ApacheBrokerKeys {
+    /** Apache's name of the store directory, which the builder is made with. */
+    static final String STORE_PATH_ROOT_DIR = "storePathRootDir";
+
+    /** Apache's name to Ferry's, where the meaning and the value's form are the same. */
+    static final Map<String, String> ALIASES = Map.ofEntries(
+            Map.entry("brokerClusterName", "clusterName"),
+            Map.entry("brokerIP1", "host"),
+            Map.entry("flushDiskType", "flushMode"),
+            Map.entry("mappedFileSizeCommitLog", "commitLogSegmentSize"),
+            Map.entry("autoCreateTopicEnable", "autoCreateTopics"),
+            Map.entry("messageDelayLevel", "delayLevels"),
+            Map.entry("enablePropertyFilter", "sql92Enabled"),
+            Map.entry("sendThreadPoolQueueCapacity", "sendQueueCapacity"),
+            Map.entry("pullThreadPoolQueueCapacity", "pullQueueCapacity"),
+            Map.entry("heartbeatThreadPoolQueueCapacity", "clientQueueCapacity"),
+            Map.entry("queryThreadPoolQueueCapacity", "queryQueueCapacity"),
+            Map.entry("maxMsgsNumBatch", "maxQueryResults"));
+
+    private static final String THREADS = "Ferry serves requests on its ioThreads event loops and a few fixed "
+            + "lanes, not on a pool per request kind";
+    private static final String NETTY = "Ferry's own network settings apply (ioThreads, maxConnections, "
+            + "write-buffer marks)";
+    private static final String FLUSH = "Ferry forces the commit log every flushIntervalCommitLog (ASYNC_FLUSH) or on "
+            + "every send (SYNC_FLUSH), whatever the page count";
+    private static final String DELETION = "Ferry deletes commit-log segments older than fileReservedTime, checking "
+            + "every cleanResourceInterval, and the oldest early while the disk is above diskMaxUsedSpaceRatio";
+    private static final String BUSY = "Ferry answers SYSTEM_BUSY when a request queue is full "
+            + "(sendThreadPoolQueueCapacity ...), not after a wait";
+    private static final String PULL_SIZE = "a pull returns at most 32 messages, read from the page cache or disk "
+            + "alike";
+    private static final String TIMERS = "timer messages (a delivery time) are not delivered yet; messages with a "
+            + "delay level are";
+    private static final String HA = "a Ferry slave follows its master over Apache's HA protocol with fixed "
+            + "intervals and batches";
+    private static final String STATS = "Ferry's figures are its metrics (metricsExporterType) and "
+            + "BrokerStatistics";
+
+    private ApacheBrokerKeys() {
+    }
+
+    /** Adds Apache's keys that are not plain aliases to {@code keys}. */
+    static void add(Map<String, BiConsumer<FerryServerProperties.Target, String>> keys) {
+        honoured(keys);
+        conditional(keys);
+        ignored(keys);
+    }
+
+    /** Apache's keys Ferry has the behaviour of, where the unit or the value's form differs from Ferry's key. */
+    private static void honoured(Map<String, BiConsumer<FerryServerProperties.Target, String>> k) {
+        k.put("storePathCommitLog", (t, v) -> t.server.store(s -> s.commitLogDir(Path.of(v))));
+        k.put("fileReservedTime", (t, v) -> t.server.store(s -> s.fileRetention(Duration.ofHours(
+                range("fileReservedTime", v, 1, 100_000)))));
+        k.put("diskMaxUsedSpaceRatio", (t, v) -> t.server.store(s -> s.diskCleanRatio(
+                range("diskMaxUsedSpaceRatio", v, 10, 95) / 100.0)));
+        k.put("diskSpaceWarningLevelRatio", (t, v) -> t.server.store(s -> s.diskRejectRatio(
+                range("diskSpaceWarningLevelRatio", v, 10, 99) / 100.0)));
+        k.put("cleanResourceInterval", (t, v) -> t.server.store(s -> s.retentionCheckInterval(
+                millis("cleanResourceInterval", v))));
+        k.put("flushIntervalCommitLog", (t, v) -> t.server.store(s -> s.flushInterval(
+                millis("flushIntervalCommitLog", v))));
+        k.put("syncFlushTimeout", (t, v) -> t.server.store(s -> s.syncFlushTimeout(millis("syncFlushTimeout", v))));
+        k.put("mappedFileSizeConsumeQueue", (t, v) -> t.server.store(s -> s.consumeQueueEntriesPerSegment(
+                consumeQueueEntries(v))));
+        k.put("maxHashSlotNum", (t, v) -> t.server.store(s -> s.indexHashSlots(
+                FerryServerProperties.integer("maxHashSlotNum", v))));
+        k.put("maxIndexNum", (t, v) -> t.server.store(s -> s.indexMaxEntries(
+                FerryServerProperties.integer("maxIndexNum", v))));
+        k.put("maxMessageSize", (t, v) -> {
+            int size = range("maxMessageSize", v, 1, Integer.MAX_VALUE);
+            t.server.broker(b -> b.maxMessageSize(size)).store(s -> s.maxMessageBodySize(size));
+        });
+        k.put("defaultTopicQueueNums", (t, v) -> t.server.broker(b -> b.defaultTopicQueues(
+                FerryServerProperties.integer("defaultTopicQueueNums", v))));
+        k.put("flushConsumerOffsetInterval", (t, v) -> t.server.broker(b -> b.offsetPersistInterval(
+                millis("flushConsumerOffsetInterval", v))));
+        k.put("channelExpiredTimeout", (t, v) -> t.server.broker(b -> b.channelExpiry(
+                millis("channelExpiredTimeout", v))));
+        k.put("transactionTimeOut", (t, v) -> t.server.transactionTimeout(millis("transactionTimeOut", v)));
+        k.put("brokerIP2", (t, v) -> t.haHost = v);
+    }
+
+    /**
+     * Apache's keys whose one value is what Ferry does (accepted silently); another value is refused when ignoring it
+     * would weaken what a user relies on, else accepted with a warning.
+     */
+    private static void conditional(Map<String, BiConsumer<FerryServerProperties.Target, String>> k) {
+        refusedUnless(k, "aclEnable", "false", "ACL 1.0 (plain_acl.yml) is not implemented; Ferry's access "
+                + "control is Apache 5's ACL 2.0: authenticationEnabled and authorizationEnabled (docs/security.md)");
+        refusedUnless(k, "enableDLegerCommitLog", "false", "Ferry has no DLedger (Raft) commit log: a broker "
+                + "group is a master and slaves replicating over Apache's HA protocol (brokerRole, brokerId)");
+        refusedUnless(k, "enableControllerMode", "false", "Ferry has no controller: a slave is never promoted "
+                + "automatically");
+        refusedUnless(k, "autoCreateSubscriptionGroup", "true", "Ferry creates a consumer group on its first "
+                + "use and cannot refuse unknown groups; limit them with maxSubscriptionGroups, or with "
+                + "authorizationEnabled");
+        refusedUnless(k, "brokerPermission", "6", "a Ferry broker always reads and writes (6); a read-only or "
+                + "write-only broker is not implemented");
+        refusedUnless(k, "rejectTransactionMessage", "false", "Ferry always takes transactional messages");
+        warnedUnless(k, "timerWheelEnable", "false", TIMERS);
+        warnedUnless(k, "slaveReadEnable", "false", "clients read a broker group's queues from its master, and "
+                + "from a slave only while no master is listed");
+        warnedUnless(k, "longPollingEnable", "true", "Ferry always holds a pull that finds nothing (long "
+                + "polling)");
+        warnedUnless(k, "messageIndexEnable", "true", "Ferry always indexes messages by key and id");
+        warnedUnless(k, "enableSlaveActingMaster", "false", "a Ferry slave takes no writes and acts for no master");
+        warnedUnless(k, "transientStorePoolEnable", "false", "Ferry writes the commit log's mapped or open files "
+                + "directly");
+        warnedUnless(k, "fetchNamesrvAddrByAddressServer", "false", "Ferry registers with the name servers of "
+                + "namesrvAddr");
+        warnedUnless(k, "storeType", "default", "Ferry has one store: commit log, consume queues and index files");
+    }
+
+    /** Apache's keys that change nothing in Ferry, each with why. */
+    private static void ignored(Map<String, BiConsumer<FerryServerProperties.Target, String>> k) {
+        ignore(k, "deleteWhen", "Ferry deletes a segment once it is older than fileReservedTime, at any hour, and "
+                + "keeps it at least that long");
+        for (String key : new String[] {"diskSpaceCleanForciblyRatio", "cleanFileForciblyEnable",
+                "deleteCommitLogFilesInterval", "deleteConsumeQueueFilesInterval", "destroyMapedFileIntervalForcibly",
+                "redeleteHangedFileInterval", "deleteFileBatchMax"}) {
+            ignore(k, key, DELETION);
+        }
+        for (String key : new String[] {"flushCommitLogLeastPages", "flushCommitLogThoroughInterval",
+                "flushCommitLogTimed", "flushIntervalConsumeQueue", "flushConsumeQueueLeastPages",
+                "flushConsumeQueueThoroughInterval", "commitIntervalCommitLog", "commitCommitLogLeastPages",
+                "commitCommitLogThoroughInterval", "warmMapedFileEnable", "flushLeastPagesWhenWarmMapedFile",
+                "useReentrantLockWhenPutMessage", "transientStorePoolSize"}) {
+            ignore(k, key, FLUSH);
+        }
+        for (String key : new String[] {"sendMessageThreadPoolNums", "putMessageFutureThreadPoolNums",
+                "pullMessageThreadPoolNums", "litePullMessageThreadPoolNums", "ackMessageThreadPoolNums",
+                "processReplyMessageThreadPoolNums", "queryMessageThreadPoolNums", "adminBrokerThreadPoolNums",
+                "clientManageThreadPoolNums", "consumerManageThreadPoolNums", "heartbeatThreadPoolNums",
+                "endTransactionThreadPoolNums", "loadBalanceProcessorThreadPoolNums", "recoverThreadPoolNums"}) {
+            ignore(k, key, THREADS);
+        }
+        for (String key : new String[] {"bindAddress", "serverWorkerThreads", "serverCallbackExecutorThreads",
+                "serverSelectorThreads", "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
+                "serverChannelMaxIdleTimeSeconds", "serverSocketSndBufSize", "serverSocketRcvBufSize",
+                "serverSocketBacklog", "serverPooledByteBufAllocatorEnable", "serverNettyWorkerGroupEnable",
+                "useEpollNativeSelector", "enableShutdownGracefully", "shutdownWaitTimeSeconds"}) {
+            ignore(k, key, key.equals("bindAddress") ? "Ferry listens on brokerIP1 (host), the address it "
+                    + "advertises" : NETTY);
+        }
+        for (String key : new String[] {"osPageCacheBusyTimeOutMills", "brokerFastFailureEnable",
+                "waitTimeMillsInSendQueue", "waitTimeMillsInPullQueue", "waitTimeMillsInHeartbeatQueue",
+                "waitTimeMillsInTransactionQueue", "waitTimeMillsInAckQueue", "waitTimeMillsInLitePullQueue",
+                "waitTimeMillsInAdminBrokerQueue", "clientManagerThreadPoolQueueCapacity",
+                "consumerManagerThreadPoolQueueCapacity", "endTransactionPoolQueueCapacity",
+                "adminBrokerThreadPoolQueueCapacity", "putThreadPoolQueueCapacity", "ackThreadPoolQueueCapacity",
+                "replyThreadPoolQueueCapacity", "litePullThreadPoolQueueCapacity"}) {
+            ignore(k, key, BUSY);
+        }
+        for (String key : new String[] {"maxTransferBytesOnMessageInMemory", "maxTransferCountOnMessageInMemory",
+                "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk", "accessMessageInMemoryMaxRatio"}) {
+            ignore(k, key, PULL_SIZE);
+        }
+        for (String key : new String[] {"timerMaxDelaySec", "timerPrecisionMs", "timerRollWindowSlot",
+                "timerFlushIntervalMs", "timerGetMessageThreadNum", "timerPutMessageThreadNum",
+                "mappedFileSizeTimerLog"}) {
+            ignore(k, key, TIMERS);
+        }
+        for (String key : new String[] {"haMasterAddress", "haSendHeartbeatInterval", "haHousekeepingInterval",
+                "haTransferBatchSize", "haMaxGapNotInSync", "slaveTimeout"}) {
+            ignore(k, key, key.equals("haMasterAddress") ? "a Ferry slave follows the master its name servers list "
+                    + "under its brokerName" : HA);
+        }
+        for (String key : new String[] {"traceOn", "accountStatsEnable", "enableDetailStat",
+                "autoDeleteUnusedStats"}) {
+            ignore(k, key, STATS);
+        }
+        ignore(k, "rocketmqHome", "Ferry needs no home directory: its files are under storePathRootDir");
+        ignore(k, "brokerConfigPath", "Ferry does not write its config back: change it with updateBrokerConfig");
+        ignore(k, "brokerTopicEnable", "Ferry does not create a topic named after the broker");
+        ignore(k, "clusterTopicEnable", "Ferry does not create a topic named after the cluster");
+        ignore(k, "compressedRegister", "Ferry registers uncompressed");
+        ignore(k, "forceRegister", "Ferry registers every registerNameServerPeriod and whenever its topics change");
+        ignore(k, "registerBrokerTimeoutMills", "Ferry waits 10 s for each name server's answer");
+        ignore(k, "notifyConsumerIdsChangedEnable", "Ferry always tells a group's consumers when members change");
+        ignore(k, "transactionOpMsgMaxSize", "Ferry keeps transaction decisions its own way");
+        ignore(k, "transactionOpBatchInterval", "Ferry keeps transaction decisions its own way");
+        ignore(k, "enableCalcFilterBitMap", "Ferry evaluates filters when it reads");
+        ignore(k, "flushDelayOffsetInterval", "Ferry writes delay progress (delayOffset.json) when it changes");
+        ignore(k, "maxRecoveryCommitlogFiles", "Ferry recovers from its checkpoint, however many files that is");
+        ignore(k, "checkCRCOnRecover", "Ferry checks every entry it recovers, body CRC included");
+    }
+
+    private static void ignore(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
+                               String why) {
+        k.put(key, (t, v) -> t.ignored.put(key, why));
+    }
+
+    private static void refusedUnless(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
+                                      String accepted, String why) {
+        k.put(key, (t, v) -> {
+            if (!v.equalsIgnoreCase(accepted)) {
+                throw new IllegalArgumentException(key + " = " + v + ": refused, " + why + " (" + key + " = "
+                        + accepted + " is what Ferry does)");
+            }
+        });
+    }
+
+    private static void warnedUnless(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
+                                     String silent, String why) {
+        k.put(key, (t, v) -> {
+            if (!v.equalsIgnoreCase(silent)) {
+                t.ignored.put(key, "set to " + v.toLowerCase(Locale.ROOT) + ": " + why);
+            }
+        });
+    }
+
+    private static int range(String key, String value, int min, int max) {
+        int n = FerryServerProperties.integer(key, value);
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(key + " = " + value + ": must be within " + min + ".." + max);
+        }
+        return n;
+    }
+
+    private static Duration millis(String key, String value) {
+        long ms = FerryServerProperties.longValue(key, value);
+        if (ms <= 0) {
+            throw new IllegalArgumentException(key + " = " + value + ": must be a positive number of milliseconds");
+        }
+        return Duration.ofMillis(ms);
+    }
+
+    /** Apache sizes a consume-queue file in bytes, Ferry in its 20-byte entries. */
+    private static int consumeQueueEntries(String value) {
+        int bytes = range("mappedFileSizeConsumeQueue", value, 20, Integer.MAX_VALUE);
+        if (bytes % 20 != 0) {
+            throw new IllegalArgumentException("mappedFileSizeConsumeQueue = " + value + ": must be a multiple of "
+                    + "20, the size of a consume-queue entry");
+        }
+        return bytes / 20;
+    }
+}
