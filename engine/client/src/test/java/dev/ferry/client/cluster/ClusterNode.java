@@ -104,6 +104,27 @@ final class ClusterNode implements AutoCloseable {
         return started;
     }
 
+    /**
+     * A broker alone started from an Apache broker config file as is ({@code ferry-server broker --config}), with only
+     * what must differ per test machine added: the name servers, a free port, a store directory of its own
+     * (Apache's storePathRootDir), small commit-log files and a registration every second.
+     */
+    static ClusterNode brokerFromApacheFile(Path dir, String node, Path apacheFile, String nameServers)
+            throws IOException, InterruptedException {
+        int port = brokerPort();
+        Files.createDirectories(dir);
+        Path config = dir.resolve(node + ".properties");
+        List<String> lines = new ArrayList<>(Files.readAllLines(apacheFile, StandardCharsets.UTF_8));
+        lines.addAll(List.of("namesrvAddr=" + nameServers, "listenPort=" + port,
+                "storePathRootDir=" + dir.resolve(node), "mappedFileSizeCommitLog=" + (8 << 20),
+                "registerNameServerPeriod=1000"));
+        Files.writeString(config, String.join("\n", lines) + "\n");
+        ClusterNode started = new ClusterNode(node, FERRY_MAIN, List.of("broker", "--config", config.toString()),
+                dir.resolve(node + ".log"), port);
+        started.start();
+        return started;
+    }
+
     /** Where this node keeps its files (a broker's store). */
     Path storeDir(Path dir) {
         return dir.resolve(name);

@@ -111,7 +111,8 @@ final class BrokerInfoProcessor implements RequestProcessor {
         Map<String, String> values = new HashMap<>(settings.asProperties());
         values.put("brokerName", config.brokerName());
         values.put("brokerClusterName", config.clusterName());
-        values.put("brokerId", "0");
+        values.put("brokerId", String.valueOf(config.brokerId()));
+        values.put("brokerRole", config.brokerRole().name());
         values.put("brokerIP1", config.host());
         values.put("listenPort", String.valueOf(config.port()));
         values.put("namesrvAddr", String.join(";", config.nameServers()));
@@ -119,6 +120,10 @@ final class BrokerInfoProcessor implements RequestProcessor {
         values.put("flushDiskType", sources.store().config().flushMode().name().equals("SYNC_FLUSH")
                 ? "SYNC_FLUSH" : "ASYNC_FLUSH");
         values.put("mappedFileSizeCommitLog", String.valueOf(sources.store().config().commitLogSegmentSize()));
+        values.put("storePathCommitLog", sources.store().config().commitLogDir().toString());
+        values.put("fileReservedTime", String.valueOf(sources.store().config().fileRetention().toHours()));
+        values.put("diskMaxUsedSpaceRatio", String.valueOf(Math.round(sources.store().config().diskCleanRatio()
+                * 100)));
         values.put("registerNameServerPeriod", String.valueOf(config.registerInterval().toMillis()));
         values.put("flushConsumerOffsetInterval", String.valueOf(config.offsetPersistInterval().toMillis()));
         values.put("channelNotActiveInterval", String.valueOf(config.channelExpiry().toMillis()));
