@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -37,8 +39,9 @@ final class ApacheBrokerKeys {
             + "write-buffer marks)";
     private static final String FLUSH = "Ferry forces the commit log every flushIntervalCommitLog (ASYNC_FLUSH) or on "
             + "every send (SYNC_FLUSH), whatever the page count";
-    private static final String DELETION = "Ferry deletes commit-log segments older than fileReservedTime, checking "
-            + "every cleanResourceInterval, and the oldest early while the disk is above diskMaxUsedSpaceRatio";
+    private static final String DELETION = "Ferry deletes commit-log segments older than fileReservedTime (in the "
+            + "deleteWhen hours), checking every cleanResourceInterval, and the oldest early while the disk is above "
+            + "diskMaxUsedSpaceRatio";
     private static final String BUSY = "Ferry answers SYSTEM_BUSY when a request queue is full "
             + "(sendThreadPoolQueueCapacity ...), not after a wait";
     private static final String PULL_SIZE = "a pull returns at most 32 messages, read from the page cache or disk "
@@ -65,6 +68,7 @@ final class ApacheBrokerKeys {
         k.put("storePathCommitLog", (t, v) -> t.server.store(s -> s.commitLogDir(Path.of(v))));
         k.put("fileReservedTime", (t, v) -> t.server.store(s -> s.fileRetention(Duration.ofHours(
                 range("fileReservedTime", v, 1, 100_000)))));
+        k.put("deleteWhen", (t, v) -> t.server.store(s -> s.deleteHours(deleteHours(v))));
         k.put("diskMaxUsedSpaceRatio", (t, v) -> t.server.store(s -> s.diskCleanRatio(
                 range("diskMaxUsedSpaceRatio", v, 10, 95) / 100.0)));
         k.put("diskSpaceWarningLevelRatio", (t, v) -> t.server.store(s -> s.diskRejectRatio(
@@ -127,8 +131,6 @@ final class ApacheBrokerKeys {
 
     /** Apache's keys that change nothing in Ferry, each with why. */
     private static void ignored(Map<String, BiConsumer<FerryServerProperties.Target, String>> k) {
-        ignore(k, "deleteWhen", "Ferry deletes a segment once it is older than fileReservedTime, at any hour, and "
-                + "keeps it at least that long");
         for (String key : new String[] {"diskSpaceCleanForciblyRatio", "cleanFileForciblyEnable",
                 "deleteCommitLogFilesInterval", "deleteConsumeQueueFilesInterval", "destroyMapedFileIntervalForcibly",
                 "redeleteHangedFileInterval", "deleteFileBatchMax"}) {
@@ -166,7 +168,8 @@ final class ApacheBrokerKeys {
             ignore(k, key, BUSY);
         }
         for (String key : new String[] {"maxTransferBytesOnMessageInMemory", "maxTransferCountOnMessageInMemory",
-                "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk", "accessMessageInMemoryMaxRatio"}) {
+                "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk",
+                "accessMessageInMemoryMaxRatio"}) {
             ignore(k, key, PULL_SIZE);
         }
         for (String key : new String[] {"timerMaxDelaySec", "timerPrecisionMs", "timerRollWindowSlot",
@@ -237,6 +240,20 @@ final class ApacheBrokerKeys {
             throw new IllegalArgumentException(key + " = " + value + ": must be a positive number of milliseconds");
         }
         return Duration.ofMillis(ms);
+    }
+
+    /** Apache's deleteWhen: hours of the day, {@code 04} or {@code 01;02;03}. */
+    private static Set<Integer> deleteHours(String value) {
+        Set<Integer> hours = new TreeSet<>();
+        for (String hour : value.split(";")) {
+            if (!hour.isBlank()) {
+                hours.add(range("deleteWhen", hour.trim(), 0, 23));
+            }
+        }
+        if (hours.isEmpty()) {
+            throw new IllegalArgumentException("deleteWhen = " + value + ": names no hour (04, or 01;02;03)");
+        }
+        return hours;
     }
 
     /** Apache sizes a consume-queue file in bytes, Ferry in its 20-byte entries. */

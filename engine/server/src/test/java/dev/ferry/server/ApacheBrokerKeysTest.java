@@ -52,7 +52,8 @@ class ApacheBrokerKeysTest {
 
     @Test
     void shouldConvertApachesUnitsWhereTheyDifferFromFerrys() {
-        FerryServerConfig config = config("fileReservedTime", "48", "diskMaxUsedSpaceRatio", "80",
+        FerryServerConfig config = config("fileReservedTime", "48", "deleteWhen", "04;05",
+                "diskMaxUsedSpaceRatio", "80",
                 "diskSpaceWarningLevelRatio", "92", "cleanResourceInterval", "5000", "flushIntervalCommitLog", "250",
                 "syncFlushTimeout", "3000", "mappedFileSizeConsumeQueue", "6000000", "maxHashSlotNum", "1000",
                 "maxIndexNum", "4000", "maxMessageSize", "8388608", "defaultTopicQueueNums", "8",
@@ -60,6 +61,8 @@ class ApacheBrokerKeysTest {
                 "transactionTimeOut", "9000", "transactionCheckInterval", "20000",
                 "storePathCommitLog", dir.resolve("disk2/commitlog").toString());
         assertThat(config.store().fileRetention()).isEqualTo(Duration.ofHours(48));
+        assertThat(config.store().deleteHours()).containsExactlyInAnyOrder(4, 5);
+        assertThat(config().store().deleteHours()).as("Ferry's default: any hour").isEmpty();
         assertThat(config.store().diskCleanRatio()).isEqualTo(0.80);
         assertThat(config.store().diskRejectRatio()).isEqualTo(0.92);
         assertThat(config.store().retentionCheckInterval()).isEqualTo(Duration.ofSeconds(5));
@@ -83,16 +86,18 @@ class ApacheBrokerKeysTest {
 
     @Test
     void shouldListEveryIgnoredKeyWithWhyInOneWarningLine() {
-        FerryServerProperties.Reading reading = read("deleteWhen", "04", "timerWheelEnable", "true",
+        FerryServerProperties.Reading reading = read("deleteWhen", "04", "diskSpaceCleanForciblyRatio", "85",
+                "timerWheelEnable", "true",
                 "timerMaxDelaySec", "259200", "sendMessageThreadPoolNums", "16", "osPageCacheBusyTimeOutMills",
                 "1000", "brokerIP1", "127.0.0.1", "brokerIP2", "10.0.0.9", "slaveReadEnable", "true");
-        assertThat(reading.ignored()).containsOnlyKeys("deleteWhen", "timerWheelEnable", "timerMaxDelaySec",
+        assertThat(reading.ignored()).containsOnlyKeys("diskSpaceCleanForciblyRatio", "timerWheelEnable",
+                "timerMaxDelaySec",
                 "sendMessageThreadPoolNums", "osPageCacheBusyTimeOutMills", "brokerIP2", "slaveReadEnable");
-        assertThat(reading.ignored().get("deleteWhen")).contains("older than fileReservedTime");
+        assertThat(reading.ignored().get("diskSpaceCleanForciblyRatio")).contains("older than fileReservedTime");
         assertThat(reading.ignored().get("timerWheelEnable")).contains("not delivered yet");
         assertThat(reading.warning()).hasValueSatisfying(line -> assertThat(line)
                 .startsWith("Ferry ignores these Apache broker keys: ").doesNotContain("\n")
-                .contains("deleteWhen (Ferry deletes", "brokerIP2 (a master serves"));
+                .contains("diskSpaceCleanForciblyRatio (Ferry deletes", "brokerIP2 (a master serves"));
     }
 
     @Test
@@ -128,6 +133,9 @@ class ApacheBrokerKeysTest {
                 .hasMessageContaining("diskMaxUsedSpaceRatio = 99: must be within 10..95");
         assertThatThrownBy(() -> read("fileReservedTime", "two days"))
                 .hasMessageContaining("fileReservedTime = two days: not an integer");
+        assertThatThrownBy(() -> read("deleteWhen", "25"))
+                .hasMessageContaining("deleteWhen = 25: must be within 0..23");
+        assertThatThrownBy(() -> read("deleteWhen", ";")).hasMessageContaining("names no hour");
         assertThatThrownBy(() -> read("mappedFileSizeConsumeQueue", "6000001"))
                 .hasMessageContaining("must be a multiple of 20");
         assertThatThrownBy(() -> read("flushDiskType", "SYNC_FLUSH", "flushMode", "ASYNC_FLUSH"))

@@ -97,7 +97,7 @@ public final class MessageStore implements AutoCloseable {
         checkpoints = new CheckpointService(checkpointFile, commitLog, consumeQueues, index, dispatcher, builder.clock,
             c.indexFlushInterval());
         retention = new RetentionService(commitLog, consumeQueues, index, dispatcher, disk, builder.clock,
-            c.fileRetention(), c.diskCleanRatio());
+            c.fileRetention(), c.diskCleanRatio(), c.deleteHours(), c.deleteZone());
         reader = new ConsumeQueueReader(consumeQueues, commitLog, c.maxEntriesScannedPerRead());
         finder = new MessageFinder(index, commitLog);
 

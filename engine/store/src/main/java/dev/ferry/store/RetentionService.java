@@ -3,10 +3,13 @@ package dev.ferry.store;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Set;
 
 /**
  * Deletes old commit-log segments, on the retention thread: every segment (never the active one) whose last write is
- * older than the retention time, plus the oldest remaining one while the disk is above the clean ratio. Only segments
+ * older than the retention time (within the delete hours, when there are any, or while the disk is above the clean
+ * ratio, as Apache's deleteWhen), plus the oldest remaining one while the disk is above the clean ratio. Only segments
  * already flushed and dispatched go. Then consume queues and the index drop what pointed into them, so their min
  * offsets advance and reads below them answer {@link GetMessageStatus#OFFSET_TOO_SMALL}.
  */
@@ -21,9 +24,12 @@ final class RetentionService implements DutyLoop.Duty {
     private final Clock clock;
     private final Duration retention;
     private final double cleanRatio;
+    private final Set<Integer> deleteHours;
+    private final ZoneId deleteZone;
 
     RetentionService(CommitLog commitLog, ConsumeQueueTable consumeQueues, MessageIndex index, Dispatcher dispatcher,
-                     DiskSpace disk, Clock clock, Duration retention, double cleanRatio) {
+                     DiskSpace disk, Clock clock, Duration retention, double cleanRatio, Set<Integer> deleteHours,
+                     ZoneId deleteZone) {
         this.commitLog = commitLog;
         this.consumeQueues = consumeQueues;
         this.index = index;
@@ -32,6 +38,8 @@ final class RetentionService implements DutyLoop.Duty {
         this.clock = clock;
         this.retention = retention;
         this.cleanRatio = cleanRatio;
+        this.deleteHours = deleteHours;
+        this.deleteZone = deleteZone;
     }
 
     @Override
@@ -45,12 +53,14 @@ final class RetentionService implements DutyLoop.Duty {
         long expiredBefore = clock.millis() - retention.toMillis();
         long safeLimit = Math.min(commitLog.flushedOffset(), dispatcher.dispatchedOffset());
         boolean diskTight = disk.usedRatio() > cleanRatio;
+        boolean deleteHour = deleteHours.isEmpty()
+                || deleteHours.contains(clock.instant().atZone(deleteZone).getHour());
         int[] forced = {0};
         int deleted = commitLog.file().deleteHeadWhile(segment -> {
             if (segment.baseOffset() + segment.size() > safeLimit) {
                 return false;
             }
-            if (segment.lastWriteTimestamp() < expiredBefore) {
+            if (segment.lastWriteTimestamp() < expiredBefore && (deleteHour || diskTight)) {
                 return true;
             }
             return diskTight && forced[0]++ == 0;

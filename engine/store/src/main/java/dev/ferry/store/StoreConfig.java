@@ -2,7 +2,9 @@ package dev.ferry.store;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The store's configuration, validated once by {@link Builder#build()} with messages naming the bad key and value.
@@ -31,6 +33,10 @@ import java.util.Objects;
  * @param commitLogDir                  where the commit-log segments are (default {@code storeDir/commitlog}; Apache's
  *                                      storePathCommitLog, for a commit log on a disk of its own); disk usage is
  *                                      measured on its file system
+ * @param deleteHours                   hours of the day (0..23, in {@code deleteZone}) in which expired segments are
+ *                                      deleted (Apache's deleteWhen); empty, the default, deletes them at any hour.
+ *                                      A disk above {@code diskCleanRatio} has them deleted at any hour either way
+ * @param deleteZone                    the zone of {@code deleteHours} (default: the system's, as Apache's)
  */
 public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQueueEntriesPerSegment,
                           FlushMode flushMode, Duration flushInterval, Duration indexFlushInterval,
@@ -39,7 +45,7 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
                           int maxMessageBodySize, Duration fileRetention, Duration retentionCheckInterval,
                           double diskCleanRatio, double diskRejectRatio, Duration diskCheckInterval,
                           int indexHashSlots, int indexMaxEntries, int maxEntriesScannedPerRead,
-                          Path commitLogDir) {
+                          Path commitLogDir, Set<Integer> deleteHours, ZoneId deleteZone) {
 
     /** Smallest segment that still holds one maximal fixed header plus the end-of-segment marker. */
     static final int MIN_SEGMENT_SIZE = 4096;
@@ -48,6 +54,13 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
         Objects.requireNonNull(storeDir, "storeDir");
         Objects.requireNonNull(flushMode, "flushMode");
         Objects.requireNonNull(commitLogDir, "commitLogDir");
+        deleteHours = Set.copyOf(Objects.requireNonNull(deleteHours, "deleteHours"));
+        for (int hour : deleteHours) {
+            if (hour < 0 || hour > 23) {
+                throw invalid("deleteHours", deleteHours, "hours of the day are 0..23");
+            }
+        }
+        Objects.requireNonNull(deleteZone, "deleteZone");
         requireAtLeast("commitLogSegmentSize", commitLogSegmentSize, MIN_SEGMENT_SIZE);
         requireAtLeast("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment, 1);
         if ((long) consumeQueueEntriesPerSegment * ConsumeQueue.ENTRY_SIZE > Integer.MAX_VALUE) {
@@ -131,6 +144,8 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
         private int indexMaxEntries = 20_000_000;
         private int maxEntriesScannedPerRead = 16_000;
         private Path commitLogDir;
+        private Set<Integer> deleteHours = Set.of();
+        private ZoneId deleteZone = ZoneId.systemDefault();
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -222,13 +237,24 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
             return this;
         }
 
+        /** Hours of the day expired segments are deleted in; empty for any hour. */
+        public Builder deleteHours(Set<Integer> value) {
+            this.deleteHours = value;
+            return this;
+        }
+
+        public Builder deleteZone(ZoneId value) {
+            this.deleteZone = value;
+            return this;
+        }
+
         public StoreConfig build() {
             return new StoreConfig(storeDir, commitLogSegmentSize, consumeQueueEntriesPerSegment, flushMode,
                 flushInterval, indexFlushInterval, syncFlushTimeout, groupCommitLinger, maxMessageBodySize,
                 fileRetention,
                 retentionCheckInterval, diskCleanRatio, diskRejectRatio, diskCheckInterval, indexHashSlots,
                 indexMaxEntries, maxEntriesScannedPerRead,
-                commitLogDir != null ? commitLogDir : storeDir.resolve("commitlog"));
+                commitLogDir != null ? commitLogDir : storeDir.resolve("commitlog"), deleteHours, deleteZone);
         }
     }
 }

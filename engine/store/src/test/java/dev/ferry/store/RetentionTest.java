@@ -63,6 +63,37 @@ class RetentionTest {
     }
 
     @Test
+    void shouldDeleteExpiredSegmentsOnlyWithinTheDeleteHoursUnlessTheDiskIsTight() {
+        // 1_700_000_000_000 is 22:13 UTC; 73 h later it is 23:13, 5 h after that 04:13
+        StoreConfig config = TestMessages.smallConfig(dir).diskCleanRatio(0.75).diskRejectRatio(0.90)
+            .diskCheckInterval(Duration.ZERO).retentionCheckInterval(Duration.ofHours(1))
+            .deleteHours(java.util.Set.of(4)).deleteZone(java.time.ZoneOffset.UTC).build();
+        try (MessageStore store = MessageStore.builder(config).clock(clock)
+            .diskSpace(DiskSpace.of(DISK, usable::get)).open()) {
+            fill(store, 200);
+            clock.advance(Duration.ofHours(73));
+            store.append(TestMessages.message("Keep", 0, "fresh"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset()
+                && store.commitLogFlushedOffset() == store.commitLogEndOffset());
+            assertThat(store.deleteExpiredSegments()).as("expired, but not the hour").isZero();
+
+            usable.set(DISK / 5);
+            assertThat(store.deleteExpiredSegments()).as("a tight disk does not wait for the hour").isEqualTo(3);
+            usable.set(DISK / 2);
+            fill(store, 100);
+            clock.advance(Duration.ofHours(73));
+            store.append(TestMessages.message("Keep", 0, "fresher"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> store.dispatchedOffset() == store.commitLogEndOffset()
+                && store.commitLogFlushedOffset() == store.commitLogEndOffset());
+            // 22:13 + 73 h + 73 h is 00:13
+            assertThat(store.deleteExpiredSegments()).isZero();
+            clock.advance(Duration.ofHours(4));
+            assertThat(store.deleteExpiredSegments()).as("within 04:00..04:59").isPositive();
+        }
+        assertThat(config.deleteHours()).containsExactly(4);
+    }
+
+    @Test
     void shouldKeepMinOffsetsAfterReopen() {
         try (MessageStore store = open()) {
             fill(store, 200);

@@ -45,7 +45,6 @@ class ApacheBrokerFilesTest {
         try (Cluster cluster = start("2m-noslave")) {
             cluster.awaitFormed();
             cluster.sendAndRead("NoSlaveTopic");
-            cluster.node("broker-a").awaitOutput("Ferry ignores these Apache broker keys: deleteWhen", 10);
         }
     }
 
@@ -137,6 +136,8 @@ class ApacheBrokerFilesTest {
                     assertThat(running.getProperty("brokerRole")).as(broker.name())
                             .isEqualTo(files.get(broker).getProperty("brokerRole"));
                     assertThat(running.getProperty("fileReservedTime")).as(broker.name()).isEqualTo("48");
+                    assertThat(running.getProperty("deleteWhen")).as(broker.name()).isEqualTo("04");
+                    assertThat(running.getProperty("flushDiskType")).as(broker.name()).isEqualTo("ASYNC_FLUSH");
                 }
             } catch (ConditionTimeoutException e) {
                 StringBuilder outputs = new StringBuilder(e.getMessage());

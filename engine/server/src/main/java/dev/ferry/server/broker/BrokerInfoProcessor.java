@@ -122,6 +122,10 @@ final class BrokerInfoProcessor implements RequestProcessor {
         values.put("mappedFileSizeCommitLog", String.valueOf(sources.store().config().commitLogSegmentSize()));
         values.put("storePathCommitLog", sources.store().config().commitLogDir().toString());
         values.put("fileReservedTime", String.valueOf(sources.store().config().fileRetention().toHours()));
+        if (!sources.store().config().deleteHours().isEmpty()) {
+            values.put("deleteWhen", sources.store().config().deleteHours().stream().sorted()
+                    .map(hour -> String.format("%02d", hour)).collect(java.util.stream.Collectors.joining(";")));
+        }
         values.put("diskMaxUsedSpaceRatio", String.valueOf(Math.round(sources.store().config().diskCleanRatio()
                 * 100)));
         values.put("registerNameServerPeriod", String.valueOf(config.registerInterval().toMillis()));
