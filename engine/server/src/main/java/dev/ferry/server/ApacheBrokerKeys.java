@@ -96,6 +96,8 @@ final class ApacheBrokerKeys {
                 millis("channelExpiredTimeout", v))));
         k.put("transactionTimeOut", (t, v) -> t.server.transactionTimeout(millis("transactionTimeOut", v)));
         k.put("brokerIP2", (t, v) -> t.haHost = v);
+        k.put("autoCreateSubscriptionGroup", (t, v) -> t.server.broker(b -> b.autoCreateSubscriptionGroup(
+                FerryServerProperties.bool("autoCreateSubscriptionGroup", v))));
     }
 
     /**
@@ -109,9 +111,6 @@ final class ApacheBrokerKeys {
                 + "group is a master and slaves replicating over Apache's HA protocol (brokerRole, brokerId)");
         refusedUnless(k, "enableControllerMode", "false", "Ferry has no controller: a slave is never promoted "
                 + "automatically");
-        refusedUnless(k, "autoCreateSubscriptionGroup", "true", "Ferry creates a consumer group on its first "
-                + "use and cannot refuse unknown groups; limit them with maxSubscriptionGroups, or with "
-                + "authorizationEnabled");
         refusedUnless(k, "brokerPermission", "6", "a Ferry broker always reads and writes (6); a read-only or "
                 + "write-only broker is not implemented");
         refusedUnless(k, "rejectTransactionMessage", "false", "Ferry always takes transactional messages");

@@ -72,6 +72,8 @@ class ApacheBrokerKeysTest {
         assertThat(config.store().indexHashSlots()).isEqualTo(1000);
         assertThat(config.store().indexMaxEntries()).isEqualTo(4000);
         assertThat(config.broker().maxMessageSize()).isEqualTo(8 << 20);
+        assertThat(config("autoCreateSubscriptionGroup", "false").broker().autoCreateSubscriptionGroup()).isFalse();
+        assertThat(config().broker().autoCreateSubscriptionGroup()).as("Apache's default").isTrue();
         assertThat(config.store().maxMessageBodySize()).isEqualTo(8 << 20);
         assertThat(config.broker().defaultTopicQueues()).isEqualTo(8);
         assertThat(config.broker().offsetPersistInterval()).isEqualTo(Duration.ofSeconds(2));
@@ -121,8 +123,6 @@ class ApacheBrokerKeysTest {
         assertThatThrownBy(() -> read("enableDLegerCommitLog", "true")).hasMessageContaining("no DLedger");
         assertThatThrownBy(() -> read("enableControllerMode", "true")).hasMessageContaining("no controller");
         assertThatThrownBy(() -> read("brokerPermission", "4")).hasMessageContaining("always reads and writes");
-        assertThatThrownBy(() -> read("autoCreateSubscriptionGroup", "false"))
-                .hasMessageContaining("cannot refuse unknown groups");
         assertThatThrownBy(() -> read("rejectTransactionMessage", "true"))
                 .hasMessageContaining("rejectTransactionMessage = true: refused");
     }

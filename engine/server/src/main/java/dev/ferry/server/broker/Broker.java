@@ -131,7 +131,7 @@ public final class Broker implements AutoCloseable {
                 Permission.READ | Permission.WRITE, null, 0, false, Map.of()));
         this.offsets = new ConsumerOffsetTable(configDir, limits.maxConsumerOffsets());
         this.subscriptionGroups = new SubscriptionGroupTable(configDir, clock, limits.maxSubscriptionGroups(),
-                config.maxReconsumeTimes(), offsets.groups());
+                config.maxReconsumeTimes(), offsets.groups(), config.autoCreateSubscriptionGroup());
         this.consumers = new ConsumerGroups(clock, limits.maxSubscriptionBytes(), limits.maxGroupsPerConnection(),
                 limits.maxMemberships());
         this.producers = new ProducerGroups(clock, limits.maxProducerGroups(), limits.maxGroupsPerConnection(),

@@ -61,6 +61,9 @@ import java.util.Optional;
  * @param traceTopic           the topic for message traces the broker creates at start, one queue (Apache's
  *                             msgTraceTopicName when traceTopicEnable is true), or empty: then a client's traces
  *                             need the topic made another way (auto-creation, an admin)
+ * @param autoCreateSubscriptionGroup whether a consumer group's first heartbeat, pull or send-back creates it
+ *                             (Apache's autoCreateSubscriptionGroup, true); when false only groups created by an
+ *                             operator (updateSubGroup) and Apache's system groups are served
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -71,7 +74,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
                            long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
                            int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule,
-                           Optional<String> traceTopic) {
+                           Optional<String> traceTopic, boolean autoCreateSubscriptionGroup) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -171,7 +174,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                 nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule, traceTopic);
+                firstOffsetRule, traceTopic, autoCreateSubscriptionGroup);
     }
 
     public static Builder builder(Path storeDir) {
@@ -213,6 +216,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private int ioThreads = RemotingServerConfig.defaultIoThreads();
         private HaLimits haLimits = HaLimits.DEFAULTS;
         private FirstOffsetRule firstOffsetRule = FirstOffsetRule.defaults();
+        private boolean autoCreateSubscriptionGroup = true;
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -265,6 +269,11 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
 
         public Builder haLimits(HaLimits value) {
             this.haLimits = value;
+            return this;
+        }
+
+        public Builder autoCreateSubscriptionGroup(boolean value) {
+            this.autoCreateSubscriptionGroup = value;
             return this;
         }
 
@@ -399,7 +408,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                     nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule, traceTopic());
+                firstOffsetRule, traceTopic(), autoCreateSubscriptionGroup);
         }
     }
 }

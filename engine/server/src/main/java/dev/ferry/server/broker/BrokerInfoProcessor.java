@@ -113,6 +113,7 @@ final class BrokerInfoProcessor implements RequestProcessor {
         values.put("brokerClusterName", config.clusterName());
         values.put("brokerId", String.valueOf(config.brokerId()));
         values.put("brokerRole", config.brokerRole().name());
+        values.put("autoCreateSubscriptionGroup", String.valueOf(config.autoCreateSubscriptionGroup()));
         values.put("brokerIP1", config.host());
         values.put("listenPort", String.valueOf(config.port()));
         values.put("namesrvAddr", String.join(";", config.nameServers()));

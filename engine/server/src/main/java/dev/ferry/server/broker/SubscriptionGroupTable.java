@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The consumer groups this broker knows, as Apache's broker keeps them: created on a valid group's first heartbeat,
- * pull or send-back, persisted in {@code subscriptionGroup.json} (Apache's layout), never dropped by a client going
+ * pull or send-back (unless autoCreateSubscriptionGroup is off: then by an operator, or Apache's system groups), persisted in {@code subscriptionGroup.json} (Apache's layout), never dropped by a client going
  * away. Offsets are kept only for groups known here, and at most {@link BrokerLimits#maxSubscriptionGroups()} groups
  * are, so no client can grow the table without bound. New groups are written by {@link #persistIfChanged()}, which
  * the broker runs every few hundred milliseconds and at shutdown; a group with committed offsets is known at start
@@ -36,15 +36,25 @@ final class SubscriptionGroupTable {
     private final Clock clock;
     private final int maxGroups;
     private final int defaultRetryMaxTimes;
+    private final boolean autoCreate;
     private volatile DataVersion version;
     private volatile boolean fullLogged;
     private final UnsavedChanges unsaved = new UnsavedChanges();
 
-    /**
-     * @param seedGroups groups known whatever the file says: those with committed offsets
-     */
+    /** A table that creates a group on its first use; {@code seedGroups} as below. */
     SubscriptionGroupTable(Path configDir, Clock clock, int maxGroups, int defaultRetryMaxTimes,
                            Collection<String> seedGroups) {
+        this(configDir, clock, maxGroups, defaultRetryMaxTimes, seedGroups, true);
+    }
+
+    /**
+     * @param seedGroups groups known whatever the file says: those with committed offsets
+     * @param autoCreate whether a group's first use creates it (Apache's autoCreateSubscriptionGroup); when not, only
+     *                   groups put here and Apache's system groups are created
+     */
+    SubscriptionGroupTable(Path configDir, Clock clock, int maxGroups, int defaultRetryMaxTimes,
+                           Collection<String> seedGroups, boolean autoCreate) {
+        this.autoCreate = autoCreate;
         this.file = new JsonFile<>(configDir.resolve("subscriptionGroup.json"), Stored.class);
         this.clock = clock;
         this.maxGroups = maxGroups;
@@ -110,7 +120,7 @@ final class SubscriptionGroupTable {
         if (existing != null) {
             return Optional.of(existing);
         }
-        if (!NameRules.isValidGroup(group)) {
+        if (!NameRules.isValidGroup(group) || !creatable(group)) {
             return Optional.empty();
         }
         synchronized (this) {
@@ -135,9 +145,23 @@ final class SubscriptionGroupTable {
         }
     }
 
-    /** Why a group is not served: its name, or a full table. */
+    /** Whether a group's first use may create it: always, or only Apache's system groups (as Apache's broker). */
+    private boolean creatable(String group) {
+        return autoCreate || group.startsWith(SYSTEM_GROUP_PREFIX) || SYSTEM_GROUPS.contains(group);
+    }
+
+    /** Apache's broker creates these at start; its tools use them. */
+    private static final Set<String> SYSTEM_GROUPS = Set.of("TOOLS_CONSUMER", "FILTERSRV_CONSUMER",
+            "SELF_TEST_C_GROUP", "CID_ONS-HTTP-PROXY", "CID_ONSAPI_PERMISSION", "CID_ONSAPI_OWNER", "CID_ONSAPI_PULL");
+    private static final String SYSTEM_GROUP_PREFIX = "CID_RMQ_SYS_";
+
+    /** Why a group is not served: its name, a group no one created, or a full table. */
     String refusal(String group) {
         String problem = NameRules.groupProblem("group", group);
+        if (problem == null && !creatable(group) && !groups.containsKey(group)) {
+            return "subscription group [" + group + "] does not exist: this broker creates no group on first use "
+                    + "(autoCreateSubscriptionGroup=false); create it with mqadmin updateSubGroup";
+        }
         return problem != null ? "subscription group not exist, " + problem
                 : "subscription group not exist, " + NameRules.shown(group) + ": the broker already knows "
                 + maxGroups + " groups, its maximum";

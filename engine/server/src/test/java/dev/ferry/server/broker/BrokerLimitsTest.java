@@ -33,6 +33,8 @@ import org.apache.rocketmq.remoting.protocol.body.CheckClientRequestBody;
 import org.apache.rocketmq.remoting.protocol.body.LockBatchRequestBody;
 import org.apache.rocketmq.remoting.protocol.body.LockBatchResponseBody;
 import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
+import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,8 +50,12 @@ class BrokerLimitsTest {
     private String broker;
 
     private void start(BrokerLimits limits) {
+        start(limits, b -> { });
+    }
+
+    private void start(BrokerLimits limits, java.util.function.Consumer<BrokerConfig.Builder> settings) {
         server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
-                .commitLogSegmentSize(4 << 20).brokerLimits(limits).build(), Clock.systemUTC(),
+                .commitLogSegmentSize(4 << 20).brokerLimits(limits).broker(settings).build(), Clock.systemUTC(),
                 new DefaultThreadFactory("limits", true)).start();
         broker = "127.0.0.1:" + server.brokerPort();
         raw = new NettyRemotingClient(new NettyClientConfig());
@@ -274,5 +280,42 @@ class BrokerLimitsTest {
         } finally {
             other.shutdown();
         }
+    }
+
+    /**
+     * Apache's autoCreateSubscriptionGroup=false: a group no one created is not served (its heartbeat skipped, its
+     * pull and offset commit answered SUBSCRIPTION_GROUP_NOT_EXIST) until an operator creates it with Apache's
+     * updateSubGroup; Apache's system groups, which its tools use, are served as before.
+     */
+    @Test
+    void shouldServeAGroupOnlyOnceAnOperatorCreatedItWhenAutoCreateSubscriptionGroupIsOff() throws Exception {
+        start(BrokerLimits.defaults(), b -> b.autoCreateSubscriptionGroup(false));
+        assertThat(invoke(send("TopicGroups", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS);
+
+        RemotingCommand pulled = invoke(pull("CG_UNCREATED", "TopicGroups", 0));
+        assertThat(pulled.getCode()).isEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+        assertThat(pulled.getRemark()).contains("subscription group [CG_UNCREATED] does not exist",
+                "autoCreateSubscriptionGroup=false");
+        RemotingCommand beat = invoke(heartbeat("client-1", "CG_UNCREATED", "TopicGroups", "TAG", "*"));
+        assertThat(beat.getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(beat.getRemark()).as("the heartbeat skips the group").contains("CG_UNCREATED");
+        assertThat(invoke(commit("CG_UNCREATED", "TopicGroups", 0, 1)).getCode())
+                .isEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+        assertThat(invoke(pull("TOOLS_CONSUMER", "TopicGroups", 0)).getCode()).as("Apache's tools' group")
+                .isNotEqualTo(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+
+        DefaultMQAdminExt admin = new DefaultMQAdminExt();
+        admin.setNamesrvAddr("127.0.0.1:" + server.namesrvPort());
+        admin.setInstanceName("groups-" + System.nanoTime());
+        admin.start();
+        try {
+            SubscriptionGroupConfig group = new SubscriptionGroupConfig();
+            group.setGroupName("CG_UNCREATED");
+            admin.createAndUpdateSubscriptionGroupConfig(broker, group);
+        } finally {
+            admin.shutdown();
+        }
+        assertThat(invoke(pull("CG_UNCREATED", "TopicGroups", 0)).getCode()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(invoke(commit("CG_UNCREATED", "TopicGroups", 0, 1)).getCode()).isEqualTo(ResponseCode.SUCCESS);
     }
 }
