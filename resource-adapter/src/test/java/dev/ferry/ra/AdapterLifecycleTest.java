@@ -170,6 +170,12 @@ class AdapterLifecycleTest {
         assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
                 .hasMessageContaining("maxTopics = -3: must be positive")
                 .hasMessageContaining("sets brokerPort, which is the adapter property brokerPort");
+
+        // Apache's names of the adapter's properties count as theirs
+        java.nio.file.Files.writeString(file, "flushDiskType=SYNC_FLUSH\nstorePathRootDir=/elsewhere\n");
+        assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
+                .hasMessageContaining("sets flushDiskType, which is the adapter property flushMode")
+                .hasMessageContaining("sets storePathRootDir, which is the adapter property storeDir");
     }
 
     @Test
