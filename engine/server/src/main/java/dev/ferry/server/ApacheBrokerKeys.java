@@ -56,6 +56,16 @@ final class ApacheBrokerKeys {
     private ApacheBrokerKeys() {
     }
 
+    /** Every key of Apache's this class reads: aliases, converted, ignored and conditional ones. */
+    static Set<String> names() {
+        Map<String, BiConsumer<FerryServerProperties.Target, String>> keys = new java.util.HashMap<>();
+        add(keys);
+        Set<String> names = new TreeSet<>(keys.keySet());
+        names.addAll(ALIASES.keySet());
+        names.add(STORE_PATH_ROOT_DIR);
+        return names;
+    }
+
     /** Adds Apache's keys that are not plain aliases to {@code keys}. */
     static void add(Map<String, BiConsumer<FerryServerProperties.Target, String>> keys) {
         honoured(keys);

@@ -119,6 +119,8 @@ public final class FerryServerProperties {
     }
 
     private static final Map<String, BiConsumer<Target, String>> KEYS = keys();
+    /** Apache's keys, left out of an unknown key's message, which names Ferry's own. */
+    private static final Set<String> APACHE_KEYS = ApacheBrokerKeys.names();
 
     private FerryServerProperties() {
     }
@@ -307,7 +309,10 @@ public final class FerryServerProperties {
             }
             BiConsumer<Target, String> setter = KEYS.get(name);
             if (setter == null) {
-                throw new IllegalArgumentException("unknown key '" + key + "'; known keys: " + keyNames());
+                Set<String> ferryKeys = keyNames();
+                ferryKeys.removeAll(APACHE_KEYS);
+                throw new IllegalArgumentException("unknown key '" + key + "'; known keys: " + ferryKeys
+                        + ", and the Apache broker keys docs/operations.md lists");
             }
             String earlier = byFerryName.put(name, key);
             if (earlier != null && !properties.getProperty(earlier).trim().equals(value)) {

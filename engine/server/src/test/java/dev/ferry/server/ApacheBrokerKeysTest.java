@@ -142,7 +142,11 @@ class ApacheBrokerKeysTest {
                 .hasMessageContaining("set one thing two ways");
         assertThat(config("flushDiskType", "SYNC_FLUSH", "flushMode", "SYNC_FLUSH").store().flushMode())
                 .as("both names, one value").isEqualTo(FlushMode.SYNC_FLUSH);
-        assertThatThrownBy(() -> read("noSuchKey", "1")).hasMessageContaining("unknown key 'noSuchKey'");
+        assertThatThrownBy(() -> read("noSuchKey", "1")).hasMessageContaining("unknown key 'noSuchKey'")
+                .hasMessageContaining("flushMode").hasMessageContaining("the Apache broker keys docs/operations.md")
+                .hasMessageNotContaining("sendMessageThreadPoolNums");
+        assertThat(FerryServerProperties.keyNames()).contains("flushMode", "flushDiskType", "storePathRootDir",
+                "sendMessageThreadPoolNums", "deleteWhen");
     }
 
     @Test
