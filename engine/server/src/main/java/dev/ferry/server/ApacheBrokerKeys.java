@@ -68,6 +68,11 @@ final class ApacheBrokerKeys {
 
     /** Adds Apache's keys that are not plain aliases to {@code keys}. */
     static void add(Map<String, BiConsumer<FerryServerProperties.Target, String>> keys) {
+        for (String alias : ALIASES.keySet()) {
+            if (keys.containsKey(alias)) {
+                throw new IllegalStateException(alias + " is both a key of Ferry's table and an alias");
+            }
+        }
         honoured(keys);
         conditional(keys);
         ignored(keys);
@@ -75,38 +80,39 @@ final class ApacheBrokerKeys {
 
     /** Apache's keys Ferry has the behaviour of, where the unit or the value's form differs from Ferry's key. */
     private static void honoured(Map<String, BiConsumer<FerryServerProperties.Target, String>> k) {
-        k.put("storePathCommitLog", (t, v) -> t.server.store(s -> s.commitLogDir(Path.of(v))));
-        k.put("fileReservedTime", (t, v) -> t.server.store(s -> s.fileRetention(Duration.ofHours(
+        define(k, "storePathCommitLog", (t, v) -> t.server.store(s -> s.commitLogDir(Path.of(v))));
+        define(k, "fileReservedTime", (t, v) -> t.server.store(s -> s.fileRetention(Duration.ofHours(
                 range("fileReservedTime", v, 1, 100_000)))));
-        k.put("deleteWhen", (t, v) -> t.server.store(s -> s.deleteHours(deleteHours(v))));
-        k.put("diskMaxUsedSpaceRatio", (t, v) -> t.server.store(s -> s.diskCleanRatio(
+        define(k, "deleteWhen", (t, v) -> t.server.store(s -> s.deleteHours(deleteHours(v))));
+        define(k, "diskMaxUsedSpaceRatio", (t, v) -> t.server.store(s -> s.diskCleanRatio(
                 range("diskMaxUsedSpaceRatio", v, 10, 95) / 100.0)));
-        k.put("diskSpaceWarningLevelRatio", (t, v) -> t.server.store(s -> s.diskRejectRatio(
+        define(k, "diskSpaceWarningLevelRatio", (t, v) -> t.server.store(s -> s.diskRejectRatio(
                 range("diskSpaceWarningLevelRatio", v, 10, 99) / 100.0)));
-        k.put("cleanResourceInterval", (t, v) -> t.server.store(s -> s.retentionCheckInterval(
+        define(k, "cleanResourceInterval", (t, v) -> t.server.store(s -> s.retentionCheckInterval(
                 millis("cleanResourceInterval", v))));
-        k.put("flushIntervalCommitLog", (t, v) -> t.server.store(s -> s.flushInterval(
+        define(k, "flushIntervalCommitLog", (t, v) -> t.server.store(s -> s.flushInterval(
                 millis("flushIntervalCommitLog", v))));
-        k.put("syncFlushTimeout", (t, v) -> t.server.store(s -> s.syncFlushTimeout(millis("syncFlushTimeout", v))));
-        k.put("mappedFileSizeConsumeQueue", (t, v) -> t.server.store(s -> s.consumeQueueEntriesPerSegment(
+        define(k, "syncFlushTimeout", (t, v) -> t.server.store(s -> s.syncFlushTimeout(
+                millis("syncFlushTimeout", v))));
+        define(k, "mappedFileSizeConsumeQueue", (t, v) -> t.server.store(s -> s.consumeQueueEntriesPerSegment(
                 consumeQueueEntries(v))));
-        k.put("maxHashSlotNum", (t, v) -> t.server.store(s -> s.indexHashSlots(
+        define(k, "maxHashSlotNum", (t, v) -> t.server.store(s -> s.indexHashSlots(
                 FerryServerProperties.integer("maxHashSlotNum", v))));
-        k.put("maxIndexNum", (t, v) -> t.server.store(s -> s.indexMaxEntries(
+        define(k, "maxIndexNum", (t, v) -> t.server.store(s -> s.indexMaxEntries(
                 FerryServerProperties.integer("maxIndexNum", v))));
-        k.put("maxMessageSize", (t, v) -> {
+        define(k, "maxMessageSize", (t, v) -> {
             int size = range("maxMessageSize", v, 1, Integer.MAX_VALUE);
             t.server.broker(b -> b.maxMessageSize(size)).store(s -> s.maxMessageBodySize(size));
         });
-        k.put("defaultTopicQueueNums", (t, v) -> t.server.broker(b -> b.defaultTopicQueues(
+        define(k, "defaultTopicQueueNums", (t, v) -> t.server.broker(b -> b.defaultTopicQueues(
                 FerryServerProperties.integer("defaultTopicQueueNums", v))));
-        k.put("flushConsumerOffsetInterval", (t, v) -> t.server.broker(b -> b.offsetPersistInterval(
+        define(k, "flushConsumerOffsetInterval", (t, v) -> t.server.broker(b -> b.offsetPersistInterval(
                 millis("flushConsumerOffsetInterval", v))));
-        k.put("channelExpiredTimeout", (t, v) -> t.server.broker(b -> b.channelExpiry(
+        define(k, "channelExpiredTimeout", (t, v) -> t.server.broker(b -> b.channelExpiry(
                 millis("channelExpiredTimeout", v))));
-        k.put("transactionTimeOut", (t, v) -> t.server.transactionTimeout(millis("transactionTimeOut", v)));
-        k.put("brokerIP2", (t, v) -> t.haHost = v);
-        k.put("autoCreateSubscriptionGroup", (t, v) -> t.server.broker(b -> b.autoCreateSubscriptionGroup(
+        define(k, "transactionTimeOut", (t, v) -> t.server.transactionTimeout(millis("transactionTimeOut", v)));
+        define(k, "brokerIP2", (t, v) -> t.haHost = v);
+        define(k, "autoCreateSubscriptionGroup", (t, v) -> t.server.broker(b -> b.autoCreateSubscriptionGroup(
                 FerryServerProperties.bool("autoCreateSubscriptionGroup", v))));
     }
 
@@ -177,8 +183,7 @@ final class ApacheBrokerKeys {
             ignore(k, key, BUSY);
         }
         for (String key : new String[] {"maxTransferBytesOnMessageInMemory", "maxTransferCountOnMessageInMemory",
-                "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk",
-                "accessMessageInMemoryMaxRatio"}) {
+                "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk"}) {
             ignore(k, key, PULL_SIZE);
         }
         for (String key : new String[] {"timerMaxDelaySec", "timerPrecisionMs", "timerRollWindowSlot",
@@ -211,14 +216,22 @@ final class ApacheBrokerKeys {
         ignore(k, "checkCRCOnRecover", "Ferry checks every entry it recovers, body CRC included");
     }
 
+    /** Adds {@code key}; a key Ferry's table already has is a mistake here, not something to replace silently. */
+    private static void define(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
+                               BiConsumer<FerryServerProperties.Target, String> setter) {
+        if (k.putIfAbsent(key, setter) != null) {
+            throw new IllegalStateException(key + " is in Ferry's key table already");
+        }
+    }
+
     private static void ignore(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
                                String why) {
-        k.put(key, (t, v) -> t.ignored.put(key, why));
+        define(k, key, (t, v) -> t.ignored.put(key, why));
     }
 
     private static void refusedUnless(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
                                       String accepted, String why) {
-        k.put(key, (t, v) -> {
+        define(k, key, (t, v) -> {
             if (!v.equalsIgnoreCase(accepted)) {
                 throw new IllegalArgumentException(key + " = " + v + ": refused, " + why + " (" + key + " = "
                         + accepted + " is what Ferry does)");
@@ -228,7 +241,7 @@ final class ApacheBrokerKeys {
 
     private static void warnedUnless(Map<String, BiConsumer<FerryServerProperties.Target, String>> k, String key,
                                      String silent, String why) {
-        k.put(key, (t, v) -> {
+        define(k, key, (t, v) -> {
             if (!v.equalsIgnoreCase(silent)) {
                 t.ignored.put(key, "set to " + v.toLowerCase(Locale.ROOT) + ": " + why);
             }
