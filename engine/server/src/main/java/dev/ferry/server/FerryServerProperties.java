@@ -6,6 +6,7 @@ import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.ha.HaLimits;
 import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.metrics.MetricsConfig;
+import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
@@ -82,6 +83,8 @@ public final class FerryServerProperties {
         final Map<String, String> ignored = new TreeMap<>();
         String host;
         String haHost;
+        boolean asyncMasterNamed;
+        boolean haPortNamed;
 
         Target(FerryServerConfig.Builder server) {
             this.server = server;
@@ -92,6 +95,11 @@ public final class FerryServerProperties {
         }
 
         void finish() {
+            if (asyncMasterNamed && !haPortNamed) {
+                // Apache's ASYNC_MASTER serves its slaves on the port after its own: a file naming the role means
+                // to have slaves (Ferry's default role, unnamed, opens no HA port)
+                server.broker(b -> b.haPort(BrokerConfig.HA_PORT_AFTER_BROKER));
+            }
             if (haHost != null && !haHost.equals(host)) {
                 ignored.put("brokerIP2", "a master serves and advertises its HA port at brokerIP1 (host)");
             }
@@ -138,8 +146,15 @@ public final class FerryServerProperties {
         k.put("clusterName", (t, v) -> t.server.clusterName(v));
         k.put("namesrvAddr", (t, v) -> t.server.nameServers(FerryServerConfig.parseNameServers(v)));
         k.put("brokerId", (t, v) -> t.server.broker(b -> b.brokerId(longValue("brokerId", v))));
-        k.put("brokerRole", (t, v) -> t.server.broker(b -> b.brokerRole(BrokerRole.parse(v))));
-        k.put("haListenPort", (t, v) -> t.server.broker(b -> b.haPort(integer("haListenPort", v))));
+        k.put("brokerRole", (t, v) -> {
+            BrokerRole role = BrokerRole.parse(v);
+            t.asyncMasterNamed = role == BrokerRole.ASYNC_MASTER;
+            t.server.broker(b -> b.brokerRole(role));
+        });
+        k.put("haListenPort", (t, v) -> {
+            t.haPortNamed = true;
+            t.server.broker(b -> b.haPort(integer("haListenPort", v)));
+        });
         k.put("haHandshakeTimeout", (t, v) -> t.haHandshakeTimeout = DelayLevels.parseDuration(v,
                 "haHandshakeTimeout"));
         k.put("haMaxPendingHandshakes", (t, v) -> t.haMaxPendingHandshakes = integer("haMaxPendingHandshakes", v));

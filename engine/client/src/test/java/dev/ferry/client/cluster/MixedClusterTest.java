@@ -113,7 +113,7 @@ class MixedClusterTest {
         }
     }
 
-    private static long maxOffset(RemotingClient raw, String address, String topic, int queue) {
+    static long maxOffset(RemotingClient raw, String address, String topic, int queue) {
         RemotingCommand response = raw.invokeSync(address, RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
                 new GetMaxOffsetRequestHeader(topic, queue, null, "apache-a")).build(), Duration.ofSeconds(3));
         assertThat(response.code()).as(response.remark()).isEqualTo(ResponseCode.SUCCESS);

@@ -45,7 +45,9 @@ import java.util.Optional;
  * @param brokerRole           its part in the broker group
  * @param haPort               where a master serves replication to slaves (Apache's haListenPort). 0 leaves an
  *                             ASYNC_MASTER without one (the port streams every message unauthenticated, so it is
- *                             opened only when asked for) and puts a SYNC_MASTER's on the port after {@code port}.
+ *                             opened only when asked for) and puts a SYNC_MASTER's on the port after {@code port};
+ *                             {@link #HA_PORT_AFTER_BROKER} puts any master's there (what a config file naming its
+ *                             role ASYNC_MASTER asks for, as Apache's broker opens it).
  *                             A SLAVE opens none: Ferry does not promote a running slave, so the port is kept for
  *                             when an operator restarts the broker as its group's master (Apache's sample slave
  *                             configs may set it)
@@ -108,8 +110,9 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(nameServerCredentials, "nameServerCredentials");
         Objects.requireNonNull(brokerRole, "brokerRole");
         Objects.requireNonNull(traceTopic, "traceTopic");
-        require(haPort >= 0 && haPort <= 65535, "haListenPort", haPort, "must be within 0..65535");
-        require(haPort == 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
+        require(haPort == HA_PORT_AFTER_BROKER || haPort >= 0 && haPort <= 65535, "haListenPort", haPort,
+                "must be within 0..65535");
+        require(haPort <= 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
         if (brokerRole.isMaster()) {
             require(brokerId == MASTER_ID, "brokerId", brokerId, "a master's must be 0 (brokerRole = " + brokerRole
                     + ")");
@@ -126,22 +129,24 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
     /** Most event loops a broker's port may have. */
     public static final int MAX_IO_THREADS = 64;
 
+    /** {@code haPort}: the port after the broker's, whatever the master's role. */
+    public static final int HA_PORT_AFTER_BROKER = -1;
     /** The brokerId of a master. */
     public static final long MASTER_ID = 0;
 
     /**
      * The port a master serves slaves on, given the port the broker listens on: {@code haPort}; else, for a
-     * SYNC_MASTER, the one after the broker's (or any free one when the broker's was any free one); else, and always
+     * SYNC_MASTER or with {@link #HA_PORT_AFTER_BROKER}, the one after the broker's (or any free one when the broker's was any free one); else, and always
      * for a SLAVE, -1: none.
      */
     public int haPort(int boundPort) {
         if (!brokerRole.isMaster()) {
             return -1;
         }
-        if (haPort != 0) {
+        if (haPort > 0) {
             return haPort;
         }
-        if (brokerRole != BrokerRole.SYNC_MASTER) {
+        if (brokerRole != BrokerRole.SYNC_MASTER && haPort != HA_PORT_AFTER_BROKER) {
             return -1;
         }
         return port == 0 ? 0 : boundPort + 1;
