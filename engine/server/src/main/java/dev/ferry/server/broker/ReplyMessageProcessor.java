@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
+import dev.ferry.format.TraceRecord;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -124,7 +125,7 @@ final class ReplyMessageProcessor implements RequestProcessor {
         }
         return RemotingCommand.responseTo(request, ResponseCode.SUCCESS)
                 .header(new SendMessageResponseHeader("0", queueId, 0L, null, null))
-                .extField(MessageProperties.MESSAGE_REGION, "DefaultRegion")
+                .extField(MessageProperties.MESSAGE_REGION, TraceRecord.DEFAULT_REGION)
                 .extField(MessageProperties.TRACE_SWITCH, "true").build();
     }
 
