@@ -77,7 +77,7 @@ public final class OldClientRound {
             consumer.start();
             if (fillerBytes > 0) {
                 // On an old topic what is sent before the queues' starts are decided is not delivered, by design.
-                awaitQueuesStarted(consumer);
+                awaitQueuesStarted(consumer, topic);
             }
             stop = consumer::shutdown;
         }
@@ -111,10 +111,12 @@ public final class OldClientRound {
     }
 
     @SuppressWarnings("deprecation")
-    private static void awaitQueuesStarted(DefaultMQPushConsumer consumer) throws InterruptedException {
+    private static void awaitQueuesStarted(DefaultMQPushConsumer consumer, String topic)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().size() < 4
-                && System.nanoTime() < deadline) {
+        // the group's retry topic's queue joins the table too: count the topic's own
+        while (consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet().stream()
+                .filter(queue -> queue.getTopic().equals(topic)).count() < 4 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
     }
