@@ -58,10 +58,15 @@ public final class Producer implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.selector = new QueueSelector(client.config().clock(), config.brokerFailurePause());
         client.heartbeats().addProducer(config.group());
-        this.transactions = checker == null ? null : new TransactionEnds(client, config, checker);
-        this.traces = config.traceTopic().map(topic -> new SendTraces(TraceWriter.started(client, config.group(),
-                "PRODUCE", topic), config.group(), client.config().clock(), client.config().ticker(),
-                broker -> client.routes().brokerAddress(broker).orElse(null))).orElse(null);
+        String traceTopic = config.traceTopic().orElse(null);
+        TraceWriter traceWriter = traceTopic == null ? null
+                : TraceWriter.started(client, config.group(), "PRODUCE", traceTopic);
+        this.traces = traceWriter == null ? null : new SendTraces(traceWriter, config.group(),
+                client.config().clock(), client.config().ticker(),
+                broker -> client.routes().brokerAddress(broker).orElse(null));
+        this.transactions = checker == null ? null : new TransactionEnds(client, config, checker,
+                traceWriter == null ? null
+                        : new TransactionTraces(traceWriter, config.group(), client.config().clock(), traceTopic));
     }
 
     /** {@code send}, whose trace is written when this producer traces its sends. */
@@ -241,7 +246,7 @@ public final class Producer implements AutoCloseable {
         if (state == null) {
             state = TransactionState.UNKNOWN;
         }
-        transactions.end(half, state);
+        transactions.end(message, half, state);
         return new TransactionSendResult(half, state);
     }
 
@@ -276,6 +281,11 @@ public final class Producer implements AutoCloseable {
         Map<String, String> properties = new HashMap<>(message.properties());
         properties.put(MessageProperties.UNIQ_KEY, half.msgId());
         properties.put(MessageProperties.PRODUCER_GROUP, config.group());
+        message.tags().ifPresent(tags -> properties.put(MessageProperties.TAGS, tags));
+        String keys = SendTraces.keys(message);
+        if (keys != null) {
+            properties.put(MessageProperties.KEYS, keys);
+        }
         HalfMessage stored = new HalfMessage(half.messageQueue().brokerName(), half.messageQueue().topic(),
                 half.queueId(), half.queueOffset(), TransactionEnds.commitLogOffset(half.offsetMsgId()), half.msgId(),
                 properties);

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import dev.ferry.api.FerryException;
+import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.RetriableException;
 import dev.ferry.api.SendResult;
@@ -33,6 +34,8 @@ final class TransactionEnds implements AutoCloseable {
     private final ProducerConfig config;
     private final TransactionChecker checker;
     private final ExecutorService checks;
+    /** Traces each end; {@code null} when the producer does not trace. */
+    private final TransactionTraces traces;
     /** The half messages this client ended lately, by broker and commit-log offset; the eldest are forgotten. */
     private final Map<String, TransactionState> ended = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
@@ -41,17 +44,24 @@ final class TransactionEnds implements AutoCloseable {
         }
     };
 
-    TransactionEnds(FerryClient client, ProducerConfig config, TransactionChecker checker) {
+    /**
+     * @param traces traces each end, or null
+     */
+    TransactionEnds(FerryClient client, ProducerConfig config, TransactionChecker checker, TransactionTraces traces) {
         this.client = client;
         this.config = config;
         this.checker = checker;
+        this.traces = traces;
         this.checks = Executors.newSingleThreadExecutor(client.threads());
     }
 
-    /** Ends the transaction of a half message that was just stored. */
-    void end(SendResult half, TransactionState state) {
+    /** Ends the transaction of {@code message}, whose half message {@code half} was just stored. */
+    void end(Message message, SendResult half, TransactionState state) {
         String broker = half.messageQueue().brokerName();
         String address = client.routes().brokerAddress(broker).orElse(null);
+        if (traces != null) {
+            traces.ended(message, half.msgId(), address, state);
+        }
         if (address == null) {
             LOG.log(Level.WARNING, "no address for " + broker + "; it will check " + half.msgId() + " back");
             return;
@@ -105,6 +115,9 @@ final class TransactionEnds implements AutoCloseable {
         synchronized (ended) {
             ended.put(key, state);
         }
+        if (traces != null) {
+            traces.ended(half, address, state);
+        }
     }
 
     /** Whether this client ended {@code half}'s transaction (within its memory of the last ones). */
@@ -140,6 +153,9 @@ final class TransactionEnds implements AutoCloseable {
         EndTransactionRequestHeader end = new EndTransactionRequestHeader(header.topic(), config.group(),
                 header.tranStateTableOffset(), header.commitLogOffset(), answer.wireCode(), true, header.msgId(),
                 header.transactionId(), header.brokerName());
+        if (traces != null) {
+            traces.checked(message, channel.remoteAddress(), answer);
+        }
         try {
             channel.invokeOneway(RemotingCommand.request(RequestCode.END_TRANSACTION, end).oneway(true).build(),
                     config.sendTimeout());

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.api.Message;
@@ -11,23 +12,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.trace.TraceBean;
 import org.apache.rocketmq.client.trace.TraceContext;
 import org.apache.rocketmq.client.trace.TraceDataEncoder;
 import org.apache.rocketmq.client.trace.TraceType;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageType;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 
 /**
  * Ferry's client and Apache's 5.3.3 client, both with message trace on, write one trace of a message one sends and the
  * other consumes: what {@code mqadmin queryMsgTraceById} reads (QUERY_MESSAGE by the message id on the trace topic,
- * decoded by Apache's decoder) holds the sender's Pub and the consumer's SubBefore and SubAfter.
+ * decoded by Apache's decoder) holds the sender's Pub and the consumer's SubBefore and SubAfter, and a transaction's
+ * EndTransaction.
  */
 class MessageTraceInteropTest extends AgainstCluster {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -110,15 +115,66 @@ class MessageTraceInteropTest extends AgainstCluster {
         }
     }
 
+    @Test
+    void shouldShowTheEndOfATransactionWhenFerrySendsItInOneOrItsCheckEndsIt() throws Exception {
+        String topic = ClientTestSupport.unique("TraceTx");
+        String producerGroup = ClientTestSupport.unique("PG");
+        TransactionSendResult committed;
+        TransactionSendResult checked;
+        try (Producer producer = client.producer(ProducerConfig.builder(producerGroup).enableMsgTrace(true).build(),
+                message -> TransactionState.COMMIT)) {
+            committed = producer.sendInTransaction(Message.builder(topic).body("tx".getBytes(StandardCharsets.UTF_8))
+                    .tags("TagT").keys("order-3").build(), message -> TransactionState.COMMIT);
+            checked = producer.sendInTransaction(Message.builder(topic).body("tx".getBytes(StandardCharsets.UTF_8))
+                    .keys("order-4").build(), message -> TransactionState.UNKNOWN);
+            // the producer stays up until the broker checked the undecided one and its answer's trace is stored
+            List<TraceContext> checkedTrace = awaitTrace(checked.sendResult().msgId(), found -> found.stream()
+                    .anyMatch(record -> record.getTraceBeans().get(0).isFromTransactionCheck()));
+            // the local transaction's end, left to the check, then the check's
+            assertThat(checkedTrace).filteredOn(record -> record.getTraceType() == TraceType.EndTransaction)
+                    .extracting(record -> record.getTraceBeans().get(0).getTransactionState(),
+                            record -> record.getTraceBeans().get(0).isFromTransactionCheck())
+                    .containsExactlyInAnyOrder(tuple(LocalTransactionState.UNKNOW, false),
+                            tuple(LocalTransactionState.COMMIT_MESSAGE, true));
+            TraceBean end = checkedTrace.stream().filter(record -> record.getTraceBeans().get(0)
+                    .isFromTransactionCheck()).findFirst().orElseThrow().getTraceBeans().get(0);
+            assertThat(end.getTopic()).isEqualTo(topic);
+            assertThat(end.getKeys()).isEqualTo("order-4");
+            assertThat(end.getTransactionId()).isEqualTo(checked.sendResult().msgId());
+        }
+        List<TraceContext> trace = awaitTrace(committed.sendResult().msgId(), found -> kinds(found) == 2);
+        TraceContext pub = only(trace, TraceType.Pub);
+        assertThat(pub.getTraceBeans().get(0).getMsgType()).isEqualTo(MessageType.Trans_Msg_Half);
+        TraceContext end = only(trace, TraceType.EndTransaction);
+        assertThat(end.getGroupName()).isEqualTo(producerGroup);
+        TraceBean bean = end.getTraceBeans().get(0);
+        assertThat(bean.getTopic()).isEqualTo(topic);
+        assertThat(bean.getTags()).isEqualTo("TagT");
+        assertThat(bean.getKeys()).isEqualTo("order-3");
+        assertThat(bean.getMsgType()).isEqualTo(MessageType.Trans_msg_Commit);
+        assertThat(bean.getTransactionId()).isEqualTo(committed.sendResult().msgId());
+        assertThat(bean.getTransactionState()).isEqualTo(LocalTransactionState.COMMIT_MESSAGE);
+        assertThat(bean.isFromTransactionCheck()).isFalse();
+    }
+
     /** The records of {@code msgId}'s trace, once its Pub, SubBefore and SubAfter are all stored and indexed. */
     private List<TraceContext> awaitTrace(String msgId) throws Exception {
+        return awaitTrace(msgId, found -> kinds(found) == 3);
+    }
+
+    private static long kinds(List<TraceContext> records) {
+        return records.stream().map(TraceContext::getTraceType).distinct().count();
+    }
+
+    /** The records of {@code msgId}'s trace, once those stored and indexed are {@code complete}. */
+    private List<TraceContext> awaitTrace(String msgId, Predicate<List<TraceContext>> complete) throws Exception {
         DefaultMQAdminExt admin = ClientTestSupport.admin(cluster);
         try {
             List<TraceContext> found = new ArrayList<>();
             await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
                 found.clear();
                 found.addAll(traceOf(admin, msgId));
-                return found.stream().map(TraceContext::getTraceType).distinct().count() == 3;
+                return complete.test(found);
             });
             return found;
         } finally {

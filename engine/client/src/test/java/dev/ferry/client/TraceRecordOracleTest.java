@@ -2,10 +2,18 @@ package dev.ferry.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.TraceRecord;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.apache.rocketmq.client.AccessChannel;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.trace.TraceBean;
@@ -115,6 +123,73 @@ class TraceRecordOracleTest {
     }
 
     @Test
+    void shouldWriteTheEndOfALocalTransactionAsApachesProducerDoes() {
+        List<dev.ferry.api.Message> written = endsWritten(77L, traces -> traces.ended(dev.ferry.api.Message
+                .builder("TopicT").body(new byte[1]).tags("TagT").keys("k1", "k2").build(), "ID7", "127.0.0.1:10911",
+                TransactionState.ROLLBACK));
+        // what Apache's EndTransactionTraceHookImpl makes of a local transaction's end: the producer's message has no
+        // region, the type is a commit whatever the state, the transaction id is the message's unique key
+        TraceContext apache = context(TraceType.EndTransaction, 77L, "DefaultRegion", "PG_T");
+        TraceBean bean = bean("ID7", "k1 k2");
+        bean.setTopic("TopicT");
+        bean.setTags("TagT");
+        bean.setStoreHost("127.0.0.1:10911");
+        bean.setMsgType(MessageType.Trans_msg_Commit);
+        bean.setTransactionId("ID7");
+        bean.setTransactionState(LocalTransactionState.ROLLBACK_MESSAGE);
+        bean.setFromTransactionCheck(false);
+        apache.getTraceBeans().add(bean);
+
+        assertWrittenAsApache(written, apache);
+    }
+
+    @Test
+    void shouldWriteTheEndOfACheckedTransactionAsApachesProducerDoes() {
+        ReceivedMessage checked = new ReceivedMessage("TopicT", new byte[1], Map.of("UNIQ_KEY", "ID8", "TAGS", "TagT",
+                "MSG_REGION", "RegionB", "REAL_TOPIC", "TopicT"), "OFFSET8", "broker-a", 0, 3L, 99L, 0, 1L, 2L);
+        List<dev.ferry.api.Message> written = endsWritten(78L, traces -> traces.checked(checked,
+                new InetSocketAddress("127.0.0.1", 10911), TransactionState.UNKNOWN));
+        TraceContext apache = context(TraceType.EndTransaction, 78L, "RegionB", "PG_T");
+        TraceBean bean = bean("ID8", null);
+        bean.setTopic("TopicT");
+        bean.setTags("TagT");
+        bean.setStoreHost("127.0.0.1:10911"); // the channel's peer, as Apache's client names it
+        bean.setMsgType(MessageType.Trans_msg_Commit);
+        bean.setTransactionId("ID8");
+        bean.setTransactionState(LocalTransactionState.UNKNOW);
+        bean.setFromTransactionCheck(true);
+        apache.getTraceBeans().add(bean);
+
+        assertWrittenAsApache(written, apache);
+        TraceContext decoded = TraceDataEncoder.decoderFromTraceDataString(
+                new String(written.get(0).body(), StandardCharsets.UTF_8)).get(0);
+        assertThat(decoded.getTraceBeans().get(0).getTransactionState()).isEqualTo(LocalTransactionState.UNKNOW);
+        assertThat(decoded.getTraceBeans().get(0).isFromTransactionCheck()).isTrue();
+    }
+
+    @Test
+    void shouldTraceACheckedMessageUnderItsRealTopicWhenTheBrokerLeftTheHalfTopicOnIt() {
+        ReceivedMessage checked = new ReceivedMessage("RMQ_SYS_TRANS_HALF_TOPIC", new byte[1], Map.of("UNIQ_KEY", "ID8",
+                "REAL_TOPIC", "TopicT"), "OFFSET8", "broker-a", 0, 3L, 99L, 0, 1L, 2L);
+        List<dev.ferry.api.Message> written = endsWritten(78L, traces -> traces.checked(checked,
+                new InetSocketAddress("127.0.0.1", 10911), TransactionState.COMMIT));
+        assertThat(TraceDataEncoder.decoderFromTraceDataString(new String(written.get(0).body(),
+                StandardCharsets.UTF_8)).get(0).getTraceBeans().get(0).getTopic()).isEqualTo("TopicT");
+    }
+
+    @Test
+    void shouldNotTraceTheEndOfATransactionOnTheTraceTopic() {
+        List<dev.ferry.api.Message> written = endsWritten(1L, traces -> {
+            traces.ended(dev.ferry.api.Message.builder("RMQ_SYS_TRACE_TOPIC").body(new byte[1]).build(), "ID1", null,
+                    TransactionState.COMMIT);
+            traces.ended(dev.ferry.api.Message.builder("TopicT").body(new byte[1]).build(), "ID2", null,
+                    TransactionState.COMMIT);
+        });
+        assertThat(written).hasSize(1);
+        assertThat(written.get(0).keys()).containsExactly("ID2");
+    }
+
+    @Test
     void shouldPutRecordsOneAfterAnotherInABodyApachesDecoderSplits() {
         List<TraceRecord> records = List.of(
                 new TraceRecord.SubBefore(1L, "DefaultRegion", "CG", "R1", "ID1", 0, null),
@@ -132,6 +207,27 @@ class TraceRecordOracleTest {
         // Apache's set holds a message's keys as one entry, sent space-separated: the index sees the same keys
         assertThat(TraceRecord.keys(List.of(ferry))).containsExactlyInAnyOrderElementsOf(expected.getTransKey()
                 .stream().flatMap(key -> java.util.Arrays.stream(key.split(" "))).toList());
+    }
+
+    /** The trace messages of what {@code ends} traced at {@code now}, on the default trace topic. */
+    private static List<dev.ferry.api.Message> endsWritten(long now, Consumer<TransactionTraces> ends) {
+        List<dev.ferry.api.Message> sent = new ArrayList<>();
+        TraceWriter writer = new TraceWriter("RMQ_SYS_TRACE_TOPIC", message -> {
+            sent.add(message);
+            return CompletableFuture.completedFuture("stored");
+        }, Ticker.SYSTEM, Runnable::run);
+        ends.accept(new TransactionTraces(writer, "PG_T", Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC),
+                "RMQ_SYS_TRACE_TOPIC"));
+        writer.flush();
+        return sent;
+    }
+
+    private static void assertWrittenAsApache(List<dev.ferry.api.Message> written, TraceContext apache) {
+        TraceTransferBean expected = TraceDataEncoder.encoderFromContextBean(apache);
+        assertThat(written).hasSize(1);
+        assertThat(new String(written.get(0).body(), StandardCharsets.UTF_8)).isEqualTo(expected.getTransData());
+        assertThat(written.get(0).keys()).containsExactlyInAnyOrderElementsOf(expected.getTransKey().stream()
+                .flatMap(key -> java.util.Arrays.stream(key.split(" "))).toList());
     }
 
     private static TraceContext decode(TraceRecord record) {
