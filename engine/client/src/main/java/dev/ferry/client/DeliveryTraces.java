@@ -6,11 +6,12 @@ import dev.ferry.format.MessageProperties;
 import dev.ferry.format.TraceRecord;
 import dev.ferry.format.UniqueMessageIds;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Writes a SubBefore record as a traced push consumer hands a message to its listener and a SubAfter record with the
- * outcome, as RocketMQ's consumer does; a message whose TRACE_ON property is {@code false} is not traced. Thread-safe.
+ * outcome, as RocketMQ's consumer does, and both records of each message a traced pull consumer's poll hands out; a message whose TRACE_ON property is {@code false} is not traced. Thread-safe.
  */
 final class DeliveryTraces implements AutoCloseable {
     /** RocketMQ's ConsumeReturnType ordinals a SubAfter record holds. */
@@ -60,6 +61,29 @@ final class DeliveryTraces implements AutoCloseable {
                         success ? RETURNED : THREW, clock.millis(), group));
             }
         };
+    }
+
+    /**
+     * Traces messages a lite pull consumer's poll hands out, as RocketMQ's does: one request id for the poll, a
+     * SubBefore and at once a successful SubAfter for each message, since the application's handling is not seen.
+     */
+    void polled(List<ReceivedMessage> messages) {
+        List<ReceivedMessage> traced = messages.stream()
+                .filter(message -> !"false".equals(message.properties().get(MessageProperties.TRACE_SWITCH)))
+                .toList();
+        if (traced.isEmpty()) {
+            return;
+        }
+        String requestId = requestIds.next();
+        long now = clock.millis();
+        for (ReceivedMessage message : traced) {
+            writer.write(new TraceRecord.SubBefore(now, region(message), group, requestId, message.msgId(),
+                    message.reconsumeTimes(), message.properties().get(MessageProperties.KEYS)));
+        }
+        for (ReceivedMessage message : traced) {
+            writer.write(new TraceRecord.SubAfter(requestId, message.msgId(), 0, true,
+                    message.properties().get(MessageProperties.KEYS), RETURNED, now, group));
+        }
     }
 
     private static String region(ReceivedMessage message) {

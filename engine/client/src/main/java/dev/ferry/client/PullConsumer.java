@@ -47,6 +47,8 @@ public final class PullConsumer implements AutoCloseable {
     private final List<PulledBatch> heldBack = new ArrayList<>();
     private final List<ScheduledFuture<?>> jobs = new ArrayList<>();
     private final PluginWatches plugins;
+    /** Writes a trace of each polled message; {@code null} when tracing is off. */
+    private final DeliveryTraces traces;
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean assigned;
     private volatile boolean closed;
@@ -66,6 +68,9 @@ public final class PullConsumer implements AutoCloseable {
         offsets.load();
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());
+        this.traces = config.traceTopic().map(topic -> new DeliveryTraces(TraceWriter.started(client, config.group(),
+                "CONSUME", topic), config.group(), client.config().clock(), client.config().ticker(),
+                client.uniqueIds())).orElse(null);
         this.pulls = PullService.of(client, settings, filters, offsets, new PullService.Sink() {
             @Override
             public boolean mayPull(ProcessQueue queue) {
@@ -180,6 +185,9 @@ public final class PullConsumer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (traces != null && !out.isEmpty()) {
+            traces.polled(out);
+        }
         return out;
     }
 
@@ -269,6 +277,9 @@ public final class PullConsumer implements AutoCloseable {
             commit();
         }
         rebalance.dropAll();
+        if (traces != null) {
+            traces.close(); // after the last poll's records
+        }
         if (started.get()) {
             client.heartbeats().removeConsumer(config.group());
         }

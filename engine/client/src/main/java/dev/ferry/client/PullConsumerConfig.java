@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.spi.PluginConfig;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,13 +25,15 @@ import java.util.Optional;
  * @param suspendTimeout how long a broker may hold a pull that found nothing
  * @param pullTimeout socket timeout of a pull
  * @param pullErrorPause how long a queue waits after a failed pull
+ * @param traceTopic where a trace of each polled message is written, in RocketMQ's trace format (RocketMQ's
+ *     enableMsgTrace and customizedTraceTopic); empty: no traces
  */
 public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
                                  String allocateStrategy, PluginConfig allocateStrategyConfig,
                                  Optional<String> fallbackAllocateStrategy, boolean autoCommit,
                                  Duration autoCommitInterval, int pullBatchSize, int pullThresholdForQueue,
                                  Duration rebalanceInterval, Duration suspendTimeout, Duration pullTimeout,
-                                 Duration pullErrorPause) {
+                                 Duration pullErrorPause, Optional<String> traceTopic) {
 
     public PullConsumerConfig {
         ConfigCheck.group("group", group);
@@ -49,6 +52,7 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
         ConfigCheck.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
                 pullTimeout, "must be longer than suspendTimeout " + suspendTimeout);
         ConfigCheck.positive("pullErrorPause", pullErrorPause);
+        ConfigCheck.traceTopic(traceTopic);
     }
 
     public static Builder builder(String group) {
@@ -71,6 +75,8 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
         private Duration suspendTimeout = Duration.ofSeconds(20);
         private Duration pullTimeout = Duration.ofSeconds(30);
         private Duration pullErrorPause = Duration.ofSeconds(1);
+        private boolean enableMsgTrace;
+        private String customizedTraceTopic = SystemTopics.TRACE_TOPIC;
 
         private Builder(String group) {
             this.group = group;
@@ -139,10 +145,23 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
             return this;
         }
 
+        /** Whether a trace of each polled message is written (RocketMQ's enableMsgTrace; default false). */
+        public Builder enableMsgTrace(boolean value) {
+            this.enableMsgTrace = value;
+            return this;
+        }
+
+        /** Where traces go (RocketMQ's customizedTraceTopic; default RMQ_SYS_TRACE_TOPIC). */
+        public Builder customizedTraceTopic(String value) {
+            this.customizedTraceTopic = value;
+            return this;
+        }
+
         public PullConsumerConfig build() {
             return new PullConsumerConfig(group, consumeFromWhere, consumeTimestamp, allocateStrategy,
                     allocateStrategyConfig, Optional.ofNullable(fallbackAllocateStrategy), autoCommit, autoCommitInterval, pullBatchSize, pullThresholdForQueue,
-                    rebalanceInterval, suspendTimeout, pullTimeout, pullErrorPause);
+                    rebalanceInterval, suspendTimeout, pullTimeout, pullErrorPause,
+                    ConfigCheck.traceTopic(enableMsgTrace, customizedTraceTopic));
         }
     }
 }

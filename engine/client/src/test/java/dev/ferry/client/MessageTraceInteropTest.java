@@ -36,6 +36,8 @@ import org.junit.jupiter.api.Test;
  */
 class MessageTraceInteropTest extends AgainstCluster {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** A broker checks a transaction some seconds after it is left open, later when its half queue is busy. */
+    private static final Duration CHECK_WAIT = Duration.ofSeconds(150);
 
     @Test
     void shouldShowOneTraceWhenFerrySendsAndApacheConsumes() throws Exception {
@@ -128,8 +130,8 @@ class MessageTraceInteropTest extends AgainstCluster {
             checked = producer.sendInTransaction(Message.builder(topic).body("tx".getBytes(StandardCharsets.UTF_8))
                     .keys("order-4").build(), message -> TransactionState.UNKNOWN);
             // the producer stays up until the broker checked the undecided one and its answer's trace is stored
-            List<TraceContext> checkedTrace = awaitTrace(checked.sendResult().msgId(), found -> found.stream()
-                    .anyMatch(record -> record.getTraceBeans().get(0).isFromTransactionCheck()));
+            List<TraceContext> checkedTrace = awaitTrace(checked.sendResult().msgId(), CHECK_WAIT, found -> found
+                    .stream().anyMatch(record -> record.getTraceBeans().get(0).isFromTransactionCheck()));
             // the local transaction's end, left to the check, then the check's
             assertThat(checkedTrace).filteredOn(record -> record.getTraceType() == TraceType.EndTransaction)
                     .extracting(record -> record.getTraceBeans().get(0).getTransactionState(),
@@ -142,7 +144,7 @@ class MessageTraceInteropTest extends AgainstCluster {
             assertThat(end.getKeys()).isEqualTo("order-4");
             assertThat(end.getTransactionId()).isEqualTo(checked.sendResult().msgId());
         }
-        List<TraceContext> trace = awaitTrace(committed.sendResult().msgId(), found -> kinds(found) == 2);
+        List<TraceContext> trace = awaitTrace(committed.sendResult().msgId(), WAIT, found -> kinds(found) == 2);
         TraceContext pub = only(trace, TraceType.Pub);
         assertThat(pub.getTraceBeans().get(0).getMsgType()).isEqualTo(MessageType.Trans_Msg_Half);
         TraceContext end = only(trace, TraceType.EndTransaction);
@@ -157,9 +159,39 @@ class MessageTraceInteropTest extends AgainstCluster {
         assertThat(bean.isFromTransactionCheck()).isFalse();
     }
 
+    @Test
+    void shouldShowOneTraceWhenFerrySendsAndFerrysPullConsumerPolls() throws Exception {
+        String topic = ClientTestSupport.unique("TracePull");
+        String producerGroup = ClientTestSupport.unique("PG");
+        String consumerGroup = ClientTestSupport.unique("CG");
+        SendResult sent;
+        try (Producer producer = client.producer(ProducerConfig.builder(producerGroup).enableMsgTrace(true).build())) {
+            sent = producer.send(Message.builder(topic).body("polled".getBytes(StandardCharsets.UTF_8))
+                    .keys("order-5").build());
+        }
+        List<String> polled = new ArrayList<>();
+        try (PullConsumer consumer = client.pullConsumer(PullConsumerConfig.builder(consumerGroup)
+                .consumeFromWhere(dev.ferry.client.ConsumeFromWhere.FIRST_OFFSET).enableMsgTrace(true).build())) {
+            consumer.subscribe(topic, "*");
+            await().atMost(WAIT).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(message -> polled.add(message.msgId()));
+                return polled.contains(sent.msgId());
+            });
+        }
+        List<TraceContext> trace = awaitTrace(sent.msgId());
+        assertThat(only(trace, TraceType.Pub).getGroupName()).isEqualTo(producerGroup);
+        TraceContext before = only(trace, TraceType.SubBefore);
+        assertThat(before.getGroupName()).isEqualTo(consumerGroup);
+        assertThat(before.getTraceBeans().get(0).getKeys()).isEqualTo("order-5");
+        TraceContext after = only(trace, TraceType.SubAfter);
+        assertThat(after.getRequestId()).isEqualTo(before.getRequestId());
+        assertThat(after.isSuccess()).isTrue();
+        assertThat(after.getGroupName()).isEqualTo(consumerGroup);
+    }
+
     /** The records of {@code msgId}'s trace, once its Pub, SubBefore and SubAfter are all stored and indexed. */
     private List<TraceContext> awaitTrace(String msgId) throws Exception {
-        return awaitTrace(msgId, found -> kinds(found) == 3);
+        return awaitTrace(msgId, WAIT, found -> kinds(found) == 3);
     }
 
     private static long kinds(List<TraceContext> records) {
@@ -167,11 +199,12 @@ class MessageTraceInteropTest extends AgainstCluster {
     }
 
     /** The records of {@code msgId}'s trace, once those stored and indexed are {@code complete}. */
-    private List<TraceContext> awaitTrace(String msgId, Predicate<List<TraceContext>> complete) throws Exception {
+    private List<TraceContext> awaitTrace(String msgId, Duration wait, Predicate<List<TraceContext>> complete)
+            throws Exception {
         DefaultMQAdminExt admin = ClientTestSupport.admin(cluster);
         try {
             List<TraceContext> found = new ArrayList<>();
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+            await().atMost(wait).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
                 found.clear();
                 found.addAll(traceOf(admin, msgId));
                 return complete.test(found);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ferry.format.SystemTopics;
 import org.junit.jupiter.api.Test;
 
-/** RocketMQ's enableMsgTrace and customizedTraceTopic on the producer's and push consumer's configs. */
+/** RocketMQ's enableMsgTrace and customizedTraceTopic on the producer's and consumers' configs. */
 class TraceConfigTest {
 
     @Test
@@ -19,6 +19,9 @@ class TraceConfigTest {
                 .contains(SystemTopics.TRACE_TOPIC);
         assertThat(PushConsumerConfig.builder("CG").subscribe("TopicA", "*").enableMsgTrace(true)
                 .customizedTraceTopic("TopicT").build().traceTopic()).contains("TopicT");
+        assertThat(PullConsumerConfig.builder("CG").build().traceTopic()).isEmpty();
+        assertThat(PullConsumerConfig.builder("CG").enableMsgTrace(true).build().traceTopic())
+                .contains(SystemTopics.TRACE_TOPIC);
     }
 
     @Test
@@ -29,5 +32,7 @@ class TraceConfigTest {
         assertThatThrownBy(() -> PushConsumerConfig.builder("CG").subscribe("TopicA", "*").enableMsgTrace(true)
                 .customizedTraceTopic("x".repeat(200)).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("customizedTraceTopic");
+        assertThatThrownBy(() -> PullConsumerConfig.builder("CG").enableMsgTrace(true).customizedTraceTopic("a/b")
+                .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customizedTraceTopic");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.TraceRecord;
+import dev.ferry.format.UniqueMessageIds;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -190,6 +191,46 @@ class TraceRecordOracleTest {
     }
 
     @Test
+    void shouldTraceAPollAsApachesLitePullConsumerDoesSkippingMessagesWithTraceOff() {
+        List<dev.ferry.api.Message> sent = new ArrayList<>();
+        TraceWriter writer = capturing(sent);
+        DeliveryTraces traces = new DeliveryTraces(writer, "CG_P", Clock.fixed(Instant.ofEpochMilli(50L),
+                ZoneOffset.UTC), Ticker.SYSTEM, new UniqueMessageIds(new byte[] {127, 0, 0, 1}, 1, 1,
+                Clock.systemUTC(), ZoneOffset.UTC));
+        traces.polled(List.of(
+                new ReceivedMessage("TopicP", new byte[1], Map.of("KEYS", "k1"), "ID1", "broker-a", 0, 0L, 0L, 2, 1L,
+                        2L),
+                new ReceivedMessage("TopicP", new byte[1], Map.of("TRACE_ON", "false"), "ID2", "broker-a", 0, 1L, 9L,
+                        0, 1L, 2L)));
+        writer.flush();
+
+        assertThat(sent).hasSize(1);
+        List<TraceContext> decoded = TraceDataEncoder.decoderFromTraceDataString(
+                new String(sent.get(0).body(), StandardCharsets.UTF_8));
+        assertThat(decoded).extracting(TraceContext::getTraceType).containsExactly(TraceType.SubBefore,
+                TraceType.SubAfter);
+        String requestId = decoded.get(0).getRequestId();
+        // what Apache's hooks make of a poll: a SubBefore, then a SubAfter with success, no cost, no return type (0)
+        TraceContext apacheBefore = context(TraceType.SubBefore, 50L, "DefaultRegion", "CG_P");
+        apacheBefore.setRequestId(requestId);
+        TraceBean beforeBean = bean("ID1", "k1");
+        beforeBean.setRetryTimes(2);
+        apacheBefore.getTraceBeans().add(beforeBean);
+        TraceContext apacheAfter = context(TraceType.SubAfter, 50L, "DefaultRegion", "CG_P");
+        apacheAfter.setRequestId(requestId);
+        apacheAfter.setCostTime(0);
+        apacheAfter.setSuccess(true);
+        apacheAfter.setContextCode(0);
+        apacheAfter.setAccessChannel(AccessChannel.LOCAL); // the lite pull consumer's default
+        apacheAfter.getTraceBeans().add(bean("ID1", "k1"));
+        assertThat(new String(sent.get(0).body(), StandardCharsets.UTF_8)).isEqualTo(
+                TraceDataEncoder.encoderFromContextBean(apacheBefore).getTransData()
+                        + TraceDataEncoder.encoderFromContextBean(apacheAfter).getTransData());
+        assertThat(requestId).isNotBlank();
+        assertThat(sent.get(0).keys()).containsExactly("ID1", "k1");
+    }
+
+    @Test
     void shouldPutRecordsOneAfterAnotherInABodyApachesDecoderSplits() {
         List<TraceRecord> records = List.of(
                 new TraceRecord.SubBefore(1L, "DefaultRegion", "CG", "R1", "ID1", 0, null),
@@ -212,14 +253,19 @@ class TraceRecordOracleTest {
     /** The trace messages of what {@code ends} traced at {@code now}, on the default trace topic. */
     private static List<dev.ferry.api.Message> endsWritten(long now, Consumer<TransactionTraces> ends) {
         List<dev.ferry.api.Message> sent = new ArrayList<>();
-        TraceWriter writer = new TraceWriter("RMQ_SYS_TRACE_TOPIC", message -> {
-            sent.add(message);
-            return CompletableFuture.completedFuture("stored");
-        }, Ticker.SYSTEM, Runnable::run);
+        TraceWriter writer = capturing(sent);
         ends.accept(new TransactionTraces(writer, "PG_T", Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC),
                 "RMQ_SYS_TRACE_TOPIC"));
         writer.flush();
         return sent;
+    }
+
+    /** A writer on the default trace topic whose trace messages, sent at each flush, land in {@code sent}. */
+    private static TraceWriter capturing(List<dev.ferry.api.Message> sent) {
+        return new TraceWriter("RMQ_SYS_TRACE_TOPIC", message -> {
+            sent.add(message);
+            return CompletableFuture.completedFuture("stored");
+        }, Ticker.SYSTEM, Runnable::run);
     }
 
     private static void assertWrittenAsApache(List<dev.ferry.api.Message> written, TraceContext apache) {
