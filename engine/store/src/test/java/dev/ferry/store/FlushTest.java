@@ -3,14 +3,17 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ThreadRoles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,12 +87,29 @@ class FlushTest {
     void shouldCompleteAsyncAppendsAtOnceUnderAsyncFlush() {
         StoreConfig config = TestMessages.smallConfig(dir).flushMode(FlushMode.ASYNC_FLUSH)
             .flushInterval(Duration.ofHours(1)).build();
-        try (MessageStore store = MessageStore.builder(config).open()) {
-            CompletableFuture<AppendResult> appended = store.appendAsync(TestMessages.message("AsyncNow", 0, "a"));
+        // the flush loop's first pass (at its start) waits until the append has been looked at
+        CountDownLatch flushMayStart = new CountDownLatch(1);
+        ThreadFactory threads = task -> new Thread(() -> {
+            if (ThreadRoles.roleOf(task).filter("ferry-store-flush"::equals).isPresent()) {
+                try {
+                    flushMayStart.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            task.run();
+        });
+        try (MessageStore store = MessageStore.builder(config).threadFactory(threads).open()) {
+            try {
+                CompletableFuture<AppendResult> appended =
+                    store.appendAsync(TestMessages.message("AsyncNow", 0, "a"));
 
-            assertThat(appended).isCompleted();
-            assertThat(appended.join().status()).isEqualTo(AppendStatus.PUT_OK);
-            assertThat(store.commitLogFlushedOffset()).isLessThan(appended.join().nextPhysicalOffset());
+                assertThat(appended).isCompleted();
+                assertThat(appended.join().status()).isEqualTo(AppendStatus.PUT_OK);
+                assertThat(store.commitLogFlushedOffset()).isLessThan(appended.join().nextPhysicalOffset());
+            } finally {
+                flushMayStart.countDown(); // before the store closes, which waits for the loop
+            }
         }
     }
 
