@@ -134,6 +134,97 @@ public final class StoredMessageView {
         return MessageProperties.tagsCode(propertiesString());
     }
 
+    /**
+     * This entry's bytes with another topic and queue id, everything else (offsets, times, flags, body, properties)
+     * as stored: a half message shown to its producer under the topic it was sent to, as Apache's broker shows it.
+     *
+     * @throws IllegalArgumentException when the topic does not fit the entry's format
+     */
+    public ByteBuffer retargeted(String topic, int queueId) {
+        byte[] topicBytes = topic.getBytes(StandardCharsets.UTF_8);
+        boolean v2 = magicCode() == StoredMessageCodec.MAGIC_V2;
+        if (topicBytes.length > (v2 ? Short.MAX_VALUE : Byte.MAX_VALUE)) {
+            throw new IllegalArgumentException("topic of " + topicBytes.length + " bytes does not fit the entry");
+        }
+        byte[] properties = propertiesString().getBytes(StandardCharsets.UTF_8);
+        byte[] body = bodyBytes();
+        int length = StoredMessageCodec.encodedLength(sysFlag(), body.length, topicBytes.length, properties.length, v2);
+        StoredMessageView original = this;
+        ByteBuffer target = ByteBuffer.allocate(length);
+        StoredMessageCodec.encode(target, 0, new StoredMessageCodec.Encodable() {
+            @Override
+            public int magicCode() {
+                return original.magicCode();
+            }
+
+            @Override
+            public int bodyCrc() {
+                return original.bodyCrc();
+            }
+
+            @Override
+            public int queueId() {
+                return queueId;
+            }
+
+            @Override
+            public int flag() {
+                return original.flag();
+            }
+
+            @Override
+            public int sysFlag() {
+                return original.sysFlag();
+            }
+
+            @Override
+            public long bornTimestamp() {
+                return original.bornTimestamp();
+            }
+
+            @Override
+            public InetSocketAddress bornHost() {
+                return original.bornHost();
+            }
+
+            @Override
+            public InetSocketAddress storeHost() {
+                return original.storeHost();
+            }
+
+            @Override
+            public int reconsumeTimes() {
+                return original.reconsumeTimes();
+            }
+
+            @Override
+            public long preparedTransactionOffset() {
+                return original.preparedTransactionOffset();
+            }
+
+            @Override
+            public byte[] body() {
+                return body;
+            }
+
+            @Override
+            public byte[] topicBytes() {
+                return topicBytes;
+            }
+
+            @Override
+            public byte[] propertiesBytes() {
+                return properties;
+            }
+
+            @Override
+            public int encodedLength() {
+                return length;
+            }
+        }, queueOffset(), physicalOffset(), storeTimestamp());
+        return target;
+    }
+
     /** The offset message id of this entry. */
     public String offsetMessageId() {
         return OffsetMessageId.encode(storeHost(), physicalOffset());

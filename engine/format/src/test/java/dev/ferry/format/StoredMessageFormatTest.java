@@ -184,6 +184,24 @@ class StoredMessageFormatTest {
                 f.physicalOffset()).verdict()).isEqualTo(StoredMessageCodec.Verdict.MESSAGE);
     }
 
+    @Property(tries = 1_000)
+    void shouldRetargetAnEntryToAnotherTopicAndQueueKeepingEveryOtherField(@ForAll long seed) {
+        Fields f = randomFields(seed, false);
+        String topic = from(new Random(seed + 1), TOPIC_CHARACTERS, 1 + new Random(seed + 2).nextInt(127));
+        ByteBuffer retargeted = StoredMessageView.over(encode(f)).retargeted(topic, 7);
+
+        MessageExt apache = MessageDecoder.decode(retargeted.duplicate(), true, false, false, false, true);
+        Fields expected = new Fields(7, f.flag(), f.queueOffset(), f.physicalOffset(), f.sysFlag(), f.bornTimestamp(),
+                f.bornHost(), f.storeTimestamp(), f.storeHost(), f.reconsumeTimes(), f.preparedTransactionOffset(),
+                f.body(), topic, f.properties());
+        assertThat(retargeted.array()).as("the entry written with the new topic and queue")
+                .isEqualTo(encode(expected).array());
+        assertThat(apache.getTopic()).isEqualTo(topic);
+        assertThat(apache.getQueueId()).isEqualTo(7);
+        assertThat(StoredMessageCodec.check(retargeted, 0, retargeted.capacity() + StoredMessageCodec.BLANK_MARKER_SIZE,
+                f.physicalOffset()).verdict()).isEqualTo(StoredMessageCodec.Verdict.MESSAGE);
+    }
+
     @Property(tries = 3_000)
     void shouldReadAndVerifyEntriesApacheWritesFieldForField(@ForAll long seed) throws Exception {
         Fields f = randomFields(seed, false);

@@ -19,6 +19,7 @@ import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -360,7 +361,7 @@ final class TransactionService {
                         new CheckTransactionStateRequestHeader(half.property(MessageProperties.REAL_TOPIC),
                                 half.queueOffset(), half.physicalOffset(), uniqueKey, uniqueKey,
                                 half.offsetMessageId(), config.brokerName()))
-                .bodyParts(List.of(half.bytes())).build();
+                .bodyParts(List.of(asSent(half))).build();
         try {
             channel.invokeOneway(check, CHECK_SEND_TIMEOUT);
         } catch (RemotingException e) {
@@ -393,5 +394,19 @@ final class TransactionService {
 
     void persist() {
         file.write(new Stored(checkOffset, new HashMap<>(checks)));
+    }
+
+    /**
+     * The half message under the topic and queue its producer sent it to (its REAL_TOPIC and REAL_QUEUE_ID), as
+     * Apache's broker shows it in a check-back: the producer's checker reads the message's topic. As stored when
+     * those properties are not a topic and queue.
+     */
+    private static ByteBuffer asSent(StoredMessageView half) {
+        String realTopic = half.property(MessageProperties.REAL_TOPIC);
+        int realQueue = queueId(half.property(MessageProperties.REAL_QUEUE_ID));
+        if (NameRules.topicProblem(realTopic) != null || realQueue < 0) {
+            return half.bytes();
+        }
+        return half.retargeted(realTopic, realQueue);
     }
 }
