@@ -143,7 +143,7 @@ final class TopicAdminProcessor implements RequestProcessor {
             return "The specified topic is longer than topic max length.";
         }
         if (SystemTopics.isSystemTopic(topic) || topic.equals(config.clusterName())
-                || topic.equals(config.brokerName())) {
+                || topic.equals(config.brokerName()) || topic.equals(SystemTopics.replyTopic(config.clusterName()))) {
             return "The topic[" + topic + "] is conflict with system topic.";
         }
         return null;

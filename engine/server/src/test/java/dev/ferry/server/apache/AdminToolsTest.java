@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -209,6 +210,17 @@ class AdminToolsTest {
         awaitRoute("Doomed", 2);
         TopicStatsTable stats = admin.examineTopicStats("Doomed");
         assertThat(stats.getOffsetTable().values()).allSatisfy(o -> assertThat(o.getMaxOffset()).isZero());
+    }
+
+    @Test
+    void theClustersOwnTopicsAreNeitherDeletedNorRecreatedByAnAdmin() throws Exception {
+        for (String topic : List.of("DefaultCluster", "broker-a", "DefaultCluster_REPLY_TOPIC")) {
+            assertThatThrownBy(() -> admin.deleteTopicInBroker(Set.of(broker), topic)).as(topic)
+                    .hasMessageContaining("The topic[" + topic + "] is conflict with system topic.");
+            assertThatThrownBy(() -> admin.createAndUpdateTopicConfig(broker, new TopicConfig(topic, 8, 8)))
+                    .as(topic).hasMessageContaining("is conflict with system topic.");
+            assertThat(admin.examineTopicConfig(broker, topic).getWriteQueueNums()).as(topic).isNotEqualTo(8);
+        }
     }
 
     @Test
