@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.function.Consumer;
 
 /** A ferry-server in this JVM on free ports, with small commit-log files, as the cluster under test. */
 public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable {
@@ -20,6 +21,11 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
     }
 
     public static FerryServerCluster start() {
+        return start(settings -> { });
+    }
+
+    /** As {@link #start()}, with {@code settings} applied to the server's config on top. */
+    public static FerryServerCluster start(Consumer<FerryServerConfig.Builder> settings) {
         Path directory;
         try {
             directory = Files.createTempDirectory("ferry-client-server");
@@ -27,8 +33,10 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
             throw new UncheckedIOException(e);
         }
         try {
-            FerryServerConfig config = FerryServerConfig.builder(directory).namesrvPort(0).brokerPort(0)
-                    .commitLogSegmentSize(16 * 1024 * 1024).build();
+            FerryServerConfig.Builder builder = FerryServerConfig.builder(directory).namesrvPort(0).brokerPort(0)
+                    .commitLogSegmentSize(16 * 1024 * 1024);
+            settings.accept(builder);
+            FerryServerConfig config = builder.build();
             return new FerryServerCluster(new FerryServer(config, Clock.systemUTC(),
                     new DefaultThreadFactory("ferry-server-under-test", true)).start(), directory);
         } catch (RuntimeException e) {
