@@ -63,6 +63,14 @@ public final class MessageProperties {
     public static final String TIMER_DELIVER_MS = "TIMER_DELIVER_MS";
     public static final String TIMER_DELAY_SEC = "TIMER_DELAY_SEC";
     public static final String TIMER_DELAY_MS = "TIMER_DELAY_MS";
+    /** The time a timer message fires, rounded to the broker's timer precision (set by the broker). */
+    public static final String TIMER_OUT_MS = "TIMER_OUT_MS";
+    /** When the broker put a timer message in its timer store. */
+    public static final String TIMER_ENQUEUE_MS = "TIMER_ENQUEUE_MS";
+    /** When the broker took a timer message out of its timer store to deliver it. */
+    public static final String TIMER_DEQUEUE_MS = "TIMER_DEQUEUE_MS";
+    /** Cancels the pending timer message {@code topic+uniqKey} due at the same time. */
+    public static final String TIMER_DEL_UNIQKEY = "TIMER_DEL_UNIQKEY";
 
     /** The names the client or the broker set themselves: an application's own property may not use them. */
     public static final Set<String> RESERVED = Set.of(TAGS, KEYS, UNIQ_KEY, WAIT, DELAY, RETRY_TOPIC, REAL_TOPIC,

@@ -16,9 +16,11 @@ public final class SystemTopics {
     public static final String TRANSACTION_CHECK_GROUP = "CID_RMQ_SYS_TRANS";
     /** Where message traces go unless a client or broker names another topic (Apache's msgTraceTopicName). */
     public static final String TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
+    /** Where timer messages wait for their time, one queue (Apache's timer topic). */
+    public static final String TIMER_TOPIC = "rmq_sys_wheel_timer";
 
     private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
-            TRANSACTION_OP_TOPIC);
+            TRANSACTION_OP_TOPIC, TIMER_TOPIC);
 
     /** Topics Apache reserves (besides those with {@link #SYSTEM_PREFIX}): no operator creates or deletes them. */
     private static final Set<String> RESERVED = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,

@@ -46,8 +46,8 @@ final class ApacheBrokerKeys {
             + "(sendThreadPoolQueueCapacity ...), not after a wait";
     private static final String PULL_SIZE = "a pull returns at most 32 messages, read from the page cache or disk "
             + "alike";
-    private static final String TIMERS = "timer messages (a delivery time) are not delivered yet; messages with a "
-            + "delay level are";
+    private static final String TIMERS = "Ferry's timer store sizes its log and ring itself and fires on one "
+            + "thread (docs/architecture.md, Timer messages)";
     private static final String HA = "a Ferry slave follows its master over Apache's HA protocol with fixed "
             + "intervals and batches";
     private static final String STATS = "Ferry's figures are its metrics (metricsExporterType) and "
@@ -130,7 +130,6 @@ final class ApacheBrokerKeys {
         refusedUnless(k, "brokerPermission", "6", "a Ferry broker always reads and writes (6); a read-only or "
                 + "write-only broker is not implemented");
         refusedUnless(k, "rejectTransactionMessage", "false", "Ferry always takes transactional messages");
-        warnedUnless(k, "timerWheelEnable", "false", TIMERS);
         warnedUnless(k, "slaveReadEnable", "false", "clients read a broker group's queues from its master, and "
                 + "from a slave only while no master is listed");
         warnedUnless(k, "longPollingEnable", "true", "Ferry always holds a pull that finds nothing (long "
@@ -186,9 +185,8 @@ final class ApacheBrokerKeys {
                 "maxTransferBytesOnMessageInDisk", "maxTransferCountOnMessageInDisk"}) {
             ignore(k, key, PULL_SIZE);
         }
-        for (String key : new String[] {"timerMaxDelaySec", "timerPrecisionMs", "timerRollWindowSlot",
-                "timerFlushIntervalMs", "timerGetMessageThreadNum", "timerPutMessageThreadNum",
-                "mappedFileSizeTimerLog"}) {
+        for (String key : new String[] {"timerRollWindowSlot", "timerFlushIntervalMs", "timerGetMessageThreadNum",
+                "timerPutMessageThreadNum", "mappedFileSizeTimerLog"}) {
             ignore(k, key, TIMERS);
         }
         for (String key : new String[] {"haMasterAddress", "haSendHeartbeatInterval", "haHousekeepingInterval",

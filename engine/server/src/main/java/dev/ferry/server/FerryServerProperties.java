@@ -168,6 +168,15 @@ public final class FerryServerProperties {
                 b.firstOffsetRule().withRatio(integer("accessMessageInMemoryMaxRatio", v)))));
         k.put("strictLastOffset", (t, v) -> t.server.broker(b -> b.firstOffsetRule(
                 b.firstOffsetRule().withStrict(bool("strictLastOffset", v)))));
+        // Apache's keys (MessageStoreConfig): how timer messages are held
+        k.put("timerWheelEnable", (t, v) -> t.server.broker(b -> b.timers(
+                b.timers().withEnabled(bool("timerWheelEnable", v)))));
+        k.put("timerPrecisionMs", (t, v) -> t.server.broker(b -> b.timers(
+                b.timers().withPrecisionMs(integer("timerPrecisionMs", v)))));
+        k.put("timerMaxDelaySec", (t, v) -> t.server.broker(b -> b.timers(
+                b.timers().withMaxDelaySec(longValue("timerMaxDelaySec", v)))));
+        k.put("timerCongestNumEachSlot", (t, v) -> t.server.broker(b -> b.timers(
+                b.timers().withCongestNumEachSlot(integer("timerCongestNumEachSlot", v)))));
         k.put("ioThreads", (t, v) -> t.server.broker(b -> b.ioThreads(integer("ioThreads", v))));
         k.put("flushMode", (t, v) -> t.server.flushMode(flushMode(v)));
         k.put("commitLogSegmentSize", (t, v) -> t.server.commitLogSegmentSize(integer("commitLogSegmentSize", v)));

@@ -89,14 +89,13 @@ class ApacheBrokerKeysTest {
     @Test
     void shouldListEveryIgnoredKeyWithWhyInOneWarningLine() {
         FerryServerProperties.Reading reading = read("deleteWhen", "04", "diskSpaceCleanForciblyRatio", "85",
-                "timerWheelEnable", "true",
+                "timerWheelEnable", "true", "timerRollWindowSlot", "172800",
                 "timerMaxDelaySec", "259200", "sendMessageThreadPoolNums", "16", "osPageCacheBusyTimeOutMills",
                 "1000", "brokerIP1", "127.0.0.1", "brokerIP2", "10.0.0.9", "slaveReadEnable", "true");
-        assertThat(reading.ignored()).containsOnlyKeys("diskSpaceCleanForciblyRatio", "timerWheelEnable",
-                "timerMaxDelaySec",
+        assertThat(reading.ignored()).containsOnlyKeys("diskSpaceCleanForciblyRatio", "timerRollWindowSlot",
                 "sendMessageThreadPoolNums", "osPageCacheBusyTimeOutMills", "brokerIP2", "slaveReadEnable");
         assertThat(reading.ignored().get("diskSpaceCleanForciblyRatio")).contains("older than fileReservedTime");
-        assertThat(reading.ignored().get("timerWheelEnable")).contains("not delivered yet");
+        assertThat(reading.ignored().get("timerRollWindowSlot")).contains("timer store sizes");
         assertThat(reading.warning()).hasValueSatisfying(line -> assertThat(line)
                 .startsWith("Ferry ignores these Apache broker keys: ").doesNotContain("\n")
                 .contains("diskSpaceCleanForciblyRatio (Ferry deletes", "brokerIP2 (a master serves"));

@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The message store: a commit log, consume queues per topic and queue id, a key index, flushing, recovery and
@@ -367,6 +369,23 @@ public final class MessageStore implements AutoCloseable {
                                                  long endTimestamp) {
         return new QueryMessageResult(finder.byKey(topic, key, maxResults, beginTimestamp, endTimestamp),
             dispatcher.lastDispatchedTimestamp(), dispatcher.dispatchedOffset());
+    }
+
+    /**
+     * Hands every message from commit-log offset {@code from} up to {@code limit} to {@code sink}, in the order they
+     * were written, and returns the offset reached (below the first segment, from the first segment).
+     */
+    public long forEachMessage(long from, long limit, Consumer<StoredMessageView> sink) {
+        return commitLog.forEachEntry(from, Math.min(limit, commitLog.writtenOffset()), sink);
+    }
+
+    /**
+     * Keeps retention by age from deleting any segment that reaches past {@code floor}'s answer, asked on each pass:
+     * messages another part still needs (a timer's message until it fires). A disk above its clean ratio still
+     * deletes the oldest segment, floor or not.
+     */
+    public void expiryFloor(LongSupplier floor) {
+        retention.expiryFloor(Objects.requireNonNull(floor, "floor"));
     }
 
     /** Smallest commit-log offset still on disk. */

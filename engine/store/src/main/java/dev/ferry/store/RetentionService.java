@@ -5,12 +5,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Deletes old commit-log segments, on the retention thread: every segment (never the active one) whose last write is
  * older than the retention time (within the delete hours, when there are any, or while the disk is above the clean
  * ratio, as Apache's deleteWhen), plus the oldest remaining one while the disk is above the clean ratio. Only segments
- * already flushed and dispatched go. Then consume queues and the index drop what pointed into them, so their min
+ * already flushed and dispatched go, and expiry never passes the floor another part sets (a pending timer's message
+ * stays until it fires; only a tight disk deletes it). Then consume queues and the index drop what pointed into them, so their min
  * offsets advance and reads below them answer {@link GetMessageStatus#OFFSET_TOO_SMALL}.
  */
 final class RetentionService implements DutyLoop.Duty {
@@ -26,6 +28,8 @@ final class RetentionService implements DutyLoop.Duty {
     private final double cleanRatio;
     private final Set<Integer> deleteHours;
     private final ZoneId deleteZone;
+    /** Where expiry stops: segments reaching past it hold messages another part still needs (pending timers). */
+    private volatile LongSupplier expiryFloor = () -> Long.MAX_VALUE;
 
     RetentionService(CommitLog commitLog, ConsumeQueueTable consumeQueues, MessageIndex index, Dispatcher dispatcher,
                      DiskSpace disk, Clock clock, Duration retention, double cleanRatio, Set<Integer> deleteHours,
@@ -42,6 +46,10 @@ final class RetentionService implements DutyLoop.Duty {
         this.deleteZone = deleteZone;
     }
 
+    void expiryFloor(LongSupplier value) {
+        this.expiryFloor = value;
+    }
+
     @Override
     public int doWork() {
         deleteExpired();
@@ -55,12 +63,14 @@ final class RetentionService implements DutyLoop.Duty {
         boolean diskTight = disk.usedRatio() > cleanRatio;
         boolean deleteHour = deleteHours.isEmpty()
                 || deleteHours.contains(clock.instant().atZone(deleteZone).getHour());
+        long floor = expiryFloor.getAsLong();
         int[] forced = {0};
         int deleted = commitLog.file().deleteHeadWhile(segment -> {
             if (segment.baseOffset() + segment.size() > safeLimit) {
                 return false;
             }
-            if (segment.lastWriteTimestamp() < expiredBefore && (deleteHour || diskTight)) {
+            if (segment.lastWriteTimestamp() < expiredBefore && (deleteHour || diskTight)
+                    && segment.baseOffset() + segment.size() <= floor) {
                 return true;
             }
             return diskTight && forced[0]++ == 0;

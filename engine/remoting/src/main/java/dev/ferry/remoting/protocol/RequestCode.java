@@ -38,6 +38,8 @@ public final class RequestCode {
     public static final int GET_ALL_CONSUMER_OFFSET = 43;
     public static final int GET_ALL_DELAY_OFFSET = 45;
     public static final int CHECK_CLIENT_CONFIG = 46;
+    /** A slave asks its master how far timer messages have fired. */
+    public static final int GET_TIMER_CHECK_POINT = 60;
     public static final int GET_CLIENT_CONFIG = 47;
     public static final int PUT_KV_CONFIG = 100;
     public static final int GET_KV_CONFIG = 101;
@@ -145,6 +147,7 @@ public final class RequestCode {
             Map.entry(UNLOCK_BATCH_MQ, "UNLOCK_BATCH_MQ"),
             Map.entry(GET_ALL_CONSUMER_OFFSET, "GET_ALL_CONSUMER_OFFSET"),
             Map.entry(GET_ALL_DELAY_OFFSET, "GET_ALL_DELAY_OFFSET"),
+            Map.entry(GET_TIMER_CHECK_POINT, "GET_TIMER_CHECK_POINT"),
             Map.entry(CHECK_CLIENT_CONFIG, "CHECK_CLIENT_CONFIG"),
             Map.entry(GET_CLIENT_CONFIG, "GET_CLIENT_CONFIG"),
             Map.entry(REGISTER_BROKER, "REGISTER_BROKER"),

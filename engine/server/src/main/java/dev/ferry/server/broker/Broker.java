@@ -12,6 +12,8 @@ import dev.ferry.server.auth.AuthAdminProcessor;
 import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.auth.AuthMetadata;
 import dev.ferry.server.auth.RequestResources;
+import dev.ferry.server.timer.TimerRouting;
+import dev.ferry.server.timer.TimerStore;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.RemotingServer;
@@ -64,6 +66,8 @@ public final class Broker implements AutoCloseable {
     private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
     /** How often due delayed messages are looked for: the most a delivery can be late by, plus the move. */
     private static final Duration DELAY_POLL = Duration.ofMillis(100);
+    /** How often the timer thread looks for new timers and due slots: a small part of a slot's lateness. */
+    private static final long TIMER_TICK_MS = 10;
     /** How soon a new topic or group is on disk: one write per round however many were created. */
     private static final Duration TABLE_PERSIST = Duration.ofMillis(200);
 
@@ -95,6 +99,9 @@ public final class Broker implements AutoCloseable {
     private final BodyCodec json = new BodyCodec();
     private final SendMessageProcessor send;
     private final ScheduleService schedule;
+    private final TimerStore timers;
+    /** The timer store's one thread: it indexes, fires and saves. */
+    private final ScheduledExecutorService timerThread;
     private final TransactionService transactions;
     private final SubscriptionFilters filters;
     private final BrokerStatsProcessor stats;
@@ -183,16 +190,23 @@ public final class Broker implements AutoCloseable {
         RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), subscriptionGroups::get, topics,
                 this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
+        this.timers = new TimerStore(config.timers(), store, config.storeDir().resolve("timer"), clock,
+                this::storeHost, topic -> topics.get(topic).isPresent() || SystemTopics.isRetryTopic(topic));
+        store.expiryFloor(timers::expiryFloor);
+        this.timerThread = Executors.newSingleThreadScheduledExecutor(
+                ThreadRoles.named("ferry-broker-timer", threadFactory));
+        TimerRouting timerRouting = new TimerRouting(config.timers(), clock, timers::slotCount);
         this.replication = new BrokerReplication(config, store, new MasterCopy(nameServerClient, json, topics,
-                subscriptionGroups, offsets, schedule), storeConfig.syncFlushTimeout(),
+                subscriptionGroups, offsets, schedule, timers), storeConfig.syncFlushTimeout(),
                 ThreadRoles.named("ferry-broker-replication", threadFactory),
                 () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
         registration.whenMasterNamed(replication::masterNamed);
         this.dispatched = replication::appended;
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost,
-                (producer, half) -> messageAccess.mayDecide(producer, half));
+                (producer, half) -> messageAccess.mayDecide(producer, half),
+                new WaitRouting(schedule, timerRouting)::route);
         this.send = new SendMessageProcessor(config, store, topics, this::topicsChanged, storeHost, schedule, retries,
-                counters, subscriptionGroups, settings, replication.sendWait(), replication::appended);
+                counters, subscriptionGroups, settings, replication.sendWait(), replication::appended, timerRouting);
         this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
                 clock, counters, subscriptionGroups, pullOffsets);
@@ -271,7 +285,7 @@ public final class Broker implements AutoCloseable {
         for (int code : BrokerInfoProcessor.CODES) {
             remoting.registerProcessor(code, info, queryExecutor);
         }
-        replication.registerProcessors(remoting, offsets, schedule, json, adminExecutor, sendLane);
+        replication.registerProcessors(remoting, offsets, schedule, timers, clock, json, adminExecutor, sendLane);
         countDecisions();
         this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
                 consumers, producers, counters, replies, executors());
@@ -385,6 +399,10 @@ public final class Broker implements AutoCloseable {
                 TimeUnit.MINUTES);
         scheduler.scheduleWithFixedDelay(() -> quietly("persisting delay progress", schedule::persistIfChanged),
                 persist, persist, TimeUnit.MILLISECONDS);
+        // a slave indexes the timers its master's log brings and takes the master's progress; it fires none
+        timers.firing(!replication.isSlave());
+        timerThread.scheduleWithFixedDelay(() -> quietly("holding timer messages", timers::tick), TIMER_TICK_MS,
+                TIMER_TICK_MS, TimeUnit.MILLISECONDS);
         if (!replication.isSlave()) { // a slave's copy of the log is written by its master alone
             scheduler.scheduleWithFixedDelay(() -> quietly("delivering delayed messages", schedule::deliverDue),
                     DELAY_POLL.toMillis(), DELAY_POLL.toMillis(), TimeUnit.MILLISECONDS);
@@ -541,6 +559,7 @@ public final class Broker implements AutoCloseable {
         closed = true;
         scheduler.shutdownNow();
         registrar.shutdownNow();
+        timerThread.shutdown(); // not interrupted: an interrupt would close the timer log's files under it
         registration.unregisterAll();
         // sends waiting for a sync-flush force are answered before their connections close
         remoting.close(store::flush);
@@ -549,8 +568,8 @@ public final class Broker implements AutoCloseable {
             executor.shutdown();
         }
         try {
-            for (ExecutorService executor : List.of(scheduler, registrar, sendExecutor, pullExecutor, clientExecutor,
-                    queryExecutor, adminExecutor)) {
+            for (ExecutorService executor : List.of(scheduler, registrar, timerThread, sendExecutor, pullExecutor,
+                    clientExecutor, queryExecutor, adminExecutor)) {
                 executor.awaitTermination(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
@@ -561,6 +580,9 @@ public final class Broker implements AutoCloseable {
         subscriptionGroups.persist();
         schedule.persist();
         transactions.persist();
+        if (timerThread.isTerminated()) {
+            timers.close();
+        }
         replication.close();
         nameServerClient.close();
         store.close();

@@ -7,6 +7,7 @@ import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.ha.HaLimits;
+import dev.ferry.server.timer.TimerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,6 +67,8 @@ import java.util.Optional;
  * @param autoCreateSubscriptionGroup whether a consumer group's first heartbeat, pull or send-back creates it
  *                             (Apache's autoCreateSubscriptionGroup, true); when false only groups created by an
  *                             operator (updateSubGroup) and Apache's system groups are served
+ * @param timers               how timer messages are held (Apache's timerWheelEnable, timerPrecisionMs,
+ *                             timerMaxDelaySec, timerCongestNumEachSlot)
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -76,7 +79,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            TlsConfig tls, TlsConfig nameServerTls, Optional<Credentials> nameServerCredentials,
                            long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
                            int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule,
-                           Optional<String> traceTopic, boolean autoCreateSubscriptionGroup) {
+                           Optional<String> traceTopic, boolean autoCreateSubscriptionGroup,
+                           TimerSettings timers) {
 
     public static final int DEFAULT_PORT = 10911;
     /** What a broker or cluster name must be. */
@@ -124,6 +128,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 "must be within 1.." + MAX_IO_THREADS);
         Objects.requireNonNull(haLimits, "haLimits");
         Objects.requireNonNull(firstOffsetRule, "firstOffsetRule");
+        Objects.requireNonNull(timers, "timers");
     }
 
     /** Most event loops a broker's port may have. */
@@ -179,7 +184,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                 nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule, traceTopic, autoCreateSubscriptionGroup);
+                firstOffsetRule, traceTopic, autoCreateSubscriptionGroup, timers);
     }
 
     public static Builder builder(Path storeDir) {
@@ -222,6 +227,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private HaLimits haLimits = HaLimits.DEFAULTS;
         private FirstOffsetRule firstOffsetRule = FirstOffsetRule.defaults();
         private boolean autoCreateSubscriptionGroup = true;
+        private TimerSettings timers = TimerSettings.defaults();
 
         private Builder(Path storeDir) {
             this.storeDir = storeDir;
@@ -261,6 +267,15 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         public Builder slaveSyncInterval(Duration value) {
             this.slaveSyncInterval = value;
             return this;
+        }
+
+        public Builder timers(TimerSettings value) {
+            this.timers = value;
+            return this;
+        }
+
+        public TimerSettings timers() {
+            return timers;
         }
 
         public Builder firstOffsetRule(FirstOffsetRule value) {
@@ -413,7 +428,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                     nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule, traceTopic(), autoCreateSubscriptionGroup);
+                firstOffsetRule, traceTopic(), autoCreateSubscriptionGroup, timers);
         }
     }
 }

@@ -11,8 +11,10 @@ import dev.ferry.server.replica.ReplicaAcks;
 import dev.ferry.server.replica.ReplicaOutcome;
 import dev.ferry.server.replica.ReplicaWait;
 import dev.ferry.server.replica.ReplicaWriter;
+import dev.ferry.server.timer.TimerStore;
 import dev.ferry.store.MessageStore;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -66,8 +68,8 @@ final class BrokerReplication implements AutoCloseable {
 
     /** Registers what this role answers: a master its slaves' copy requests, a slave its refusal of writes. */
     void registerProcessors(RemotingServer remoting, ConsumerOffsetTable offsets, ScheduleService schedule,
-                            BodyCodec json, Executor admin, Executor send) {
-        SlaveCopyProcessor copies = new SlaveCopyProcessor(offsets, schedule, json);
+                            TimerStore timers, Clock clock, BodyCodec json, Executor admin, Executor send) {
+        SlaveCopyProcessor copies = new SlaveCopyProcessor(offsets, schedule, json, timers, clock);
         for (int code : SlaveCopyProcessor.CODES) {
             remoting.registerProcessor(code, copies, admin);
         }

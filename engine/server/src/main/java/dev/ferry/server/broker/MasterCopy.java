@@ -5,6 +5,8 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
+import dev.ferry.server.timer.TimerCheckpointBody;
+import dev.ferry.server.timer.TimerStore;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -24,10 +26,12 @@ final class MasterCopy {
     private final SubscriptionGroupTable groups;
     private final ConsumerOffsetTable offsets;
     private final ScheduleService schedule;
+    private final TimerStore timers;
     private volatile boolean failing;
 
     MasterCopy(RemotingClient client, BodyCodec json, TopicConfigTable topics, SubscriptionGroupTable groups,
-               ConsumerOffsetTable offsets, ScheduleService schedule) {
+               ConsumerOffsetTable offsets, ScheduleService schedule, TimerStore timers) {
+        this.timers = timers;
         this.client = client;
         this.json = json;
         this.topics = topics;
@@ -45,6 +49,11 @@ final class MasterCopy {
             fetch(address, RequestCode.GET_ALL_CONSUMER_OFFSET, ConsumerOffsetTable.Stored.class,
                     offsets::replaceWith);
             fetch(address, RequestCode.GET_ALL_DELAY_OFFSET, ScheduleService.Stored.class, schedule::replaceWith);
+            RemotingCommand timerProgress = client.invokeSync(address,
+                    RemotingCommand.request(RequestCode.GET_TIMER_CHECK_POINT).build(), TIMEOUT);
+            if (timerProgress.code() == ResponseCode.SUCCESS) {
+                TimerCheckpointBody.decode(timerProgress.body()).ifPresent(timers::followMaster);
+            }
             if (failing) {
                 failing = false;
                 LOG.log(System.Logger.Level.INFO, "copying from master {0} again", address);

@@ -17,6 +17,7 @@ import dev.ferry.remoting.protocol.header.SendMessageRequestHeaderV2;
 import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
 import dev.ferry.server.replica.ReplicaOutcome;
 import dev.ferry.server.replica.ReplicaWait;
+import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
 import dev.ferry.store.MessageStore;
@@ -44,7 +45,7 @@ final class SendMessageProcessor implements RequestProcessor {
     private final MessageStore store;
     private final TopicConfigTable topics;
     private final Runnable topicsChanged;
-    private final ScheduleService schedule;
+    private final WaitRouting waits;
     private final RetryRouting retries;
     private final TopicCounters counters;
     private final SubscriptionGroupTable groups;
@@ -59,7 +60,7 @@ final class SendMessageProcessor implements RequestProcessor {
     SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
                          InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
                          TopicCounters counters, SubscriptionGroupTable groups, BrokerSettings settings,
-                         ReplicaWait replicas, Runnable appendedHint) {
+                         ReplicaWait replicas, Runnable appendedHint, TimerRouting timers) {
         this.replicas = replicas;
         this.appendedHint = appendedHint;
         this.groups = groups;
@@ -69,7 +70,7 @@ final class SendMessageProcessor implements RequestProcessor {
         this.topics = topics;
         this.topicsChanged = topicsChanged;
         this.storeHost = storeHost;
-        this.schedule = schedule;
+        this.waits = new WaitRouting(schedule, timers);
         this.retries = retries;
         this.counters = counters;
     }
@@ -125,6 +126,8 @@ final class SendMessageProcessor implements RequestProcessor {
             throw e;
         } catch (IllegalArgumentException e) {
             return error(request, ResponseCode.MESSAGE_ILLEGAL, e.getMessage());
+        } catch (Refused e) {
+            return error(request, e.code, e.getMessage());
         }
         for (MessageToStore message : messages) {
             int maxMessageSize = settings.values().maxMessageSize();
@@ -229,11 +232,34 @@ final class SendMessageProcessor implements RequestProcessor {
             }
         }
         if (TransactionService.isPrepared(message.sysFlag())) {
+            // its time counts from the commit, but a time the commit could not take is refused now
+            if (TimerRouting.mayBeTimer(message.properties())) {
+                refuseIfRefused(waits.route(new MessageToStore(message.topic(), message.queueId(), message.flag(),
+                        message.body(), message.properties(), 0, message.bornTimestamp(), message.bornHost(),
+                        message.storeHost(), message.reconsumeTimes(), message.preparedTransactionOffset())));
+            }
             ensureTransactionTopics();
             return TransactionService.half(message);
         }
-        int level = schedule.requestedLevel(message.properties());
-        return level > 0 ? schedule.delay(message, level) : message;
+        return refuseIfRefused(waits.route(message));
+    }
+
+    private static MessageToStore refuseIfRefused(TimerRouting.Decision decision) {
+        if (decision.refused()) {
+            throw new Refused(decision.refusalCode(), decision.remark());
+        }
+        return decision.message();
+    }
+
+    /** A send answered with a code and remark other than MESSAGE_ILLEGAL's. */
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int code;
+
+        Refused(int code, String remark) {
+            super(remark, null, false, false);
+            this.code = code;
+        }
     }
 
     private void ensureTransactionTopics() {
@@ -266,6 +292,11 @@ final class SendMessageProcessor implements RequestProcessor {
                                        InetSocketAddress born) {
         List<MessageToStore> messages = new ArrayList<>();
         for (BatchBody.Item item : BatchBody.decode(body, MAX_BATCH_MESSAGES)) {
+            if (TimerRouting.asksForTime(item.properties())) {
+                // one queue and consecutive offsets for the whole batch: a message held apart has neither
+                throw new IllegalArgumentException("a batch cannot hold timer messages (TIMER_DELIVER_MS, "
+                        + "TIMER_DELAY_SEC, TIMER_DELAY_MS): send them one by one");
+            }
             messages.add(toStore(header, queueId, born, item.flag(), item.body(), item.properties()));
         }
         return messages;

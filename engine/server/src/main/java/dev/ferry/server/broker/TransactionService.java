@@ -11,6 +11,7 @@ import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.header.CheckTransactionStateRequestHeader;
 import dev.ferry.server.files.JsonFile;
+import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
 import dev.ferry.store.GetMessageResult;
@@ -34,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -85,10 +87,14 @@ final class TransactionService {
     private final Map<Long, Integer> checks = new ConcurrentHashMap<>();
     private volatile long checkOffset;
     private final UnsavedChanges unsaved = new UnsavedChanges();
+    /** Where a committed message that asks to wait goes first (a delay level, a time), as for a send. */
+    private final Function<MessageToStore, TimerRouting.Decision> waits;
 
     TransactionService(BrokerConfig config, MessageStore store, ProducerGroups producers, Path configDir, Clock clock,
-                       Supplier<InetSocketAddress> storeHost, BiPredicate<RemoteChannel, StoredMessageView> mayDecide) {
+                       Supplier<InetSocketAddress> storeHost, BiPredicate<RemoteChannel, StoredMessageView> mayDecide,
+                       Function<MessageToStore, TimerRouting.Decision> waits) {
         this.mayDecide = mayDecide;
+        this.waits = waits;
         this.config = config;
         this.store = store;
         this.producers = producers;
@@ -195,11 +201,14 @@ final class TransactionService {
             if (NameRules.topicProblem(realTopic) != null || SystemTopics.isBrokerOnly(realTopic) || realQueue < 0) {
                 return refused("the half message names no topic and queue it could be delivered to");
             }
-            MessageToStore committed = MessageRewrite.of(half).property(MessageProperties.REAL_TOPIC, null)
-                    .property(MessageProperties.REAL_QUEUE_ID, null)
+            TimerRouting.Decision committed = waits.apply(MessageRewrite.of(half)
+                    .property(MessageProperties.REAL_TOPIC, null).property(MessageProperties.REAL_QUEUE_ID, null)
                     .transactionType(SysFlags.TRANSACTION_COMMIT_TYPE)
-                    .to(realTopic, realQueue, storeHost.get());
-            real = store.appendAsync(committed);
+                    .to(realTopic, realQueue, storeHost.get()));
+            if (committed.refused()) {
+                return refused(committed.remark());
+            }
+            real = store.appendAsync(committed.message());
             if (real.isDone() && !real.join().isStored()) {
                 return refused("cannot store the committed message: " + real.join().status() + " "
                         + real.join().detail());

@@ -10,6 +10,7 @@ import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.server.MutableClock;
+import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
 import dev.ferry.store.FlushMode;
@@ -49,7 +50,7 @@ class TransactionServiceTest {
         BrokerConfig config = BrokerConfig.builder(dir).transactionCheckInterval(Duration.ofSeconds(30))
                 .transactionTimeout(Duration.ofSeconds(6)).transactionCheckMax(2).build();
         return new TransactionService(config, store, producers, dir.resolve("config"), clock, () -> HOST,
-                (producer, half) -> true);
+                (producer, half) -> true, TimerRouting.Decision::asIs);
     }
 
     /** A half message as END_TRANSACTION names it. */

@@ -1,0 +1,275 @@
+package dev.ferry.server.timer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredMessageView;
+import dev.ferry.format.SystemTopics;
+import dev.ferry.server.MutableClock;
+import dev.ferry.store.GetMessageResult;
+import dev.ferry.store.GetMessageStatus;
+import dev.ferry.store.MessageFilterPredicate;
+import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageToStore;
+import dev.ferry.store.StoreConfig;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TimerStoreTest {
+    private static final InetSocketAddress HOST = new InetSocketAddress("127.0.0.1", 10911);
+    private static final String TOPIC = "orders";
+    /** On a second boundary, so that slots are easy to name. */
+    private static final long START = 1_700_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(START + 250);
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private MessageStore store;
+
+    private MessageStore store() {
+        if (store == null) {
+            store = MessageStore.builder(StoreConfig.builder(dir.resolve("store")).commitLogSegmentSize(64 << 20)
+                    .build()).clock(clock).open();
+            open.add(store);
+        }
+        return store;
+    }
+
+    private TimerStore timers(TimerSettings settings) {
+        TimerStore timers = new TimerStore(settings, store(), dir.resolve("timer"), clock, () -> HOST,
+                topic -> !topic.equals("deleted"));
+        timers.firing(true);
+        open.add(0, timers);
+        return timers;
+    }
+
+    private TimerStore timers() {
+        return timers(TimerSettings.defaults());
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable closeable : open) {
+            closeable.close();
+        }
+    }
+
+    /** Sends a message as a producer would, through the send path's timer step. */
+    private TimerRouting.Decision send(TimerStore timers, String key, Map<String, String> timer) {
+        Map<String, String> properties = new LinkedHashMap<>(timer);
+        properties.put(MessageProperties.UNIQ_KEY, key);
+        MessageToStore message = MessageToStore.builder(timer.containsKey("topic") ? timer.get("topic") : TOPIC, 1,
+                key.getBytes(StandardCharsets.UTF_8)).properties(MessageProperties.format(properties))
+                .bornTimestamp(clock.millis()).bornHost(HOST).storeHost(HOST).build();
+        TimerRouting.Decision decision = new TimerRouting(TimerSettings.defaults(), clock, timers::slotCount)
+                .route(message);
+        if (!decision.refused()) {
+            assertThat(store().append(decision.message()).isStored()).isTrue();
+        }
+        return decision;
+    }
+
+    private TimerRouting.Decision sendAt(TimerStore timers, String key, long deliverMs) {
+        return send(timers, key, Map.of(MessageProperties.TIMER_DELIVER_MS, Long.toString(deliverMs)));
+    }
+
+    private List<StoredMessageView> delivered(String topic) {
+        store().flush();
+        GetMessageResult result = store().getMessages(topic, 1, 0, 10_000, Integer.MAX_VALUE,
+                MessageFilterPredicate.ALL);
+        return result.status() == GetMessageStatus.FOUND ? result.views() : List.of();
+    }
+
+    private List<String> deliveredKeys() {
+        return delivered(TOPIC).stream().map(m -> m.property(MessageProperties.UNIQ_KEY)).toList();
+    }
+
+    /** Ticks until the store has indexed everything, with the clock where it is. */
+    private void settle(TimerStore timers) {
+        for (int i = 0; i < 200; i++) {
+            timers.tick();
+        }
+    }
+
+    private void advanceTo(TimerStore timers, long millis) {
+        while (clock.millis() < millis) {
+            clock.advance(Duration.ofMillis(Math.min(50, millis - clock.millis())));
+            timers.tick();
+        }
+    }
+
+    @Test
+    void shouldDeliverAtTheFirstSlotBoundaryAtOrAfterTheTimeAskedAndNeverBefore() {
+        TimerStore timers = timers();
+        TimerRouting.Decision held = sendAt(timers, "a", START + 3_400);
+        assertThat(held.message().topic()).isEqualTo(SystemTopics.TIMER_TOPIC);
+        assertThat(held.message().properties()).contains(MessageProperties.TIMER_OUT_MS + "\u0001" + (START + 3_000));
+        sendAt(timers, "b", START + 3_000); // on a boundary: fires at it
+        settle(timers);
+
+        advanceTo(timers, START + 2_999);
+        assertThat(deliveredKeys()).isEmpty();
+        advanceTo(timers, START + 3_000);
+        assertThat(deliveredKeys()).containsExactly("b");
+        advanceTo(timers, START + 3_999);
+        assertThat(deliveredKeys()).containsExactly("b");
+        advanceTo(timers, START + 4_000);
+        assertThat(deliveredKeys()).containsExactly("b", "a");
+
+        StoredMessageView fired = delivered(TOPIC).get(1);
+        assertThat(fired.queueId()).isEqualTo(1);
+        assertThat(fired.property(MessageProperties.REAL_TOPIC)).isNull();
+        assertThat(fired.property(MessageProperties.REAL_QUEUE_ID)).isNull();
+        assertThat(fired.property(MessageProperties.TIMER_OUT_MS)).isEqualTo(Long.toString(START + 3_000));
+        assertThat(fired.property(MessageProperties.TIMER_DELIVER_MS)).isEqualTo(Long.toString(START + 3_400));
+        assertThat(Long.parseLong(fired.property(MessageProperties.TIMER_DEQUEUE_MS))).isGreaterThanOrEqualTo(
+                START + 3_400);
+        assertThat(fired.property(MessageProperties.TIMER_ENQUEUE_MS)).isNotNull();
+        assertThat(timers.figures().fired()).isEqualTo(2);
+        assertThat(timers.figures().waiting()).isZero();
+    }
+
+    @Test
+    void shouldCountDelaysFromTheSendAndDeliverPastTimesAtOnce() {
+        TimerStore timers = timers();
+        assertThat(send(timers, "sec", Map.of(MessageProperties.TIMER_DELAY_SEC, "2")).message().topic())
+                .isEqualTo(SystemTopics.TIMER_TOPIC);
+        assertThat(send(timers, "ms", Map.of(MessageProperties.TIMER_DELAY_MS, "1500")).message().topic())
+                .isEqualTo(SystemTopics.TIMER_TOPIC);
+        assertThat(sendAt(timers, "past", START - 5_000).message().topic()).isEqualTo(TOPIC);
+        settle(timers);
+        advanceTo(timers, START + 1_999);
+        assertThat(deliveredKeys()).containsExactly("past");
+        advanceTo(timers, START + 3_000);
+        assertThat(deliveredKeys()).containsExactlyInAnyOrder("past", "ms", "sec");
+    }
+
+    @Test
+    void shouldRefuseATimeBeyondTheLongestDelayAndOneThatIsNotANumber() {
+        TimerStore timers = timers();
+        TimerRouting.Decision tooFar = sendAt(timers, "far", clock.millis() + Duration.ofDays(3).toMillis() + 1_000);
+        assertThat(tooFar.refused()).isTrue();
+        assertThat(tooFar.refusalCode()).isEqualTo(13);
+        assertThat(tooFar.remark()).startsWith("timer message illegal, the delay time should not be bigger than the "
+                + "max delay 259200000ms");
+        assertThat(send(timers, "nan", Map.of(MessageProperties.TIMER_DELAY_SEC, "soon")).refused()).isTrue();
+        assertThat(delivered(SystemTopics.TIMER_TOPIC)).isEmpty();
+    }
+
+    @Test
+    void shouldNotHoldAMessageThatAlreadyFired() {
+        TimerStore timers = timers();
+        TimerRouting.Decision again = send(timers, "x", Map.of(MessageProperties.TIMER_DELIVER_MS,
+                Long.toString(START + 5_000), MessageProperties.TIMER_OUT_MS, Long.toString(START + 4_000)));
+        assertThat(again.message().topic()).isEqualTo(TOPIC);
+    }
+
+    @Test
+    void shouldCancelAPendingTimerNamedByTopicAndUniqueKey() {
+        TimerStore timers = timers();
+        sendAt(timers, "keep", START + 2_500);
+        sendAt(timers, "drop", START + 2_500);
+        send(timers, "cancel", Map.of(MessageProperties.TIMER_DELIVER_MS, Long.toString(START + 2_500),
+                MessageProperties.TIMER_DEL_UNIQKEY, TOPIC + "+drop"));
+        settle(timers);
+        advanceTo(timers, START + 4_000);
+        assertThat(deliveredKeys()).containsExactly("keep");
+        assertThat(timers.figures().cancelled()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldDropTimersOfATopicDeletedBeforeTheyFire() {
+        TimerStore timers = timers();
+        send(timers, "gone", Map.of(MessageProperties.TIMER_DELIVER_MS, Long.toString(START + 1_500), "topic",
+                "deleted"));
+        settle(timers);
+        advanceTo(timers, START + 3_000);
+        assertThat(delivered("deleted")).isEmpty();
+        assertThat(timers.figures().lost()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepWaitingTimersAcrossACleanRestart() throws Exception {
+        TimerStore first = timers();
+        for (int i = 0; i < 500; i++) {
+            sendAt(first, "k" + i, START + 2_000 + i * 10L);
+        }
+        settle(first);
+        advanceTo(first, START + 3_000);
+        int before = deliveredKeys().size();
+        assertThat(before).isBetween(1, 499);
+        first.close();
+        open.remove(first);
+
+        TimerStore second = timers();
+        advanceTo(second, START + 10_000);
+        assertThat(deliveredKeys()).hasSize(500).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldRecoverFromTheLogWhenTheRingWasNeverSavedAndDeliverEachOnce() {
+        TimerStore crashed = timers();
+        for (int i = 0; i < 200; i++) {
+            sendAt(crashed, "k" + i, START + 2_000 + (i % 3) * 1_000L);
+        }
+        settle(crashed);
+        advanceTo(crashed, START + 3_000); // first slot fired, its progress written
+        // no close: as after a kill, neither ring nor progress is saved beyond what the firing wrote
+        TimerStore recovered = new TimerStore(TimerSettings.defaults(), store(), dir.resolve("timer"), clock,
+                () -> HOST, topic -> true);
+        recovered.firing(true);
+        open.add(0, recovered);
+        advanceTo(recovered, START + 6_000);
+        assertThat(deliveredKeys()).hasSize(200).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldSkipDeliveriesAlreadyWrittenWhenProgressNamesWhereToLook() throws Exception {
+        TimerStore master = timers();
+        for (int i = 0; i < 50; i++) {
+            sendAt(master, "k" + i, START + 2_000);
+        }
+        settle(master);
+        long beforeFiring = store().commitLogEndOffset();
+        advanceTo(master, START + 3_000);
+        assertThat(deliveredKeys()).hasSize(50);
+        master.close();
+        open.remove(master);
+        // progress as a slave takes it from its master just before the slot fired, or as a kill leaves it mid-batch
+        new dev.ferry.server.files.JsonFile<>(dir.resolve("timer").resolve("progress.json"), TimerProgress.class)
+                .write(new TimerProgress(START + 1_000, -1, beforeFiring, beforeFiring));
+
+        TimerStore promoted = timers();
+        advanceTo(promoted, START + 5_000);
+        assertThat(deliveredKeys()).hasSize(50).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldRollATimerBeyondTheRingAndStillFireItOnTime() {
+        // at 10 ms the ring reaches 43 minutes: an hour's timer waits in its last slot, then in its own
+        TimerSettings fine = TimerSettings.defaults().withPrecisionMs(10);
+        TimerStore timers = timers(fine);
+        long due = START + Duration.ofHours(1).toMillis() + 5;
+        TimerRouting.Decision held = new TimerRouting(fine, clock, timers::slotCount).route(
+                MessageToStore.builder(TOPIC, 1, new byte[] {1}).properties(MessageProperties.format(Map.of(
+                        MessageProperties.TIMER_DELIVER_MS, Long.toString(due), MessageProperties.UNIQ_KEY, "late")))
+                        .bornHost(HOST).storeHost(HOST).build());
+        store().append(held.message());
+        settle(timers);
+        advanceTo(timers, due - 20);
+        assertThat(deliveredKeys()).isEmpty();
+        advanceTo(timers, due + 10);
+        assertThat(deliveredKeys()).containsExactly("late");
+    }
+}
