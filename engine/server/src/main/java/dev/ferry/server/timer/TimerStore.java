@@ -106,13 +106,19 @@ public final class TimerStore implements AutoCloseable {
      */
     public TimerStore(TimerSettings settings, MessageStore store, Path directory, Clock clock,
                       Supplier<InetSocketAddress> storeHost, Predicate<String> topicExists) {
+        this(settings, store, directory, clock, storeHost, topicExists, SEGMENT_RECORDS);
+    }
+
+    /** With {@code segmentRecords} entries per log segment: small ones let tests see segments go. */
+    TimerStore(TimerSettings settings, MessageStore store, Path directory, Clock clock,
+               Supplier<InetSocketAddress> storeHost, Predicate<String> topicExists, int segmentRecords) {
         this.settings = settings;
         this.store = store;
         this.clock = clock;
         this.storeHost = storeHost;
         this.topicExists = topicExists;
         this.precision = settings.precisionMs();
-        this.log = new TimerLog(directory.resolve("log"), SEGMENT_RECORDS);
+        this.log = new TimerLog(directory.resolve("log"), segmentRecords);
         this.ring = new SlotRing(precision, RING_SLOTS);
         this.snapshots = new RingSnapshot(directory.resolve("ring"));
         this.progressFile = new JsonFile<>(directory.resolve("progress.json"), TimerProgress.class);
@@ -167,6 +173,7 @@ public final class TimerStore implements AutoCloseable {
         pending.set(restored[0] + replayed[0]);
         lastSnapshot = now;
         snapshotLogEnd = header.logEnd();
+        moveExpiryFloor(); // before retention's first pass
         LOG.log(Level.INFO, "timer store: firing from {0,number,#}, {1} timers waiting ({2} replayed), {3} deliveries "
                 + "found already written, timer queue read from {4,number,#}", cursor, pending.get(), replayed[0],
                 delivered.size(), nextQueueOffset);
@@ -266,16 +273,23 @@ public final class TimerStore implements AutoCloseable {
         ring.link(slot, position);
         long[] summary = summary(log.segmentOf(position));
         summary[0] = Math.max(summary[0], slot);
-        summary[1] = Math.min(summary[1], entry.source());
+        if (entry.rolled() || kind == TimerRecord.Kind.ROLL) {
+            summary[1] = Math.min(summary[1], entry.source());
+        }
     }
 
-    /** The latest slot and the oldest timer message the entries of a log segment name, read once per segment. */
+    /**
+     * The latest slot of a log segment's entries and the oldest timer message its rolled entries name (whose messages
+     * are older than the segment's others), read once per segment.
+     */
     private long[] summary(long base) {
         return segmentSummaries.computeIfAbsent(base, segment -> {
             long[] found = {Long.MIN_VALUE, Long.MAX_VALUE};
             log.forEachIn(segment, entry -> {
                 found[0] = Math.max(found[0], entry.slotMs());
-                found[1] = Math.min(found[1], entry.source());
+                if (entry.rolled() || entry.kind() == TimerRecord.Kind.ROLL) {
+                    found[1] = Math.min(found[1], entry.source());
+                }
             });
             return found;
         });
@@ -497,10 +511,31 @@ public final class TimerStore implements AutoCloseable {
             log.deleteOldest();
             segmentSummaries.remove(segment[0]);
         }
+        moveExpiryFloor();
+    }
+
+    /**
+     * The floor is the oldest message a waiting entry names: entries read from the queue name messages in log order, so
+     * it is in the oldest segment with an entry still waiting, unless a later segment holds a rolled entry (which
+     * names an older message); and no lower than the first message not indexed yet.
+     */
+    private void moveExpiryFloor() {
         long floor = store.physicalOffsetOf(SystemTopics.TIMER_TOPIC, 0, nextQueueOffset)
                 .orElse(store.commitLogEndOffset());
-        if (log.end() > log.start()) {
-            floor = Math.min(floor, summary(log.segmentOf(log.start()))[1]);
+        boolean found = false;
+        for (long base = log.start(); base < log.end(); base += log.segmentBytes()) {
+            if (found) {
+                floor = Math.min(floor, summary(base)[1]);
+            } else if (summary(base)[0] >= cursor) {
+                long[] oldest = {Long.MAX_VALUE};
+                log.forEachIn(base, entry -> {
+                    if (entry.slotMs() >= cursor) {
+                        oldest[0] = Math.min(oldest[0], entry.source());
+                    }
+                });
+                floor = Math.min(floor, oldest[0]);
+                found = true;
+            }
         }
         expiryFloor = floor;
     }
@@ -564,6 +599,11 @@ public final class TimerStore implements AutoCloseable {
 
     public long nextQueueOffset() {
         return nextQueueOffset;
+    }
+
+    /** Log segments on disk, for tests. */
+    int logSegments() {
+        return log.closedSegments().size() + (log.end() > log.start() ? 1 : 0);
     }
 
     /** The timer store's figures, under the names of Apache's timer metrics. */

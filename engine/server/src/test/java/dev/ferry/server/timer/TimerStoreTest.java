@@ -37,18 +37,24 @@ class TimerStoreTest {
     private final List<AutoCloseable> open = new ArrayList<>();
     private MessageStore store;
 
+    private int commitLogSegmentSize = 64 << 20;
+
     private MessageStore store() {
         if (store == null) {
-            store = MessageStore.builder(StoreConfig.builder(dir.resolve("store")).commitLogSegmentSize(64 << 20)
-                    .build()).clock(clock).open();
+            store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
+                    .commitLogSegmentSize(commitLogSegmentSize).fileRetention(Duration.ofHours(1)).build())
+                    .clock(clock).open();
             open.add(store);
         }
         return store;
     }
 
+    private int logSegmentRecords = TimerStore.SEGMENT_RECORDS;
+
     private TimerStore timers(TimerSettings settings) {
         TimerStore timers = new TimerStore(settings, store(), dir.resolve("timer"), clock, () -> HOST,
-                topic -> !topic.equals("deleted"));
+                topic -> !topic.equals("deleted"), logSegmentRecords);
+        store().expiryFloor(timers::expiryFloor);
         timers.firing(true);
         open.add(0, timers);
         return timers;
@@ -271,5 +277,54 @@ class TimerStoreTest {
         assertThat(deliveredKeys()).isEmpty();
         advanceTo(timers, due + 10);
         assertThat(deliveredKeys()).containsExactly("late");
+    }
+
+    /** Moves the clock in big steps, ticking after each, as hours pass on a broker. */
+    private void passHours(TimerStore timers, long untilMillis) {
+        while (clock.millis() < untilMillis) {
+            clock.advance(Duration.ofMillis(Math.min(60_000, untilMillis - clock.millis())));
+            timers.tick();
+        }
+    }
+
+    @Test
+    void shouldKeepAWaitingTimersCommitLogSegmentPastRetentionAndLetItGoOnceFired() {
+        commitLogSegmentSize = 64 << 10;
+        TimerStore timers = timers();
+        long due = START + Duration.ofHours(2).toMillis();
+        sendAt(timers, "waiting", due);
+        byte[] filler = new byte[1024];
+        for (int i = 0; i < 200; i++) {
+            store().append(MessageToStore.builder("other", 0, filler).bornHost(HOST).storeHost(HOST).build());
+        }
+        settle(timers);
+        passHours(timers, START + Duration.ofMinutes(90).toMillis());
+        store().flush();
+        assertThat(store().deleteExpiredSegments()).as("segments older than the retention, one holding a timer")
+                .isZero();
+        assertThat(store().commitLogMinOffset()).isZero();
+
+        passHours(timers, due + 1_000);
+        assertThat(deliveredKeys()).containsExactly("waiting");
+        passHours(timers, due + 61_000); // the floor moves with the next save
+        store().flush();
+        assertThat(store().deleteExpiredSegments()).isPositive();
+    }
+
+    @Test
+    void shouldDeleteTimerLogSegmentsOnceEverythingInThemFired() {
+        logSegmentRecords = 64;
+        TimerStore timers = timers();
+        for (int i = 0; i < 300; i++) {
+            sendAt(timers, "k" + i, START + 2_000 + (i % 3) * 1_000L);
+        }
+        sendAt(timers, "later", START + Duration.ofHours(1).toMillis());
+        settle(timers);
+        assertThat(timers.logSegments()).isGreaterThanOrEqualTo(5);
+        passHours(timers, START + 65_000);
+        assertThat(deliveredKeys()).hasSize(300);
+        assertThat(timers.logSegments()).as("only the segment holding the hour's timer").isEqualTo(1);
+        passHours(timers, START + Duration.ofHours(1).toMillis() + 1_000);
+        assertThat(deliveredKeys()).hasSize(301).contains("later");
     }
 }
