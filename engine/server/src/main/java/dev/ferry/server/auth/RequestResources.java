@@ -98,9 +98,10 @@ public final class RequestResources {
             case RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, RequestCode.UPDATE_BROKER_CONFIG,
                     RequestCode.PUT_KV_CONFIG, RequestCode.DELETE_KV_CONFIG, RequestCode.UPDATE_NAMESRV_CONFIG ->
                     List.of(RequiredAccess.cluster(clusterName, UPDATE));
-            // every group's offsets, the delay progress: what a slave copies, so the master's whole state
+            // every group's offsets, the delay and timer progress: what a slave copies, so the master's whole state
             case RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_DELAY_OFFSET,
-                    RequestCode.GET_BROKER_CONFIG, RequestCode.GET_BROKER_RUNTIME_INFO,
+                    RequestCode.GET_TIMER_CHECK_POINT, RequestCode.GET_BROKER_CONFIG,
+                    RequestCode.GET_BROKER_RUNTIME_INFO,
                     RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, RequestCode.GET_ALL_TOPIC_CONFIG,
                     RequestCode.GET_BROKER_CONSUME_STATS, RequestCode.VIEW_BROKER_STATS_DATA,
                     RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, RequestCode.GET_KV_CONFIG,

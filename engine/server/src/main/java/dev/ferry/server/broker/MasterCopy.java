@@ -11,10 +11,10 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * A slave's copy of what its master keeps beside the commit log: topics, subscription groups, consumer offsets and
- * delay progress, fetched with the requests Apache's slaves use (GET_ALL_TOPIC_CONFIG,
- * GET_ALL_SUBSCRIPTIONGROUP_CONFIG, GET_ALL_CONSUMER_OFFSET, GET_ALL_DELAY_OFFSET) and put in place of the slave's
- * own. While the master is away nothing is copied, so offsets consumers commit to the slave meanwhile stay.
+ * A slave's copy of what its master keeps beside the commit log: topics, subscription groups, consumer offsets,
+ * delay progress and timer progress, fetched with the requests Apache's slaves use (GET_ALL_TOPIC_CONFIG,
+ * GET_ALL_SUBSCRIPTIONGROUP_CONFIG, GET_ALL_CONSUMER_OFFSET, GET_ALL_DELAY_OFFSET, GET_TIMER_CHECK_POINT) and put in
+ * place of the slave's own (timer progress only where the master serves it). While the master is away nothing is copied, so offsets consumers commit to the slave meanwhile stay.
  */
 final class MasterCopy {
     private static final System.Logger LOG = System.getLogger(MasterCopy.class.getName());

@@ -212,7 +212,8 @@ class MessageAccessControlTest {
 
     @Test
     void shouldAnswerTheAllOffsetsCodesOnlyToWhoMayGetTheCluster() throws Exception {
-        for (int code : new int[] {RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_DELAY_OFFSET}) {
+        for (int code : new int[] {RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_DELAY_OFFSET,
+                RequestCode.GET_TIMER_CHECK_POINT}) {
             RemotingCommand refused = invoke(RemotingCommand.createRequestCommand(code, null), "mallory");
             assertThat(refused.getCode()).as("code %d", code).isEqualTo(ResponseCode.NO_PERMISSION);
             assertThat(refused.getRemark()).isEqualTo("User:mallory has no permission to access"

@@ -79,8 +79,9 @@ class RequestResourcesTest {
     }
 
     @Test
-    void shouldNeedTheClustersGetForEveryOffsetAndTheDelayProgress() {
-        for (int code : new int[] {RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_DELAY_OFFSET}) {
+    void shouldNeedTheClustersGetForEveryOffsetAndTheDelayAndTimerProgress() {
+        for (int code : new int[] {RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_DELAY_OFFSET,
+                RequestCode.GET_TIMER_CHECK_POINT}) {
             assertThat(resources.of(request(code, Map.of()))).as("code %d", code)
                     .containsExactly(RequiredAccess.cluster("DefaultCluster", GET));
         }
