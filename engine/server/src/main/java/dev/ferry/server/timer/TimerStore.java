@@ -317,9 +317,6 @@ public final class TimerStore implements AutoCloseable {
             if (!fireBatch()) {
                 return;
             }
-            if (resumeAt < 0) {
-                advance();
-            }
         }
     }
 
@@ -392,7 +389,11 @@ public final class TimerStore implements AutoCloseable {
             }
         }
         resumeAt = position;
-        writeProgress(-1);
+        if (position < 0) {
+            advance(); // straight to the next slot: a cursor left on this one with no position would walk it again
+        } else {
+            writeProgress(-1);
+        }
         return true;
     }
 
