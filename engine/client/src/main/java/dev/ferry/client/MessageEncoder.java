@@ -6,6 +6,8 @@ import dev.ferry.format.BatchBody;
 import dev.ferry.format.BodyCompression;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SysFlags;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,11 @@ final class MessageEncoder {
     record Encoded(byte[] body, int sysFlag, String properties) {
     }
 
-    /** The properties a message travels with: user properties, then KEYS, UNIQ_KEY, WAIT, TAGS, DELAY. */
+    /**
+     * The properties a message travels with: user properties, then KEYS, UNIQ_KEY, WAIT, TAGS, and DELAY,
+     * TIMER_DELIVER_MS or TIMER_DELAY_MS (what Apache's client writes for a delay level, {@code setDeliverTimeMs} and
+     * {@code setDelayTimeMs}).
+     */
     static Map<String, String> properties(Message message, String uniqKey) {
         Map<String, String> properties = new LinkedHashMap<>(message.properties());
         if (!message.keys().isEmpty()) {
@@ -39,7 +45,21 @@ final class MessageEncoder {
         if (message.delayLevel() > 0) {
             properties.put(MessageProperties.DELAY, Integer.toString(message.delayLevel()));
         }
+        message.deliveryTime().ifPresent(time -> properties.put(MessageProperties.TIMER_DELIVER_MS,
+                Long.toString(epochMillisRoundedUp(time))));
+        message.deliveryDelay().ifPresent(delay -> properties.put(MessageProperties.TIMER_DELAY_MS,
+                Long.toString(millisRoundedUp(delay))));
         return properties;
+    }
+
+    /** Rounded up, so that the message never comes before its time; {@link Message} keeps it within a long. */
+    static long epochMillisRoundedUp(Instant time) {
+        return time.toEpochMilli() + (time.getNano() % 1_000_000 == 0 ? 0 : 1);
+    }
+
+    /** Rounded up, so that the message never comes before its time; {@link Message} keeps it within a long. */
+    static long millisRoundedUp(Duration delay) {
+        return delay.toMillis() + (delay.toNanosPart() % 1_000_000 == 0 ? 0 : 1);
     }
 
     /** One message, its body zlib-compressed when larger than {@code compressThreshold} bytes. */

@@ -189,7 +189,8 @@ public final class Producer implements AutoCloseable {
     /**
      * Sends messages of one topic as one batch (SEND_BATCH_MESSAGE): they are stored together in one queue.
      *
-     * @throws InvalidMessageException when the batch is empty, mixes topics, has delayed messages or is too big
+     * @throws InvalidMessageException when the batch is empty, mixes topics, has delayed messages (a delay level, a
+     *         delivery time or a delay) or is too big
      */
     public SendResult send(List<Message> batch) {
         return await(sendAsync(batch));
@@ -254,6 +255,8 @@ public final class Producer implements AutoCloseable {
      * Stores {@code message} as a half message and returns it, leaving its transaction open: it is delivered once
      * {@link #endTransaction ended} with COMMIT, and until then the broker asks this group's
      * {@link TransactionChecker} about it after its transaction timeout. For a transaction manager that decides later.
+     * A delay level is dropped, as Apache's producer drops it; a delivery time or delay is kept, and the broker times
+     * the message from the commit.
      *
      * @throws IllegalStateException when the producer has no {@link TransactionChecker}
      * @throws FerryException when the half message could not be stored
@@ -457,8 +460,9 @@ public final class Producer implements AutoCloseable {
                 throw new InvalidMessageException("a batch must have one topic, found '" + topic + "' and '"
                         + message.topic() + "'");
             }
-            if (messages.size() > 1 && message.delayLevel() > 0) {
-                throw new InvalidMessageException("batched messages cannot be delayed");
+            if (messages.size() > 1 && message.isDelayed()) {
+                throw new InvalidMessageException("batched messages cannot be delayed: a message of the batch to '"
+                        + topic + "' has " + delayOf(message) + "; send it on its own");
             }
             totalBody += message.bodySize();
         }
@@ -495,6 +499,12 @@ public final class Producer implements AutoCloseable {
         // properties to every message's, and a batch id would then replace each message's own.
         String batchProperties = MessageProperties.format(Map.of(MessageProperties.WAIT, "true"));
         return new PreparedSend(topic, String.join(",", ids), body, 0, batchProperties, true, false);
+    }
+
+    private static String delayOf(Message message) {
+        return message.deliveryTime().map(time -> "deliverAt " + time)
+                .or(() -> message.deliveryDelay().map(delay -> "deliverAfter " + delay))
+                .orElse("delayLevel " + message.delayLevel());
     }
 
     /** What one send carries, ready to address to a queue; a reply is pushed to its requester, not stored. */

@@ -45,13 +45,14 @@ class ProducerRetryTest {
         final List<RemotingCommand> endTransactions = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile SendMessageRequestHeaderV2 lastSend;
         volatile int answer = ResponseCode.SUCCESS;
+        volatile String remark = "scripted";
 
         ScriptedBroker() {
             server.registerProcessor(RequestCode.SEND_MESSAGE_V2, (context, request) -> {
                 sends.incrementAndGet();
                 SendMessageRequestHeaderV2 header = request.header(SendMessageRequestHeaderV2.class);
                 lastSend = header;
-                return RemotingCommand.responseTo(request, answer).remark(answer == 0 ? null : "scripted")
+                return RemotingCommand.responseTo(request, answer).remark(answer == 0 ? null : remark)
                         .extField("msgId", "7F000001000000000000000000000000")
                         .extField("queueId", Integer.toString(header.queueId()))
                         .extField("queueOffset", "0").build();
@@ -167,6 +168,37 @@ class ProducerRetryTest {
         Producer producer = client.producer(ProducerConfig.builder("PG").build());
         assertThatThrownBy(() -> producer.sendAsync(message()).join()).hasCauseInstanceOf(BrokerException.class);
         assertThat(brokerA.sends.get() + brokerB.sends.get()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseATimerMessageBeyondTheBrokersLimitWithTheBrokersRemark() {
+        String remark = "timer message illegal, the delay time should not be bigger than the max delay 259200000ms;"
+                + " or if set del msg, the delay time should be bigger than the current time";
+        for (ScriptedBroker broker : List.of(brokerA, brokerB)) {
+            broker.answer = ResponseCode.MESSAGE_ILLEGAL;
+            broker.remark = remark;
+        }
+        Producer producer = client.producer(ProducerConfig.builder("PG").build());
+        Message message = Message.builder("T").body("x".getBytes(StandardCharsets.UTF_8))
+                .deliverAfter(Duration.ofDays(4)).build();
+
+        assertThatThrownBy(() -> producer.send(message)).isInstanceOfSatisfying(BrokerException.class, e -> {
+            assertThat(e.responseCode()).isEqualTo(ResponseCode.MESSAGE_ILLEGAL);
+            assertThat(e.remark()).isEqualTo(remark);
+            assertThat(e.isRetriable()).isFalse();
+        }).hasMessageContaining("response code 13 (" + remark + ")");
+        assertThat(brokerA.sends.get() + brokerB.sends.get()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepTheDelayOfAHalfMessageForItsCommit() {
+        Producer producer = client.producer(ProducerConfig.builder("PG_TX").build(), m -> TransactionState.COMMIT);
+        producer.sendInTransaction(Message.builder("T").body("x".getBytes(StandardCharsets.UTF_8))
+                .deliverAfter(Duration.ofSeconds(3)).build(), m -> TransactionState.ROLLBACK);
+
+        ScriptedBroker broker = brokerA.sends.get() == 1 ? brokerA : brokerB;
+        assertThat(MessageProperties.parse(broker.lastSend.properties())).containsEntry("TRAN_MSG", "true")
+                .containsEntry(MessageProperties.TIMER_DELAY_MS, "3000");
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ferry.api.InvalidMessageException;
 import dev.ferry.api.Message;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Bad input is rejected with a clear exception before anything reaches the network. */
@@ -49,6 +51,29 @@ class ValidationTest {
                     .hasMessageContaining("maxMessageSize 1024");
             assertThatThrownBy(() -> producer.sendOneway(message)).isInstanceOf(InvalidMessageException.class);
             assertThat(producer.sendAsync(message)).isCompletedExceptionally();
+        }
+    }
+
+    @Test
+    void shouldRefuseABatchWithADelayedMessageWithoutContactingAnyServer() {
+        // Nothing listens on port 1: any network use would fail with a connection error instead.
+        try (FerryClient client = new FerryClient(ClientConfig.builder("127.0.0.1:1").clientIp("127.0.0.1")
+                .requestTimeout(Duration.ofMillis(200)).build())) {
+            Producer producer = client.producer(ProducerConfig.builder("PG").build());
+            Message plain = Message.builder("T").body(new byte[] {1}).build();
+            Message timed = plain.toBuilder().deliverAt(Instant.parse("2026-12-05T08:00:00Z")).build();
+            Message delayed = plain.toBuilder().deliverAfter(Duration.ofSeconds(3)).build();
+            Message levelled = plain.toBuilder().delayLevel(2).build();
+
+            assertThatThrownBy(() -> producer.send(List.of(plain, timed)))
+                    .isInstanceOf(InvalidMessageException.class)
+                    .hasMessageContaining("batched messages cannot be delayed")
+                    .hasMessageContaining("deliverAt 2026-12-05T08:00:00Z");
+            assertThatThrownBy(() -> producer.send(List.of(delayed, plain)))
+                    .isInstanceOf(InvalidMessageException.class).hasMessageContaining("deliverAfter PT3S");
+            assertThatThrownBy(() -> producer.send(List.of(plain, levelled)))
+                    .isInstanceOf(InvalidMessageException.class).hasMessageContaining("delayLevel 2");
+            assertThat(producer.sendAsync(List.of(plain, delayed))).isCompletedExceptionally();
         }
     }
 
