@@ -12,8 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * a half message and delivered only when the transaction commits; a rollback discards it (a reply, made with
  * {@link Replies#to}, is the exception: it is pushed to its requester at once and never stored). Such a send is always
  * made on the caller's thread and waits for the broker (the transaction must not prepare before it is stored), its
- * {@link SendResult} has the message id and queue but no queue offset yet ({@code -1}), and delayed messages are
- * refused. A failed send marks the transaction rollback-only.
+ * {@link SendResult} has the message id and queue but no queue offset yet ({@code -1}), and messages with a delay level
+ * are refused; a delivery time or delay is kept, the broker timing the message from the commit. A failed send marks the
+ * transaction rollback-only.
  *
  * <p>Every method throws {@link FerryException} (its {@link FerryException#isRetriable()} tells whether trying
  * again may help) and {@link IllegalStateException} once the connection is closed. Thread-safe, though a

@@ -27,8 +27,8 @@ import java.util.Optional;
  * <p>A message is delivered at once unless it has one of: a delay level (RocketMQ's table of 18 fixed delays), a
  * delivery time ({@link Builder#deliverAt}) or a delay ({@link Builder#deliverAfter}); the last two make it a
  * RocketMQ 5 timer message. The broker holds it until then (to its timer precision, 1 s by default), delivers one whose
- * time has passed at once, and refuses one further ahead than its {@code timerMaxDelaySec} (3 days by default). A
- * message has at most one of the three.
+ * time has passed at once, and refuses one further ahead than its {@code timerMaxDelaySec} (3 days by default); a
+ * transactional message is timed from its commit. A message has at most one of the three.
  */
 public final class Message {
     /** Longest topic name accepted (a group's retry or dead-letter topic may be longer). */

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +69,16 @@ class EmbeddedAdapterTest {
         }
     }
 
+    /** Activates {@code endpoints} until they have delivered one message and been released, then deactivates them. */
+    private static void deliverOne(RecordingEndpointFactory endpoints, FerryActivationSpec spec) throws Exception {
+        adapter.endpointActivation(endpoints, spec);
+        try {
+            await().atMost(WAIT).until(() -> endpoints.released() == 1);
+        } finally {
+            adapter.endpointDeactivation(endpoints, spec);
+        }
+    }
+
     @Test
     void shouldRunTheEngineOnFreePortsOnWorkManagerThreads() throws Exception {
         FerryServer server = adapter.runtime().embeddedEngine().orElseThrow().server();
@@ -93,12 +104,7 @@ class EmbeddedAdapterTest {
         SendResult result = send(sent);
         RecordingEndpointFactory endpoints = RecordingEndpointFactory.accepting();
         FerryActivationSpec spec = TestAdapters.spec(adapter, topic, TestAdapters.unique("CG"));
-        adapter.endpointActivation(endpoints, spec);
-        try {
-            await().atMost(WAIT).until(() -> endpoints.released() == 1);
-        } finally {
-            adapter.endpointDeactivation(endpoints, spec);
-        }
+        deliverOne(endpoints, spec);
         ReceivedMessage received = endpoints.received().get(0);
         assertThat(received.topic()).isEqualTo(topic);
         assertThat(received.body()).isEqualTo(sent.body());
@@ -112,6 +118,24 @@ class EmbeddedAdapterTest {
                 .containsExactly("beforeDelivery", "onMessage", "afterDelivery", "release");
         assertThat(endpoints.calls().get(0).method().getName()).isEqualTo("onMessage");
         assertThat(endpoints.calls().get(0).method().getDeclaringClass()).isEqualTo(dev.ferry.api.MessageListener.class);
+    }
+
+    @Test
+    void shouldDeliverAMessageSentWithADelayNoEarlierThanItsDelay() throws Exception {
+        String topic = TestAdapters.unique("Delayed");
+        long sentAt = System.currentTimeMillis();
+        SendResult result = send(Message.builder(topic).body("later".getBytes(StandardCharsets.UTF_8))
+                .deliverAfter(Duration.ofSeconds(3)).build());
+        AtomicLong arrivedAt = new AtomicLong();
+        RecordingEndpointFactory endpoints = new RecordingEndpointFactory(
+                message -> arrivedAt.compareAndSet(0, System.currentTimeMillis()));
+        FerryActivationSpec spec = TestAdapters.spec(adapter, topic, TestAdapters.unique("CG"));
+        deliverOne(endpoints, spec);
+        assertThat(arrivedAt.get() - sentAt).isGreaterThanOrEqualTo(3000);
+        assertThat(endpoints.received()).singleElement().satisfies(received -> {
+            assertThat(text(received)).isEqualTo("later");
+            assertThat(received.msgId()).isEqualTo(result.msgId());
+        });
     }
 
     @Test
@@ -149,12 +173,7 @@ class EmbeddedAdapterTest {
         send(text(topic, "patience"));
         RecordingEndpointFactory endpoints = RecordingEndpointFactory.accepting().refuseEndpoints(4);
         FerryActivationSpec spec = TestAdapters.spec(adapter, topic, TestAdapters.unique("CG"));
-        adapter.endpointActivation(endpoints, spec);
-        try {
-            await().atMost(WAIT).until(() -> endpoints.released() == 1);
-        } finally {
-            adapter.endpointDeactivation(endpoints, spec);
-        }
+        deliverOne(endpoints, spec);
         assertThat(endpoints.refused()).isEqualTo(4);
         // Delivered once, as a first delivery: waiting for an endpoint was not a failed consumption.
         assertThat(endpoints.received()).singleElement().satisfies(message -> {

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
@@ -146,6 +147,34 @@ class TransactionalSendTest {
         assertThat(beans.received()).filteredOn(m -> new String(m.body(), StandardCharsets.UTF_8).equals("in-tx-1"))
                 .singleElement().satisfies(m -> assertThat(m.msgId()).isEqualTo(first.msgId()));
         assertThat(first.queueOffset()).as("no queue offset before commit").isEqualTo(-1);
+    }
+
+    @Test
+    void shouldDeliverADelayedSendOfABranchNoEarlierThanItsDelayAfterTheCommit() throws Exception {
+        Opened opened = open(factory());
+        FerryConnection connection = opened.connection();
+        XAResource xa = opened.xa();
+        Xid xid = xid();
+        AtomicLong arrivedAt = new AtomicLong();
+        beans = new RecordingEndpointFactory(m -> {
+            if (new String(m.body(), StandardCharsets.UTF_8).equals("delayed-in-tx")) {
+                arrivedAt.compareAndSet(0, System.currentTimeMillis());
+            }
+        });
+        spec = TestAdapters.spec(adapter, topic, TestAdapters.unique("TxCG"));
+        adapter.endpointActivation(beans, spec);
+
+        xa.start(xid, XAResource.TMNOFLAGS);
+        SendResult sent = connection.send(message("delayed-in-tx").toBuilder().deliverAfter(Duration.ofSeconds(3))
+                .build());
+        xa.end(xid, XAResource.TMSUCCESS);
+        assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
+        long committedAt = System.currentTimeMillis();
+        xa.commit(xid, false);
+
+        await().atMost(WAIT).until(() -> arrivedAt.get() != 0);
+        assertThat(arrivedAt.get() - committedAt).isGreaterThanOrEqualTo(3000);
+        assertThat(beans.received()).singleElement().satisfies(m -> assertThat(m.msgId()).isEqualTo(sent.msgId()));
     }
 
     @Test
