@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.api.BrokerException;
 import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.SendResult;
@@ -12,6 +13,7 @@ import dev.ferry.spi.FilterExpressionException;
 import dev.ferry.spi.UnknownPluginException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -163,6 +165,49 @@ class SendAndConsumeTest extends AgainstCluster {
         ReceivedMessage delayed = received.get(1);
         assertThat(delayed.property("DELAY")).contains("1");
         assertThat(delayed.storeTimestamp() - delayed.bornTimestamp()).isGreaterThanOrEqualTo(900);
+    }
+
+    @Test
+    void shouldHoldAMessageWithADelayOrDeliveryTimeUntilItsTime() {
+        String topic = ClientTestSupport.unique("Timer");
+        Producer producer = producer();
+        producer.send(Message.builder(topic).body(utf8("warm-up")).build());
+        Map<String, Long> arrivals = new ConcurrentHashMap<>();
+        PushConsumer consumer = client.pushConsumer(PushConsumerConfig.builder(ClientTestSupport.unique("CG"))
+                .subscribe(topic, "*").consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).build(),
+                message -> arrivals.put(new String(message.body(), StandardCharsets.UTF_8),
+                        System.currentTimeMillis()));
+        try {
+            await().atMost(WAIT).until(() -> arrivals.containsKey("warm-up"));
+            long sentAt = System.currentTimeMillis();
+            Instant deliveryTime = Instant.ofEpochMilli(sentAt).plusSeconds(4);
+            producer.send(Message.builder(topic).body(utf8("after 3 s")).deliverAfter(Duration.ofSeconds(3)).build());
+            producer.send(Message.builder(topic).body(utf8("at its time")).deliverAt(deliveryTime).build());
+            producer.send(Message.builder(topic).body(utf8("in the past"))
+                    .deliverAt(Instant.ofEpochMilli(sentAt - 60_000)).build());
+            await().atMost(WAIT).until(() -> arrivals.size() == 4);
+
+            assertThat(arrivals.get("after 3 s") - sentAt).isGreaterThanOrEqualTo(3000);
+            assertThat(arrivals.get("at its time")).isGreaterThanOrEqualTo(deliveryTime.toEpochMilli());
+            assertThat(arrivals.get("in the past")).isLessThan(arrivals.get("after 3 s"));
+        } finally {
+            consumer.close();
+        }
+    }
+
+    @Test
+    void shouldRefuseADeliveryTimeBeyondTheBrokersLimitWithItsRemark() {
+        String topic = ClientTestSupport.unique("TimerLimit");
+        Producer producer = producer();
+        Message tooLate = Message.builder(topic).body(utf8("in four days"))
+                .deliverAt(Instant.now().plus(Duration.ofDays(4))).build();
+
+        assertThatThrownBy(() -> producer.send(tooLate)).isInstanceOfSatisfying(BrokerException.class, e -> {
+            assertThat(e.responseCode()).isEqualTo(13);
+            assertThat(e.isRetriable()).isFalse();
+            assertThat(e.remark()).startsWith("timer message illegal, the delay time should not be bigger than the max"
+                    + " delay 259200000ms");
+        }).hasMessageContaining("response code 13 (timer message illegal");
     }
 
     @Test
