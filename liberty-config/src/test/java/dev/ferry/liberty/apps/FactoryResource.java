@@ -3,6 +3,7 @@ package dev.ferry.liberty.apps;
 import dev.ferry.api.FerryConnection;
 import dev.ferry.api.FerryConnectionFactory;
 import dev.ferry.api.Message;
+import java.time.Duration;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.resource.ConnectionFactoryDefinition;
@@ -10,9 +11,13 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** Sends through a connection factory the application defines itself, portably, by the adapter's name. */
+/**
+ * Sends through a connection factory the application defines itself, portably, by the adapter's name; with
+ * {@code deliverAfterMillis}, delayed by that long.
+ */
 @ConnectionFactoryDefinition(name = "java:app/ferry/own", interfaceName = "dev.ferry.api.FerryConnectionFactory",
         resourceAdapter = "ferry-ra", properties = {"producerGroup=factory-app", "retries=1"})
 @Path("/factory")
@@ -24,9 +29,14 @@ public class FactoryResource {
     @POST
     @Path("/{topic}")
     @Produces(MediaType.TEXT_PLAIN)
-    public String send(@PathParam("topic") String topic, byte[] body) {
+    public String send(@PathParam("topic") String topic, @QueryParam("deliverAfterMillis") long deliverAfterMillis,
+                       byte[] body) {
+        Message.Builder message = Message.builder(topic).body(body).tags("own-factory");
+        if (deliverAfterMillis > 0) {
+            message.deliverAfter(Duration.ofMillis(deliverAfterMillis));
+        }
         try (FerryConnection connection = connections.getConnection()) {
-            return connection.send(Message.builder(topic).body(body).tags("own-factory").build()).msgId();
+            return connection.send(message.build()).msgId();
         }
     }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -55,5 +56,27 @@ class ConnectionFactoryDefinitionTest {
             assertThat(new String(message.body(), StandardCharsets.UTF_8)).isEqualTo("defined by the application");
             assertThat(message.tags()).contains("own-factory");
         });
+    }
+
+    @Test
+    void shouldDeliverAMessageTheApplicationDelayedNoEarlierThanItsDelay() {
+        AtomicLong arrivedAt = new AtomicLong();
+        try (Engine engine = new Engine(EmbeddedServer.NAME_SERVER, directory)) {
+            long sentAt = System.currentTimeMillis();
+            String msgId = HTTP.post("/factory-app/factory/own-factory-delayed?deliverAfterMillis=3000", "later");
+            PushConsumer consumer = engine.client().pushConsumer(PushConsumerConfig.builder("factory-delay-test")
+                    .subscribe("own-factory-delayed", "*").consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).build(),
+                    message -> {
+                        if (message.msgId().equals(msgId)) {
+                            arrivedAt.compareAndSet(0, System.currentTimeMillis());
+                        }
+                    });
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> arrivedAt.get() != 0);
+            } finally {
+                consumer.close();
+            }
+            assertThat(arrivedAt.get() - sentAt).isGreaterThanOrEqualTo(3000);
+        }
     }
 }
