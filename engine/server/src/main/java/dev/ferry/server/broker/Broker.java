@@ -186,13 +186,13 @@ public final class Broker implements AutoCloseable {
         this.settings = new BrokerSettings(configDir, clock, config);
         this.adminExecutor = boundedPool(1, limits.queryQueueCapacity(),
                 ThreadRoles.named("ferry-broker-admin", threadFactory));
-        this.statistics = new BrokerStatistics(counters, clock, java.time.ZoneId.systemDefault());
         RetryRouting retries = new RetryRouting(config.maxReconsumeTimes(), subscriptionGroups::get, topics,
                 this::topicsChanged);
         this.schedule = new ScheduleService(config.delayLevels(), store, configDir, clock, this::storeHost);
         this.timers = new TimerStore(config.timers(), store, config.storeDir().resolve("timer"), clock,
                 this::storeHost, topic -> topics.get(topic).isPresent() || SystemTopics.isRetryTopic(topic));
         store.expiryFloor(timers::expiryFloor);
+        this.statistics = new BrokerStatistics(counters, timers::figures, clock, java.time.ZoneId.systemDefault());
         this.timerThread = Executors.newSingleThreadScheduledExecutor(
                 ThreadRoles.named("ferry-broker-timer", threadFactory));
         TimerRouting timerRouting = new TimerRouting(config.timers(), clock, timers::slotCount);
@@ -272,7 +272,7 @@ public final class Broker implements AutoCloseable {
         ConsumerCallsProcessor consumerCalls = new ConsumerCallsProcessor(config.brokerName(), topics,
                 subscriptionGroups, offsets, consumers, store, json, this::messageRefusal);
         BrokerInfoProcessor info = new BrokerInfoProcessor(config, settings, new BrokerInfoProcessor.Sources(store,
-                counters, statistics, executors(), clock.millis()), json, clock);
+                counters, statistics, timers::figures, executors(), clock.millis()), json, clock);
         for (int code : TopicAdminProcessor.CODES) {
             remoting.registerProcessor(code, topicAdmin, adminExecutor);
         }

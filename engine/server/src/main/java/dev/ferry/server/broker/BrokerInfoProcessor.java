@@ -15,6 +15,7 @@ import dev.ferry.remoting.protocol.body.KvTable;
 import dev.ferry.remoting.protocol.body.PropertiesText;
 import dev.ferry.remoting.protocol.header.GetBrokerConfigResponseHeader;
 import dev.ferry.remoting.protocol.header.ViewBrokerStatsDataRequestHeader;
+import dev.ferry.server.timer.TimerStore;
 import dev.ferry.store.MessageStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.Supplier;
 
 /**
  * The broker-wide requests of Apache's admin tools and dashboard: GET_BROKER_RUNTIME_INFO (Apache's keys, with the
@@ -44,7 +46,7 @@ final class BrokerInfoProcessor implements RequestProcessor {
 
     /** What the runtime information is made of. */
     record Sources(MessageStore store, TopicCounters counters, BrokerStatistics statistics,
-                   Map<String, ThreadPoolExecutor> executors, long bootMillis) {
+                   Supplier<TimerStore.Figures> timers, Map<String, ThreadPoolExecutor> executors, long bootMillis) {
     }
 
     private final BrokerConfig config;
@@ -178,17 +180,34 @@ final class BrokerInfoProcessor implements RequestProcessor {
         info.put("earliestMessageTimeStamp", String.valueOf(store.commitLogEndOffset() == 0 ? -1L
                 : store.messageAt(store.commitLogMinOffset()).map(StoredMessageView::storeTimestamp).orElse(-1L)));
         info.put("pageCacheLockTimeMills", "0");
-        info.put("timerReadBehind", "0");
-        info.put("timerOffsetBehind", "0");
-        info.put("timerCongestNum", "0");
-        info.put("timerEnqueueTps", "0.0");
-        info.put("timerDequeueTps", "0.0");
+        timers(info);
         disk(info);
         queue(info, "send", "sendThreadPool");
         queue(info, "pull", "pullThreadPool");
         queue(info, "query", "queryThreadPool");
         queue(info, "client", "clientManagerThreadPool");
         return info;
+    }
+
+    /**
+     * Apache's timer keys: how far firing is behind the clock (whole seconds), timer messages stored but not yet taken
+     * in, timers waiting, and timers taken in and fired per second over the last 10 s; zeros with the wheel off.
+     */
+    private void timers(Map<String, String> info) {
+        if (!config.timers().enabled()) {
+            info.put("timerReadBehind", "0");
+            info.put("timerOffsetBehind", "0");
+            info.put("timerCongestNum", "0");
+            info.put("timerEnqueueTps", "0.0");
+            info.put("timerDequeueTps", "0.0");
+            return;
+        }
+        TimerStore.Figures figures = sources.timers().get();
+        info.put("timerReadBehind", String.valueOf(figures.dequeueLagMs() / 1000));
+        info.put("timerOffsetBehind", String.valueOf(figures.enqueueLag()));
+        info.put("timerCongestNum", String.valueOf(figures.waiting()));
+        info.put("timerEnqueueTps", String.valueOf((float) sources.statistics().timerEnqueueRate.perSecond(10)));
+        info.put("timerDequeueTps", String.valueOf((float) sources.statistics().timerFireRate.perSecond(10)));
     }
 
     private void disk(Map<String, String> info) {

@@ -1,11 +1,14 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.server.timer.TimerStore;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.function.Supplier;
 
 /**
  * The broker's rates and windows for admin tools: puts and gets per second over 10 s, 60 s and 600 s, per-key
- * minute/hour/day counts (VIEW_BROKER_STATS_DATA), and the daily totals (clusterList -m). {@link #sampleSecond()}
+ * minute/hour/day counts (VIEW_BROKER_STATS_DATA), the daily totals (clusterList -m), and timers taken in and fired
+ * per second (Apache's {@code timerEnqueueTps}, {@code timerDequeueTps}). {@link #sampleSecond()}
  * runs every second, {@link #rollMinute()} every minute, on the broker's scheduler.
  */
 final class BrokerStatistics {
@@ -17,18 +20,24 @@ final class BrokerStatistics {
     final ThroughputSampler getRate;
     final StatsWindows putWindows = new StatsWindows(STATS_KEYS);
     final StatsWindows getWindows = new StatsWindows(STATS_KEYS);
+    final ThroughputSampler timerEnqueueRate;
+    final ThroughputSampler timerFireRate;
     final DailyTotals daily;
 
-    BrokerStatistics(TopicCounters counters, Clock clock, ZoneId zone) {
+    BrokerStatistics(TopicCounters counters, Supplier<TimerStore.Figures> timers, Clock clock, ZoneId zone) {
         this.counters = counters;
         this.putRate = new ThroughputSampler(counters::allIn);
         this.getRate = new ThroughputSampler(counters::allOut);
+        this.timerEnqueueRate = new ThroughputSampler(() -> timers.get().enqueued());
+        this.timerFireRate = new ThroughputSampler(() -> timers.get().fired());
         this.daily = new DailyTotals(clock, zone);
     }
 
     void sampleSecond() {
         putRate.sample();
         getRate.sample();
+        timerEnqueueRate.sample();
+        timerFireRate.sample();
     }
 
     void rollMinute() {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +15,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.Options;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -37,6 +41,7 @@ import org.apache.rocketmq.remoting.protocol.body.ProducerConnection;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.apache.rocketmq.tools.command.broker.BrokerStatusSubCommand;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,6 +122,49 @@ class AdminToolsTest {
         }
         assertThat(table).containsKeys("msgPutTotalTodayNow", "msgGetTotalTodayNow", "msgPutTotalTodayMorning",
                 "sendThreadPoolQueueSize", "pullThreadPoolQueueSize", "commitLogMaxOffset", "runtime");
+    }
+
+    @Test
+    void brokerStatusShowsTheWaitingTimersAndTheirRateWhenApachesProducerSendsTimerMessages() throws Exception {
+        createTopic("AdminTimers", 2, 6, false);
+        awaitRoute("AdminTimers", 2);
+        DefaultMQProducer producer = clients.producer("PG_ADMIN_TIMERS");
+        for (int i = 0; i < 5; i++) {
+            Message message = new Message("AdminTimers", "T", ("timer-" + i).getBytes(StandardCharsets.UTF_8));
+            message.setDeliverTimeMs(System.currentTimeMillis() + 60_000);
+            assertThat(producer.send(message).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+        }
+
+        await().atMost(TIMEOUT).until(() -> {
+            Map<String, String> status = brokerStatus();
+            return "5".equals(status.get("timerCongestNum")) && Float.parseFloat(status.get("timerEnqueueTps")) > 0;
+        });
+        Map<String, String> status = brokerStatus();
+        assertThat(status.get("timerOffsetBehind")).isEqualTo("0");
+        assertThat(Long.parseLong(status.get("timerReadBehind"))).isBetween(0L, 5L);
+        assertThat(Float.parseFloat(status.get("timerDequeueTps"))).isZero();
+    }
+
+    /** Runs {@code mqadmin brokerStatus -b BROKER} and reads the keys and values it prints. */
+    private static synchronized Map<String, String> brokerStatus() throws Exception {
+        BrokerStatusSubCommand command = new BrokerStatusSubCommand();
+        Options options = command.buildCommandlineOptions(new Options());
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream out = System.out;
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            command.execute(new DefaultParser().parse(options, new String[] {"-b", broker}), options, null);
+        } finally {
+            System.setOut(out);
+        }
+        Map<String, String> status = new java.util.HashMap<>();
+        for (String line : printed.toString(StandardCharsets.UTF_8).split("\\R")) {
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                status.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
+            }
+        }
+        return status;
     }
 
     @Test
