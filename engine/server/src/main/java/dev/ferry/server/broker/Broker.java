@@ -220,7 +220,7 @@ public final class Broker implements AutoCloseable {
         MessageQueryProcessor queries = new MessageQueryProcessor(store, limits.maxQueryResults(),
                 this::messageRefusal);
         this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,
-                this::health);
+                this::health, timers::figures);
 
         for (int code : new int[] {RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2,
                 RequestCode.SEND_BATCH_MESSAGE}) {

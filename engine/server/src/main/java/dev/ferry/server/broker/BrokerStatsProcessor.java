@@ -11,6 +11,7 @@ import dev.ferry.remoting.protocol.body.BrokerStatsBody.GroupStats;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody.QueueLag;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody.TopicStats;
 import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.server.timer.TimerStore;
 import dev.ferry.store.MessageStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,11 +29,13 @@ final class BrokerStatsProcessor implements RequestProcessor {
     private final TopicCounters counters;
     private final BodyCodec json;
     private final Supplier<BrokerStatsBody.Health> health;
+    private final Supplier<TimerStore.Figures> timers;
 
     BrokerStatsProcessor(String brokerName, MessageStore store, TopicConfigTable topics, ConsumerGroups consumers,
                          ConsumerOffsetTable offsets, TopicCounters counters, BodyCodec json,
-                         Supplier<BrokerStatsBody.Health> health) {
+                         Supplier<BrokerStatsBody.Health> health, Supplier<TimerStore.Figures> timers) {
         this.health = health;
+        this.timers = timers;
         this.brokerName = brokerName;
         this.store = store;
         this.topics = topics;
@@ -59,7 +62,9 @@ final class BrokerStatsProcessor implements RequestProcessor {
             groupStats.add(new GroupStats(group, consumers.clientIds(group).size(), lag(group),
                     storedMessages(SystemTopics.deadLetterTopic(group))));
         }
-        return new BrokerStatsBody(brokerName, topicStats, groupStats, health.get());
+        TimerStore.Figures t = timers.get();
+        return new BrokerStatsBody(brokerName, topicStats, groupStats, health.get(), new BrokerStatsBody.Timers(
+                t.waiting(), t.enqueueLag(), t.dequeueLagMs(), t.enqueued(), t.fired(), t.cancelled(), t.lost()));
     }
 
     private long storedMessages(String topic) {

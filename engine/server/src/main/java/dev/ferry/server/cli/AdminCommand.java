@@ -119,7 +119,7 @@ public final class AdminCommand {
         return 0;
     }
 
-    @Command(name = "health", description = "What each broker refused, set aside or holds now.")
+    @Command(name = "health", description = "What each broker refused, set aside or holds now, timers included.")
     int health() {
         PrintWriter out = spec.commandLine().getOut();
         for (BrokerStatsBody stats : stats()) {
@@ -143,9 +143,24 @@ public final class AdminCommand {
             out.printf("  %-34s %d%n", "consumer offsets", h.consumerOffsets());
             out.printf("  %-34s %d%n", "subscription characters", h.subscriptionChars());
             out.printf("  %-34s %d%n", "filter cache bytes", h.filterCacheBytes());
+            timers(out, stats.timers());
         }
         out.flush();
         return 0;
+    }
+
+    /** The timers a broker holds: the backlog, how far firing is behind, and what became of them since start. */
+    private static void timers(PrintWriter out, BrokerStatsBody.Timers t) {
+        if (t == null) {
+            return; // a broker that reports no timers
+        }
+        out.printf("  %-34s %d%n", "timers waiting", t.waiting());
+        out.printf("  %-34s %d%n", "timer messages not yet indexed", t.notIndexed());
+        out.printf("  %-34s %d%n", "timer firing behind (ms)", t.firingBehindMs());
+        out.printf("  %-34s %d%n", "timers indexed", t.enqueued());
+        out.printf("  %-34s %d%n", "timers fired", t.fired());
+        out.printf("  %-34s %d%n", "timers cancelled", t.cancelled());
+        out.printf("  %-34s %d%n", "timers lost", t.lost());
     }
 
     @Command(name = "lag", description = "The lag of one consumer group, per queue.")

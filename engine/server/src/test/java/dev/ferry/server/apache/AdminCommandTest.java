@@ -121,4 +121,34 @@ class AdminCommandTest {
             assertThat(output).containsPattern("topics\\s+4");
         }
     }
+
+    @Test
+    void shouldPrintTheTimersWaitingAndFiredInTheBrokersHealth() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(dir);
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            DefaultMQProducer producer = clients.producer("PG_ADMIN_TIMERS");
+            producer.send(new Message("TopicTimers", "T", "create".getBytes()));
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < 3; i++) {
+                Message later = new Message("TopicTimers", "T", ("later" + i).getBytes());
+                later.setDeliverTimeMs(now + 120_000);
+                producer.send(later);
+            }
+            Message soon = new Message("TopicTimers", "T", "soon".getBytes());
+            soon.setDeliverTimeMs(now + 1_500);
+            producer.send(soon);
+            String broker = "127.0.0.1:" + ferry.server().brokerPort();
+
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    run("admin", "--broker", broker, "health").matches("(?s).*timers fired\\s+1\\R.*"));
+            String output = run("admin", "--broker", broker, "health");
+
+            assertThat(output).containsPattern("timers waiting\\s+3\\R");
+            assertThat(output).containsPattern("timer messages not yet indexed\\s+0\\R");
+            assertThat(output).containsPattern("timers indexed\\s+4\\R");
+            assertThat(output).containsPattern("timers cancelled\\s+0\\R");
+            assertThat(output).containsPattern("timers lost\\s+0\\R");
+            assertThat(output).containsPattern("timer firing behind \\(ms\\)\\s+\\d+\\R");
+        }
+    }
 }

@@ -11,8 +11,10 @@ import java.util.List;
  * @param topics     per topic, sorted by name
  * @param groups     per consumer group, sorted by name
  * @param health     what the broker refused, set aside or holds now
+ * @param timers     the timer messages it holds, or {@code null} from a broker that reports none
  */
-public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<GroupStats> groups, Health health) {
+public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<GroupStats> groups, Health health,
+                              Timers timers) {
 
     public BrokerStatsBody {
         topics = topics == null ? List.of() : List.copyOf(topics);
@@ -44,6 +46,22 @@ public record BrokerStatsBody(String brokerName, List<TopicStats> topics, List<G
         public Health {
             setAsideQueues = setAsideQueues == null ? List.of() : List.copyOf(setAsideQueues);
         }
+    }
+
+    /**
+     * The timer messages the broker holds until their time.
+     *
+     * @param waiting          timers waiting for their time now
+     * @param notIndexed       timer messages stored but not yet taken into the timer store (Apache's
+     *                         {@code timerOffsetBehind})
+     * @param firingBehindMs   how far firing is behind the clock: 0 while every slot whose time has passed has fired
+     * @param enqueued         timer messages taken into the timer store since the broker started (cancels included)
+     * @param fired            timers delivered to their topics since the broker started
+     * @param cancelled        timers a cancel withdrew since the broker started
+     * @param lost             timers dropped since the broker started: their message or their topic gone
+     */
+    public record Timers(long waiting, long notIndexed, long firingBehindMs, long enqueued, long fired, long cancelled,
+                         long lost) {
     }
 
     /**
