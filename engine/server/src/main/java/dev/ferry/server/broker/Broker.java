@@ -288,7 +288,7 @@ public final class Broker implements AutoCloseable {
         replication.registerProcessors(remoting, offsets, schedule, timers, clock, json, adminExecutor, sendLane);
         countDecisions();
         this.figures = new BrokerFigures(config, clock, store, topics, subscriptionGroups, offsets, pullOffsets,
-                consumers, producers, counters, replies, executors());
+                consumers, producers, counters, replies, executors(), timers::figures, timers::slotCount);
         remoting.addConnectionListener(event -> {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());

@@ -2,6 +2,8 @@ package dev.ferry.server.broker;
 
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.TopicConfig;
+import dev.ferry.server.timer.TimerDistribution;
+import dev.ferry.server.timer.TimerStore;
 import dev.ferry.store.MessageStore;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -13,11 +15,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.LongToIntFunction;
+import java.util.function.Supplier;
 
 /**
  * What the broker counts and holds, read when asked (a metrics scrape, a management view): traffic per topic and
- * group, connections, each online group's progress on the topics it subscribes to, processor queues and the store's
- * backlog. Nothing here is kept apart from the broker's own tables; each call computes from them.
+ * group, connections, each online group's progress on the topics it subscribes to, processor queues, the store's
+ * backlog and the timers held. Nothing here is kept apart from the broker's own tables; each call computes from them.
  */
 public final class BrokerFigures {
     /** Messages and stored bytes of one type producers put in a topic since start. */
@@ -62,11 +66,16 @@ public final class BrokerFigures {
     private final TopicCounters counters;
     private final ReplyPushes replies;
     private final Map<String, ThreadPoolExecutor> executors;
+    private final Supplier<TimerStore.Figures> timers;
+    private final TimerDistribution timerDistribution;
 
     BrokerFigures(BrokerConfig config, Clock clock, MessageStore store, TopicConfigTable topics,
                   SubscriptionGroupTable groups, ConsumerOffsetTable offsets, PullOffsets pullOffsets,
                   ConsumerGroups consumers, ProducerGroups producers, TopicCounters counters, ReplyPushes replies,
-                  Map<String, ThreadPoolExecutor> executors) {
+                  Map<String, ThreadPoolExecutor> executors, Supplier<TimerStore.Figures> timers,
+                  LongToIntFunction timerSlotCount) {
+        this.timers = timers;
+        this.timerDistribution = new TimerDistribution(config.timers().precisionMs(), timerSlotCount, clock);
         this.replies = replies;
         this.config = config;
         this.clock = clock;
@@ -286,5 +295,20 @@ public final class BrokerFigures {
         }
         return store.messageAt(store.commitLogMinOffset()).map(m -> Math.max(0, clock.millis() - m.storeTimestamp()))
                 .orElse(0L);
+    }
+
+    /** Whether timer messages are held ({@code timerWheelEnable}); when not, there are no timer figures to read. */
+    public boolean timersEnabled() {
+        return config.timers().enabled();
+    }
+
+    /** The timer store's figures now. */
+    public TimerStore.Figures timers() {
+        return timers.get();
+    }
+
+    /** Timer entries waiting in the next 24 hours, by Apache's bounds in seconds ({@link TimerDistribution}). */
+    public Map<Integer, Long> timerDistribution() {
+        return timerDistribution.bySeconds();
     }
 }

@@ -65,6 +65,9 @@ public final class BrokerMetrics {
         transactions(figures, registry, common);
         progress(figures, registry, common);
         storage(figures, registry, common);
+        if (figures.timersEnabled()) {
+            timers(figures, registry, common);
+        }
         this.messageSize = Histogram.builder().name("rocketmq_message_size").help("Incoming messages size")
                 .constLabels(common).labelNames("topic", "message_type", "is_system").classicOnly()
                 .withoutExemplars()
@@ -235,6 +238,39 @@ public final class BrokerMetrics {
                         cb.call(millis);
                     }
                 }).register(registry);
+    }
+
+    /**
+     * The timer families Apache registers with its timer wheel on, where Ferry has the figure. The dequeue lag is the
+     * timers waiting, as Apache counts its wheel's entries from the slot being read on; the dequeue latency is in whole
+     * seconds, as Apache records it though its sample name says milliseconds. The totals carry no {@code topic}: Ferry
+     * counts over all topics.
+     */
+    private static void timers(BrokerFigures figures, PrometheusRegistry registry, Labels common) {
+        Labels store = common.merge(Labels.of("storage_type", "local", "storage_medium", "disk"));
+        GaugeWithCallback.builder().name("rocketmq_timer_enqueue_lag").help("Timer enqueue messages lag")
+                .constLabels(store).callback(cb -> cb.call(figures.timers().enqueueLag())).register(registry);
+        GaugeWithCallback.builder().name("rocketmq_timer_dequeue_lag").help("Timer dequeue messages lag")
+                .constLabels(store).callback(cb -> cb.call(figures.timers().waiting())).register(registry);
+        GaugeWithCallback.builder().name("rocketmq_timer_dequeue_latency_milliseconds").help("Timer dequeue latency")
+                .constLabels(store).callback(cb -> cb.call(figures.timers().dequeueLagMs() / 1000))
+                .register(registry);
+        CounterWithCallback.builder().name("rocketmq_timer_enqueue_total").help("Total number of timer enqueue")
+                .constLabels(store).callback(cb -> cb.call(figures.timers().enqueued())).register(registry);
+        CounterWithCallback.builder().name("rocketmq_timer_dequeue_total").help("Total number of timer dequeue")
+                .constLabels(store).callback(cb -> cb.call(figures.timers().fired())).register(registry);
+        GaugeWithCallback.builder().name("rocketmq_timer_message_snapshot")
+                .help("Timer message distribution snapshot, only count timing messages in 24h.").constLabels(store)
+                .labelNames("timer_bound_s")
+                .callback(cb -> figures.timerDistribution().forEach((bound, n) -> cb.call(n, String.valueOf(bound))))
+                .register(registry);
+        // Ferry's own: Apache counts neither
+        CounterWithCallback.builder().name("ferry_timer_messages_cancelled_total")
+                .help("Timers a cancel withdrew before their time").constLabels(common)
+                .callback(cb -> cb.call(figures.timers().cancelled())).register(registry);
+        CounterWithCallback.builder().name("ferry_timer_messages_lost_total")
+                .help("Timer messages dropped: unreadable, gone from the store, or their topic gone").constLabels(common)
+                .callback(cb -> cb.call(figures.timers().lost())).register(registry);
     }
 
     /** A put: Apache records the mean size of a put's messages once per put. */

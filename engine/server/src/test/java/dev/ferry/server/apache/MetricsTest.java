@@ -45,7 +45,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MetricsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    /** Sample names Apache 5.3.3's broker exposes that Ferry publishes too (timer, pop and RocksDB ones it has not). */
+    /**
+     * Sample names Apache 5.3.3's broker exposes that Ferry publishes too (pop and RocksDB ones and three timer ones it
+     * has not).
+     */
     private static final List<String> APACHE_NAMES = List.of("rocketmq_topic_number", "rocketmq_consumer_group_number",
             "rocketmq_broker_permission", "rocketmq_processor_watermark", "rocketmq_messages_in_total",
             "rocketmq_throughput_in_total", "rocketmq_messages_out_total", "rocketmq_throughput_out_total",
@@ -59,7 +62,9 @@ class MetricsTest {
             "rocketmq_commit_messages_total", "rocketmq_rollback_messages_total", "rocketmq_half_messages",
             "rocketmq_finish_message_latency_milliseconds_count",
             "rocketmq_topic_create_execution_time_milliseconds_count",
-            "rocketmq_consumer_group_create_execution_time_milliseconds_count");
+            "rocketmq_consumer_group_create_execution_time_milliseconds_count", "rocketmq_timer_enqueue_lag",
+            "rocketmq_timer_dequeue_lag", "rocketmq_timer_dequeue_latency_milliseconds", "rocketmq_timer_enqueue_total",
+            "rocketmq_timer_dequeue_total", "rocketmq_timer_message_snapshot");
 
     @TempDir
     static Path dir;
@@ -249,6 +254,62 @@ class MetricsTest {
                         && !name.contains("create")).toList()); // those appear with their first event
         stalled.countDown();
         await().atMost(TIMEOUT).until(() -> value(scrape(), "rocketmq_consumer_lag_messages", group) == 0);
+    }
+
+    @Test
+    void timersWaitingFiredAndTheirDistributionShowUnderApachesTimerNames() throws Exception {
+        DefaultMQProducer producer = clients.producer("PG_METRICS_TIMER");
+        send(producer, "TimerMetricsTopic", 1, 10); // creates the topic
+        List<Sample> before = scrape();
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < 3; i++) {
+            Message later = new Message("TimerMetricsTopic", "T", new byte[10]);
+            later.setDeliverTimeMs(now + 120_000);
+            assertThat(producer.send(later).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+        }
+        Message soon = new Message("TimerMetricsTopic", "T", new byte[10]);
+        soon.setDeliverTimeMs(now + 2_000);
+        assertThat(producer.send(soon).getSendStatus()).isEqualTo(SendStatus.SEND_OK);
+
+        String[] store = {"storage_type", "local", "storage_medium", "disk", "cluster", "DefaultCluster",
+            "node_type", "broker", "node_id", "broker-a"};
+        await().atMost(TIMEOUT).until(() -> {
+            List<Sample> after = scrape();
+            return delta(before, after, "rocketmq_timer_enqueue_total", store) == 4
+                    && delta(before, after, "rocketmq_timer_dequeue_total", store) == 1
+                    && delta(before, after, "rocketmq_timer_dequeue_lag", store) == 3;
+        });
+        List<Sample> after = scrape();
+        assertThat(delta(before, after, "rocketmq_timer_message_snapshot", "timer_bound_s", "300")).isEqualTo(3);
+        assertThat(value(after, "rocketmq_timer_enqueue_lag", store)).isZero();
+        assertThat(value(after, "rocketmq_timer_dequeue_latency_milliseconds", store)).isBetween(0.0, 5.0);
+        assertThat(value(after, "ferry_timer_messages_cancelled_total", "node_id", "broker-a")).isZero();
+        assertThat(value(after, "ferry_timer_messages_lost_total", "node_id", "broker-a")).isZero();
+        assertThat(after.stream().filter(sample -> sample.name().equals("rocketmq_timer_message_snapshot"))
+                .map(sample -> sample.labels().get("timer_bound_s")))
+                .containsExactlyInAnyOrder("5", "60", "300", "900", "3600", "14400", "28800", "86400");
+    }
+
+    @Test
+    void shouldPublishNoTimerFamiliesAndZeroTimerKeysWhenTheTimerWheelIsOff() throws Exception {
+        try (FerryServerFixture off = new FerryServerFixture(FerryServerFixture.small(dir.resolve("wheel-off"))
+                .metrics(new MetricsConfig(MetricsConfig.ExporterType.PROM, "127.0.0.1", 0))
+                .broker(broker -> broker.timers(broker.timers().withEnabled(false))).build())) {
+            int port = off.server().metricsPort().orElseThrow();
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+            assertThat(body).contains("rocketmq_topic_number").doesNotContain("timer");
+
+            Map<String, String> runtime = admin.fetchBrokerRuntimeStats("127.0.0.1:" + off.server().brokerPort())
+                    .getTable();
+            assertThat(runtime).containsEntry("timerCongestNum", "0").containsEntry("timerOffsetBehind", "0")
+                    .containsEntry("timerReadBehind", "0").containsEntry("timerEnqueueTps", "0.0")
+                    .containsEntry("timerDequeueTps", "0.0");
+        }
+    }
+
+    private static double delta(List<Sample> before, List<Sample> after, String name, String... labels) {
+        return value(after, name, labels) - value(before, name, labels);
     }
 
     @Test
