@@ -68,8 +68,8 @@ public final class TimerStore implements AutoCloseable {
     private final RingSnapshot snapshots;
     private final JsonFile<TimerProgress> progressFile;
 
-    /** The next timer-queue offset to index. */
-    private long nextQueueOffset;
+    /** The next timer-queue offset to index; read by other threads for figures. */
+    private volatile long nextQueueOffset;
     /** The slot firing is at: every earlier one has fired. */
     private volatile long cursor;
     /** Where the cursor slot's walk goes on, or -1 while it has not begun. */
@@ -100,6 +100,17 @@ public final class TimerStore implements AutoCloseable {
     private final AtomicLong fired = new AtomicLong();
     private final AtomicLong cancelled = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
+    /** What the batch being fired did, counted once it is durable: a refused batch is walked again. */
+    private BatchTally batch = new BatchTally();
+
+    private static final class BatchTally {
+        int done;
+        int fired;
+        int lost;
+        int cancelled;
+        final List<Long> found = new ArrayList<>();
+        final List<Long> rerolled = new ArrayList<>();
+    }
 
     /**
      * @param topicExists whether a fired message's real topic still exists (a deleted topic's timers are dropped)
@@ -362,6 +373,7 @@ public final class TimerStore implements AutoCloseable {
     private boolean fireBatch() {
         long batchFrom = store.commitLogEndOffset();
         writeProgress(batchFrom);
+        batch = new BatchTally();
         List<CompletableFuture<AppendResult>> appended = new ArrayList<>();
         long position = resumeAt;
         int walked = 0;
@@ -384,10 +396,16 @@ public final class TimerStore implements AutoCloseable {
                 LOG.log(Level.WARNING, "cannot deliver timer messages now: {0} {1}", result.status(),
                         result.detail() == null ? "" : result.detail());
                 findDelivered(batchFrom);
+                delivered.addAll(batch.found); // skipped this time, so still to skip when walked again
+                rolled.addAll(batch.rerolled); // already in their slots
                 recoveredUntil = Math.max(recoveredUntil, cursor);
                 return false;
             }
         }
+        pending.addAndGet(-batch.done);
+        fired.addAndGet(batch.fired);
+        lost.addAndGet(batch.lost);
+        cancelled.addAndGet(batch.cancelled);
         resumeAt = position;
         if (position < 0) {
             advance(); // straight to the next slot: a cursor left on this one with no position would walk it again
@@ -424,10 +442,11 @@ public final class TimerStore implements AutoCloseable {
     private void reRoll(TimerRecord entry) {
         StoredMessageView message = store.messageAt(entry.source()).orElse(null);
         if (message == null) {
-            lost.incrementAndGet();
-            pending.decrementAndGet();
+            batch.done++;
+            batch.lost++;
             return;
         }
+        batch.rerolled.add(entry.source());
         TimerRecord.Kind kind = message.property(MessageProperties.TIMER_DEL_UNIQKEY) != null
                 ? TimerRecord.Kind.CANCEL : TimerRecord.Kind.DELIVER;
         place(new TimerRecord(kind, 0, entry.fireMs(), entry.source(), entry.sourceSize(), -1, entry.queueOffset(),
@@ -435,15 +454,15 @@ public final class TimerStore implements AutoCloseable {
     }
 
     private Optional<CompletableFuture<AppendResult>> deliver(TimerRecord entry) {
+        batch.done++;
         if (delivered.remove(entry.source())) {
-            pending.decrementAndGet();
+            batch.found.add(entry.source());
             return Optional.empty();
         }
         StoredMessageView message = store.messageAt(entry.source())
                 .filter(m -> SystemTopics.TIMER_TOPIC.equals(m.topic())).orElse(null);
-        pending.decrementAndGet();
         if (message == null) {
-            lost.incrementAndGet();
+            batch.lost++;
             LOG.log(Level.WARNING, "the timer message at {0,number,#} is no longer in the commit log; not delivered",
                     entry.source());
             return Optional.empty();
@@ -451,13 +470,13 @@ public final class TimerStore implements AutoCloseable {
         String topic = message.property(MessageProperties.REAL_TOPIC);
         int queueId = queueId(message.property(MessageProperties.REAL_QUEUE_ID));
         if (topic == null || queueId < 0 || !topicExists.test(topic)) {
-            lost.incrementAndGet();
+            batch.lost++;
             LOG.log(Level.WARNING, "dropping a timer message for {0}:{1}: no such topic now", topic, queueId);
             return Optional.empty();
         }
         String uniqueKey = message.property(MessageProperties.UNIQ_KEY);
         if (!cancels.isEmpty() && uniqueKey != null && cancels.contains(topic + "+" + uniqueKey)) {
-            cancelled.incrementAndGet();
+            batch.cancelled++;
             return Optional.empty();
         }
         Map<String, String> properties = new LinkedHashMap<>(message.properties());
@@ -469,7 +488,7 @@ public final class TimerStore implements AutoCloseable {
                 .properties(MessageProperties.format(properties)).sysFlag(message.sysFlag())
                 .bornTimestamp(message.bornTimestamp()).bornHost(message.bornHost()).storeHost(storeHost.get())
                 .reconsumeTimes(message.reconsumeTimes()).preparedTransactionOffset(entry.source()).build();
-        fired.incrementAndGet();
+        batch.fired++;
         return Optional.of(store.appendAsync(real));
     }
 
@@ -584,8 +603,8 @@ public final class TimerStore implements AutoCloseable {
             if (entry == null) {
                 break;
             }
-            if (entry.kind() == TimerRecord.Kind.DELIVER) {
-                count++;
+            if (entry.kind() != TimerRecord.Kind.CANCEL) {
+                count++; // a ROLL entry is a waiting timer too
             }
             position = entry.previous();
         }
