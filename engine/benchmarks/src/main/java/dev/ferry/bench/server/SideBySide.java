@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -220,11 +219,7 @@ public final class SideBySide implements Callable<Integer> {
         if (process.waitFor() != 0 || !Files.exists(results)) {
             throw new IOException("the measurement of " + name + " failed (exit " + process.exitValue() + ")");
         }
-        Map<String, Double> figures = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(results)) {
-            int tab = line.indexOf('\t');
-            figures.put(line.substring(0, tab), Double.parseDouble(line.substring(tab + 1)));
-        }
+        Map<String, Double> figures = FigureFile.read(results);
         // gigabytes of store files: gone before the next measurement, not left to its disk and page cache
         deleteRecursively(workDir.resolve(name));
         return figures;
@@ -237,10 +232,7 @@ public final class SideBySide implements Callable<Integer> {
         }
         deleteRecursively(workDir);
         Files.createDirectories(workDir);
-        Map<String, Double> figures = measure(only);
-        StringBuilder out = new StringBuilder();
-        figures.forEach((key, value) -> out.append(key).append('\t').append(value).append('\n'));
-        Files.writeString(resultsFile, out);
+        FigureFile.write(resultsFile, measure(only));
         return 0;
     }
 
@@ -248,30 +240,9 @@ public final class SideBySide implements Callable<Integer> {
         int[] ports = freePorts();
         Path dir = workDir.resolve(which);
         Files.createDirectories(dir);
-        String java = ProcessHandle.current().info().command().orElse("java");
-        String classpath = which.equals("ferry") && ferryClasspath != null
-                ? ferryClasspath : System.getProperty("java.class.path");
-        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
-        for (String arg : brokerJvmArgs) {
-            command.add(arg.replace("{broker}", which));
-        }
-        command.addAll(List.of("-cp", classpath));
-        if (which.equals("ferry")) {
-            Path config = dir.resolve("ferry.properties");
-            Files.writeString(config, "commitLogSegmentSize=" + segmentMib * 1024 * 1024 + "\n"
-                    + "flushMode=" + (syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH") + "\n"
-                    + ferryConfig.stream().map(line -> line + "\n").collect(Collectors.joining()));
-            command.addAll(List.of("dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", ports[0] + "",
-                    "--broker-port", ports[1] + "", "--store-dir", dir.resolve("store").toString(), "--config",
-                    config.toString()));
-        } else {
-            command.add(3, "-Duser.home=" + dir);
-            command.addAll(List.of(ApachePeerMain.class.getName(), ports[0] + "", ports[1] + "", ports[2] + "",
-                    dir.toString(), Integer.toString(segmentMib * 1024 * 1024),
-                    syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH"));
-        }
-        System.out.println("== " + which + ": " + String.join(" ", command.subList(0, 3)) + " ... "
-                + command.subList(5, command.size()));
+        List<String> command = new BrokerLaunch(heap, segmentMib, syncFlush, ferryConfig, brokerJvmArgs,
+                ferryClasspath).command(which, ports, dir);
+        System.out.println("== " + which + ": " + BrokerLaunch.brief(command));
         Map<String, Double> figures = new LinkedHashMap<>();
         try (ServerProcess server = ServerProcess.start(which, "127.0.0.1:" + ports[0], command, dir)) {
             ClientLoad load = new ClientLoad(server.nameServer, "B" + which);
@@ -372,7 +343,8 @@ public final class SideBySide implements Callable<Integer> {
         System.out.println("  " + client + " client done");
     }
 
-    private static void print(Map<String, Map<String, Double>> results, String first, String second) {
+    /** A table of figures, one row each, {@code first}'s and {@code second}'s columns (results "Ferry" and "Apache"). */
+    static void print(Map<String, Map<String, Double>> results, String first, String second) {
         Map<String, Double> ferry = results.getOrDefault("Ferry", Map.of());
         Map<String, Double> apache = results.getOrDefault("Apache", Map.of());
         System.out.printf(Locale.ROOT, "%n| %-40s | %14s | %14s | %13s |%n", "figure", first, second,
