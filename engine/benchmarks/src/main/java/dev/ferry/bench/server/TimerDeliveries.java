@@ -31,6 +31,10 @@ final class TimerDeliveries {
     private final Histogram firing = new Histogram(MAX_MICROS, 3);
     /** Receive time minus TIMER_DEQUEUE_MS (the re-stored message's way to the listener), microseconds. */
     private final Histogram delivery = new Histogram(MAX_MICROS, 3);
+    /** The fired message's store timestamp minus TIMER_DEQUEUE_MS (the broker storing it again), microseconds. */
+    private final Histogram restoring = new Histogram(MAX_MICROS, 3);
+    /** Receive time minus the fired message's store timestamp (the pull and the client), microseconds. */
+    private final Histogram pulling = new Histogram(MAX_MICROS, 3);
     private final AtomicLong early = new AtomicLong();
     private final AtomicLong mostEarlyMicros = new AtomicLong();
     private final AtomicLong distinct = new AtomicLong();
@@ -64,11 +68,12 @@ final class TimerDeliveries {
     }
 
     /**
-     * A message reached the listener at {@code now}, with its keys, the delivery time the run asked for ({@code requestedMs},
-     * from its own property) and the broker's TIMER_DEQUEUE_MS ({@code dequeueMs}, null when absent). Returns whether
-     * it was one of the run's timer messages.
+     * A message reached the listener at {@code now}, with its keys, the delivery time the run asked for
+     * ({@code requestedMs}, from its own property), the broker's TIMER_DEQUEUE_MS ({@code dequeueMs}, null when absent)
+     * and its store timestamp ({@code storedMs}, for a fired message when the broker stored it in its topic). Returns
+     * whether it was one of the run's timer messages.
      */
-    boolean received(Instant now, String keys, String requestedMs, String dequeueMs) {
+    boolean received(Instant now, String keys, String requestedMs, String dequeueMs, long storedMs) {
         long nowMicros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + TimeUnit.NANOSECONDS.toMicros(now.getNano());
         int number = number(keys);
         if (number < 0 || requestedMs == null) {
@@ -93,6 +98,9 @@ final class TimerDeliveries {
             long dequeueMicros = TimeUnit.MILLISECONDS.toMicros(Long.parseLong(dequeueMs));
             record(firing, dequeueMicros - requestedMicros);
             record(delivery, nowMicros - dequeueMicros);
+            long storedMicros = TimeUnit.MILLISECONDS.toMicros(storedMs);
+            record(restoring, storedMicros - dequeueMicros);
+            record(pulling, nowMicros - storedMicros);
         }
         return true;
     }
@@ -175,6 +183,14 @@ final class TimerDeliveries {
 
     Histogram delivery() {
         return copy(delivery);
+    }
+
+    Histogram restoring() {
+        return copy(restoring);
+    }
+
+    Histogram pulling() {
+        return copy(pulling);
     }
 
     private static Histogram copy(Histogram histogram) {

@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>Prints the lateness percentiles, the arrivals before the asked time (there must be none), the messages missing
  * and arriving twice, and where the lateness went when the broker marks the fired message with TIMER_DEQUEUE_MS: the
- * firing (TIMER_DEQUEUE_MS minus the asked time) and the delivery after it.
+ * firing (TIMER_DEQUEUE_MS minus the asked time) and the delivery after it, split at the fired message's store
+ * timestamp (the broker storing it in its topic again, then the pull and the client).
  *
  * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.server.TimerLateness</pre>
  */
@@ -100,6 +101,10 @@ public final class TimerLateness implements Callable<Integer> {
     @Option(names = "--load-jvm-arg", description = "An extra JVM option for the load JVMs (repeatable; {broker}"
             + " stands for the broker's name).")
     List<String> loadJvmArgs = new ArrayList<>();
+
+    @Option(names = "--arrivals-dir", description = "Write every timer message's arrival (its asked time, TIMER_OUT_MS,"
+            + " TIMER_DEQUEUE_MS, store timestamp, queue and receive time) to a CSV file per measurement here.")
+    Path arrivalsDir;
 
     @Option(names = "--results-file", hidden = true,
             description = "Measure --only in this JVM and write the figures here (what the parent JVM asks).")
@@ -175,7 +180,8 @@ public final class TimerLateness implements Callable<Integer> {
         Map<String, Double> figures;
         try (ServerProcess server = ServerProcess.start(only, "127.0.0.1:" + ports[0], command, workDir)) {
             new ClientLoad(server.nameServer, "W" + only).timeToReadyMillis(server);
-            TimerLoad.Run run = new TimerLoad(server.nameServer, "T" + only, Clock.systemUTC())
+            TimerLoad.Run run = new TimerLoad(server.nameServer, "T" + only, Clock.systemUTC(),
+                    arrivalsDir == null ? null : arrivalsDir.resolve(resultsFile.getFileName() + ".arrivals.csv"))
                     .run(shape, server::cpuNanos);
             figures = figures(run);
         }
@@ -200,6 +206,12 @@ public final class TimerLateness implements Callable<Integer> {
             figures.put("fired to listener p50 (ms)", millis(delivery.getValueAtPercentile(50)));
             figures.put("fired to listener p99 (ms)", millis(delivery.getValueAtPercentile(99)));
             figures.put("fired to listener max (ms)", millis(delivery.getMaxValue()));
+            Histogram restoring = deliveries.restoring();
+            Histogram pulling = deliveries.pulling();
+            figures.put("fired to stored again p50 (ms)", millis(restoring.getValueAtPercentile(50)));
+            figures.put("fired to stored again p99 (ms)", millis(restoring.getValueAtPercentile(99)));
+            figures.put("stored again to listener p50 (ms)", millis(pulling.getValueAtPercentile(50)));
+            figures.put("stored again to listener p99 (ms)", millis(pulling.getValueAtPercentile(99)));
         }
         figures.put("timer messages sent", (double) deliveries.total());
         figures.put("send failures", (double) deliveries.failed());

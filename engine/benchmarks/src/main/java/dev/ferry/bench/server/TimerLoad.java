@@ -1,11 +1,17 @@
 package dev.ferry.bench.server;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -34,6 +40,8 @@ final class TimerLoad {
     private static final Duration ARRIVAL_GRACE = Duration.ofSeconds(60);
     /** How long the consumer keeps listening after the last arrival, so that late duplicates are counted. */
     private static final Duration DUPLICATE_WATCH = Duration.ofSeconds(3);
+    private static final String ARRIVALS_HEADER =
+            "key,requestedMs,TIMER_OUT_MS,TIMER_DEQUEUE_MS,storeTimestamp,queueId,queueOffset,receivedMicros";
 
     /**
      * The load's shape.
@@ -80,11 +88,15 @@ final class TimerLoad {
     private final String nameServer;
     private final String prefix;
     private final Clock clock;
+    /** Where every timer message's arrival is written as a CSV line after the run, or null. */
+    private final Path arrivalsFile;
+    private final Queue<String> arrivals = new ConcurrentLinkedQueue<>();
 
-    TimerLoad(String nameServer, String prefix, Clock clock) {
+    TimerLoad(String nameServer, String prefix, Clock clock, Path arrivalsFile) {
         this.nameServer = nameServer;
         this.prefix = prefix;
         this.clock = clock;
+        this.arrivalsFile = arrivalsFile;
     }
 
     Run run(Shape shape, LongSupplier brokerCpu) throws Exception {
@@ -111,9 +123,10 @@ final class TimerLoad {
             consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
                 Instant now = clock.instant();
                 for (MessageExt m : messages) {
-                    if (!deliveries.received(now, m.getKeys(), m.getUserProperty(REQUESTED_PROPERTY),
-                            m.getProperty(MessageConst.PROPERTY_TIMER_DEQUEUE_MS))
-                            && m.getKeys() != null && m.getKeys().startsWith(PROBE_PREFIX)) {
+                    if (deliveries.received(now, m.getKeys(), m.getUserProperty(REQUESTED_PROPERTY),
+                            m.getProperty(MessageConst.PROPERTY_TIMER_DEQUEUE_MS), m.getStoreTimestamp())) {
+                        logArrival(now, m);
+                    } else if (m.getKeys() != null && m.getKeys().startsWith(PROBE_PREFIX)) {
                         probedQueues.add(m.getQueueId());
                     }
                 }
@@ -130,10 +143,27 @@ final class TimerLoad {
             Run run = new Run(deliveries, sentPerSecond, (brokerCpu.getAsLong() - cpuBefore) / messages,
                     (ClientLoad.ownCpuNanos() - ownBefore) / messages);
             Thread.sleep(DUPLICATE_WATCH.toMillis()); // listening on, so that a late second arrival is counted
+            if (arrivalsFile != null) {
+                List<String> lines = new ArrayList<>(List.of(ARRIVALS_HEADER));
+                lines.addAll(arrivals);
+                Files.createDirectories(arrivalsFile.toAbsolutePath().getParent());
+                Files.write(arrivalsFile, lines);
+            }
             return run;
         } finally {
             consumer.shutdown();
             producer.shutdown();
+        }
+    }
+
+    private void logArrival(Instant now, MessageExt m) {
+        if (arrivalsFile != null) {
+            arrivals.add(String.join(",", m.getKeys(), m.getUserProperty(REQUESTED_PROPERTY),
+                    String.valueOf(m.getProperty(MessageConst.PROPERTY_TIMER_OUT_MS)),
+                    String.valueOf(m.getProperty(MessageConst.PROPERTY_TIMER_DEQUEUE_MS)),
+                    Long.toString(m.getStoreTimestamp()), Integer.toString(m.getQueueId()),
+                    Long.toString(m.getQueueOffset()),
+                    Long.toString(now.getEpochSecond() * 1_000_000 + now.getNano() / 1000)));
         }
     }
 

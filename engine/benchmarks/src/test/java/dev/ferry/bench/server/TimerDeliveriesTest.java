@@ -20,13 +20,16 @@ class TimerDeliveriesTest {
         deliveries.answered(0, true);
         deliveries.answered(1, true);
 
-        deliveries.received(at(700), TimerDeliveries.key(0), REQUESTED, Long.toString(REQUESTED_MS + 690));
-        deliveries.received(at(300), TimerDeliveries.key(1), REQUESTED, null);
+        deliveries.received(at(700), TimerDeliveries.key(0), REQUESTED, Long.toString(REQUESTED_MS + 690),
+                REQUESTED_MS + 694);
+        deliveries.received(at(300), TimerDeliveries.key(1), REQUESTED, null, REQUESTED_MS + 290);
 
         assertThat(deliveries.lateness().getTotalCount()).isEqualTo(2);
         assertThat(deliveries.lateness().getMaxValue()).isBetween(699_000L, 701_000L);
         assertThat(deliveries.firing().getMaxValue()).isBetween(689_000L, 691_000L);
         assertThat(deliveries.delivery().getMaxValue()).isBetween(9_990L, 10_010L);
+        assertThat(deliveries.restoring().getMaxValue()).isBetween(3_990L, 4_010L);
+        assertThat(deliveries.pulling().getMaxValue()).isBetween(5_990L, 6_010L);
         assertThat(deliveries.withoutDequeueTime()).isEqualTo(1);
         assertThat(deliveries.complete()).isTrue();
     }
@@ -35,7 +38,7 @@ class TimerDeliveriesTest {
     void shouldCountAnArrivalBeforeTheRequestedTimeAsEarly() {
         TimerDeliveries deliveries = new TimerDeliveries(1, 0);
 
-        deliveries.received(at(-250), TimerDeliveries.key(0), REQUESTED, null);
+        deliveries.received(at(-250), TimerDeliveries.key(0), REQUESTED, null, 0);
 
         assertThat(deliveries.early()).isEqualTo(1);
         assertThat(deliveries.mostEarlyMicros()).isEqualTo(250_000);
@@ -48,9 +51,9 @@ class TimerDeliveriesTest {
             deliveries.answered(i, true);
         }
 
-        deliveries.received(at(-1), TimerDeliveries.key(0), REQUESTED, null);
-        deliveries.received(at(10), TimerDeliveries.key(0), REQUESTED, null);
-        deliveries.received(at(20), TimerDeliveries.key(2), REQUESTED, null);
+        deliveries.received(at(-1), TimerDeliveries.key(0), REQUESTED, null, 0);
+        deliveries.received(at(10), TimerDeliveries.key(0), REQUESTED, null, 0);
+        deliveries.received(at(20), TimerDeliveries.key(2), REQUESTED, null, 0);
 
         assertThat(deliveries.lateness().getTotalCount()).isEqualTo(1);
         assertThat(deliveries.early()).isEqualTo(1);
@@ -65,7 +68,7 @@ class TimerDeliveriesTest {
         deliveries.answered(0, true);
         deliveries.answered(1, false);
 
-        deliveries.received(at(5), TimerDeliveries.key(0), REQUESTED, null);
+        deliveries.received(at(5), TimerDeliveries.key(0), REQUESTED, null, 0);
 
         assertThat(deliveries.failed()).isEqualTo(1);
         assertThat(deliveries.missing()).isZero();
@@ -77,10 +80,10 @@ class TimerDeliveriesTest {
     void shouldIgnoreMessagesThatAreNotTheRunsTimerMessages() {
         TimerDeliveries deliveries = new TimerDeliveries(1, 0);
 
-        assertThat(deliveries.received(at(1), "probe-1", null, null)).isFalse();
-        assertThat(deliveries.received(at(1), TimerDeliveries.key(7), REQUESTED, null)).isFalse();
-        assertThat(deliveries.received(at(1), TimerDeliveries.KEY_PREFIX + "x", REQUESTED, null)).isFalse();
-        assertThat(deliveries.received(at(1), null, REQUESTED, null)).isFalse();
+        assertThat(deliveries.received(at(1), "probe-1", null, null, 0)).isFalse();
+        assertThat(deliveries.received(at(1), TimerDeliveries.key(7), REQUESTED, null, 0)).isFalse();
+        assertThat(deliveries.received(at(1), TimerDeliveries.KEY_PREFIX + "x", REQUESTED, null, 0)).isFalse();
+        assertThat(deliveries.received(at(1), null, REQUESTED, null, 0)).isFalse();
         assertThat(deliveries.lateness().getTotalCount()).isZero();
         assertThat(deliveries.duplicates()).isZero();
     }
