@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -418,13 +419,21 @@ public final class TimerStore implements AutoCloseable {
     /** Remembers the timers whose deliveries are in the commit log from {@code from} on, to skip them once. */
     private void findDelivered(long from) {
         store.forEachMessage(from, store.commitLogEndOffset(), message -> {
+            // offset 0 is a timer too when it was a fresh broker's first message: the timer must match its delivery
             long source = message.preparedTransactionOffset();
-            if (source > 0 && message.property(MessageProperties.TIMER_DEQUEUE_MS) != null
+            if (source >= 0 && message.property(MessageProperties.TIMER_DEQUEUE_MS) != null
                     && !SystemTopics.TIMER_TOPIC.equals(message.topic())
-                    && store.messageAt(source).filter(m -> SystemTopics.TIMER_TOPIC.equals(m.topic())).isPresent()) {
+                    && store.messageAt(source).filter(timer -> isTimerOf(timer, message)).isPresent()) {
                 delivered.add(source);
             }
         });
+    }
+
+    private static boolean isTimerOf(StoredMessageView timer, StoredMessageView delivery) {
+        return SystemTopics.TIMER_TOPIC.equals(timer.topic())
+                && delivery.topic().equals(timer.property(MessageProperties.REAL_TOPIC))
+                && Objects.equals(delivery.property(MessageProperties.UNIQ_KEY),
+                        timer.property(MessageProperties.UNIQ_KEY));
     }
 
     private void handle(TimerRecord entry, List<CompletableFuture<AppendResult>> appended) {

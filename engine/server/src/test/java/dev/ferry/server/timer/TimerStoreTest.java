@@ -15,7 +15,10 @@ import dev.ferry.store.StoreConfig;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -259,6 +262,72 @@ class TimerStoreTest {
         TimerStore promoted = timers();
         advanceTo(promoted, START + 5_000);
         assertThat(deliveredKeys()).hasSize(50).doesNotHaveDuplicates();
+    }
+
+    /**
+     * Fires one slot of 30 timers (the first of them the commit log's first message, at offset 0) and returns every
+     * progress the store published meanwhile: what progress.json held at that moment, so what a kill may leave.
+     */
+    private List<TimerProgress> fireOneSlotWatchingProgress() {
+        List<TimerProgress> written = new ArrayList<>();
+        TimerStore[] watched = new TimerStore[1];
+        Clock watching = new Clock() { // each progress write reads the clock just after it
+            @Override
+            public long millis() {
+                TimerProgress now = watched[0] == null ? null : watched[0].progress();
+                if (now != null && (written.isEmpty() || !written.get(written.size() - 1).equals(now))) {
+                    written.add(now);
+                }
+                return clock.millis();
+            }
+
+            @Override
+            public ZoneId getZone() {
+                return clock.getZone();
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(millis());
+            }
+        };
+        TimerStore killed = new TimerStore(TimerSettings.defaults(), store(), dir.resolve("timer"), watching,
+                () -> HOST, topic -> true);
+        killed.firing(true);
+        open.add(0, killed);
+        watched[0] = killed;
+        for (int i = 0; i < 30; i++) {
+            sendAt(killed, "k" + i, START + 2_000);
+        }
+        settle(killed);
+        advanceTo(killed, START + 3_000); // their slot, START + 1_000, fires in one batch and the cursor moves on
+        assertThat(deliveredKeys()).hasSize(30);
+        return written;
+    }
+
+    /** Recovers as after a kill that left {@code progress} (and never closed the store), and fires what is due. */
+    private void assertEachDeliveredOnceAfterAKillThatLeft(TimerProgress progress) {
+        new dev.ferry.server.files.JsonFile<>(dir.resolve("timer").resolve("progress.json"), TimerProgress.class)
+                .write(progress);
+        TimerStore recovered = new TimerStore(TimerSettings.defaults(), store(), dir.resolve("timer"), clock,
+                () -> HOST, topic -> true);
+        recovered.firing(true);
+        open.add(0, recovered);
+        advanceTo(recovered, START + 5_000);
+        assertThat(deliveredKeys()).as("after a kill that left " + progress).hasSize(30).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldNotDeliverAgainWhatABatchWroteBeforeAKillEvenTheCommitLogsFirstMessage() {
+        TimerProgress beforeTheBatch = fireOneSlotWatchingProgress().stream()
+                .filter(p -> p.cursorMs() == START + 1_000 && p.scanFrom() >= 0).findFirst().orElseThrow();
+
+        assertEachDeliveredOnceAfterAKillThatLeft(beforeTheBatch);
     }
 
     @Test
