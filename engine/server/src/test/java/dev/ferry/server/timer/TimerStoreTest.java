@@ -331,6 +331,14 @@ class TimerStoreTest {
     }
 
     @Test
+    void shouldNotDeliverASlotAgainWhenKilledAfterItsLastBatchBeforeTheCursorMoved() {
+        TimerProgress lastOfTheSlot = fireOneSlotWatchingProgress().stream()
+                .filter(p -> p.cursorMs() == START + 1_000).reduce((first, second) -> second).orElseThrow();
+
+        assertEachDeliveredOnceAfterAKillThatLeft(lastOfTheSlot);
+    }
+
+    @Test
     void shouldRollATimerBeyondTheRingAndStillFireItOnTime() {
         // at 10 ms the ring reaches 43 minutes: an hour's timer waits in its last slot, then in its own
         TimerSettings fine = TimerSettings.defaults().withPrecisionMs(10);
