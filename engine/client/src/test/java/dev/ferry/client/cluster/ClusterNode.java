@@ -142,7 +142,7 @@ final class ClusterNode implements AutoCloseable {
                 StandardOpenOption.APPEND);
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        awaitOutput("ready", 60);
+        awaitOutput(" ready", 60); // the ready line, not an earlier one saying "already"
     }
 
     /** Waits for a line of the current run containing {@code text}; fails with the output. */
