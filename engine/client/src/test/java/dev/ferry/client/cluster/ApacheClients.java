@@ -2,6 +2,7 @@ package dev.ferry.client.cluster;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -29,15 +30,25 @@ final class ApacheClients {
      */
     static DefaultMQPushConsumer pushConsumer(String nameServers, String group, String topic,
                                               BiConsumer<String, String> received) throws Exception {
+        return pushConsumer(nameServers, group, topic, "*", message -> received.accept(
+                new String(message.getBody(), StandardCharsets.UTF_8), message.getBrokerName()));
+    }
+
+    /**
+     * A started push consumer of {@code topic}'s {@code tags} from its first offset, handing each message to
+     * {@code received}; it reads routes every second, so it finds a broker group's new master soon.
+     */
+    static DefaultMQPushConsumer pushConsumer(String nameServers, String group, String topic, String tags,
+                                              Consumer<MessageExt> received) throws Exception {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(nameServers);
         consumer.setInstanceName(group + "-" + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.subscribe(topic, "*");
+        consumer.setPollNameServerInterval(1000);
+        consumer.setHeartbeatBrokerInterval(1000); // a subscription a rebalance changed reaches the broker soon
+        consumer.subscribe(topic, tags);
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            for (MessageExt message : messages) {
-                received.accept(new String(message.getBody(), StandardCharsets.UTF_8), message.getBrokerName());
-            }
+            messages.forEach(received);
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
