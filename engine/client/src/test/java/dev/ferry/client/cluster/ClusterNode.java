@@ -125,6 +125,22 @@ final class ClusterNode implements AutoCloseable {
         return started;
     }
 
+    /**
+     * Puts {@code settings} in this broker's config file in place of what it said there, for its next {@link #start}:
+     * as an operator changes a broker's role.
+     */
+    void reconfigure(Path dir, Map<String, String> settings) throws IOException {
+        Path config = dir.resolve(name + ".properties");
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(config, StandardCharsets.UTF_8)) {
+            if (!settings.containsKey(line.split("=", 2)[0].trim())) {
+                lines.add(line);
+            }
+        }
+        settings.forEach((key, value) -> lines.add(key + "=" + value));
+        Files.writeString(config, String.join("\n", lines) + "\n");
+    }
+
     /** Where this node keeps its files (a broker's store). */
     Path storeDir(Path dir) {
         return dir.resolve(name);

@@ -71,7 +71,7 @@ class ReplicationTest {
              ClusterNode master = ClusterNode.broker(dir, "master", GROUP, CLUSTER, ns.address(), SYNC_MASTER);
              ClusterNode slave = ClusterNode.broker(dir, "slave", GROUP, CLUSTER, ns.address(), SLAVE);
              ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(ns.address())) {
-            awaitPair(admin, master, slave);
+            awaitPair(admin, GROUP, master, slave);
             admin.apache().createAndUpdateTopicConfig(master.address(), new TopicConfig(topic, 4, 4));
 
             DefaultMQProducer apacheProducer = ApacheClients.producer(ns.address(), "ha-apache-producer");
@@ -131,7 +131,7 @@ class ReplicationTest {
              ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(ns.address());
              FerryClient client = client(ns.address(), "both");
              RemotingClient raw = new RemotingClient(RemotingClientConfig.builder().build())) {
-            awaitPair(admin, master, slave);
+            awaitPair(admin, GROUP, master, slave);
             admin.apache().createAndUpdateTopicConfig(master.address(), new TopicConfig(topic, 4, 4));
             Producer producer = client.producer(ProducerConfig.builder("ha-resume-producer").build());
             await().atMost(WAIT).until(() -> producer.send(Message.builder(topic).body(utf8("probe")).build())
@@ -209,7 +209,7 @@ class ReplicationTest {
              ClusterRolesTest.Admin admin = new ClusterRolesTest.Admin(ns.address());
              FerryClient client = client(ns.address(), "copy");
              RemotingClient raw = new RemotingClient(RemotingClientConfig.builder().build())) {
-            awaitPair(admin, master, slave);
+            awaitPair(admin, GROUP, master, slave);
             admin.apache().createAndUpdateTopicConfig(master.address(), new TopicConfig(topic, 6, 6));
             SubscriptionGroupConfig group = new SubscriptionGroupConfig();
             group.setGroupName("copied-group");
@@ -251,11 +251,11 @@ class ReplicationTest {
         return new BodyCodec().decode(response.body(), JsonNode.class);
     }
 
-    /** Until the name server lists the master as id 0 and the slave as id 1 of the broker group. */
-    private static void awaitPair(ClusterRolesTest.Admin admin, ClusterNode master, ClusterNode slave) {
+    /** Until the name server lists the master as id 0 and the slave as id 1 of broker group {@code brokerName}. */
+    static void awaitPair(ClusterRolesTest.Admin admin, String brokerName, ClusterNode master, ClusterNode slave) {
         try {
             await().atMost(WAIT).untilAsserted(() -> {
-                BrokerData group = admin.clusterInfo().getBrokerAddrTable().get(GROUP);
+                BrokerData group = admin.clusterInfo().getBrokerAddrTable().get(brokerName);
                 assertThat(group).isNotNull();
                 assertThat(group.getBrokerAddrs()).containsEntry(0L, master.address()).containsEntry(1L,
                         slave.address());
