@@ -182,13 +182,31 @@ public final class TimerStore implements AutoCloseable {
             findDelivered(progress.scanFrom());
         }
         recoveredUntil = Math.max(floor(now), cursor);
-        pending.set(restored[0] + replayed[0]);
+        pending.set(restored[0] + replayed[0] - walkedBeforeResume());
         lastSnapshot = now;
         snapshotLogEnd = header.logEnd();
         moveExpiryFloor(); // before retention's first pass
         LOG.log(Level.INFO, "timer store: firing from {0,number,#}, {1} timers waiting ({2} replayed), {3} deliveries "
                 + "found already written, timer queue read from {4,number,#}", cursor, pending.get(), replayed[0],
                 delivered.size(), nextQueueOffset);
+    }
+
+    /** The entries of the cursor slot's chain a stop left behind it: walked already, so waiting no more. */
+    private int walkedBeforeResume() {
+        if (resumeAt < 0) {
+            return 0;
+        }
+        int walked = 0;
+        long position = ring.head(cursor);
+        while (position >= 0 && position != resumeAt) {
+            TimerRecord entry = log.read(position);
+            if (entry == null) {
+                return 0;
+            }
+            walked++;
+            position = entry.previous();
+        }
+        return position == resumeAt ? walked : 0;
     }
 
     private long floor(long millis) {

@@ -265,10 +265,11 @@ class TimerStoreTest {
     }
 
     /**
-     * Fires one slot of 30 timers (the first of them the commit log's first message, at offset 0) and returns every
-     * progress the store published meanwhile: what progress.json held at that moment, so what a kill may leave.
+     * Fires one slot of {@code timers} timers (the first of them the commit log's first message, at offset 0) and
+     * returns every progress the store published meanwhile: what progress.json held at that moment, so what a kill
+     * may leave.
      */
-    private List<TimerProgress> fireOneSlotWatchingProgress() {
+    private List<TimerProgress> fireOneSlotWatchingProgress(int timers) {
         List<TimerProgress> written = new ArrayList<>();
         TimerStore[] watched = new TimerStore[1];
         Clock watching = new Clock() { // each progress write reads the clock just after it
@@ -301,17 +302,20 @@ class TimerStoreTest {
         killed.firing(true);
         open.add(0, killed);
         watched[0] = killed;
-        for (int i = 0; i < 30; i++) {
+        for (int i = 0; i < timers; i++) {
             sendAt(killed, "k" + i, START + 2_000);
         }
         settle(killed);
-        advanceTo(killed, START + 3_000); // their slot, START + 1_000, fires in one batch and the cursor moves on
-        assertThat(deliveredKeys()).hasSize(30);
+        advanceTo(killed, START + 3_000); // their slot, START + 1_000, fires and the cursor moves on
+        assertThat(deliveredKeys()).hasSize(timers);
         return written;
     }
 
-    /** Recovers as after a kill that left {@code progress} (and never closed the store), and fires what is due. */
-    private void assertEachDeliveredOnceAfterAKillThatLeft(TimerProgress progress) {
+    /**
+     * Recovers as after a kill that left {@code progress} (and never closed the store), fires what is due and checks
+     * that each of the {@code timers} was delivered once; returns the recovered store.
+     */
+    private TimerStore assertEachDeliveredOnceAfterAKillThatLeft(TimerProgress progress, int timers) {
         new dev.ferry.server.files.JsonFile<>(dir.resolve("timer").resolve("progress.json"), TimerProgress.class)
                 .write(progress);
         TimerStore recovered = new TimerStore(TimerSettings.defaults(), store(), dir.resolve("timer"), clock,
@@ -319,23 +323,36 @@ class TimerStoreTest {
         recovered.firing(true);
         open.add(0, recovered);
         advanceTo(recovered, START + 5_000);
-        assertThat(deliveredKeys()).as("after a kill that left " + progress).hasSize(30).doesNotHaveDuplicates();
+        assertThat(deliveredKeys()).as("after a kill that left " + progress).hasSize(timers).doesNotHaveDuplicates();
+        return recovered;
     }
 
     @Test
     void shouldNotDeliverAgainWhatABatchWroteBeforeAKillEvenTheCommitLogsFirstMessage() {
-        TimerProgress beforeTheBatch = fireOneSlotWatchingProgress().stream()
+        TimerProgress beforeTheBatch = fireOneSlotWatchingProgress(30).stream()
                 .filter(p -> p.cursorMs() == START + 1_000 && p.scanFrom() >= 0).findFirst().orElseThrow();
 
-        assertEachDeliveredOnceAfterAKillThatLeft(beforeTheBatch);
+        assertEachDeliveredOnceAfterAKillThatLeft(beforeTheBatch, 30);
     }
 
     @Test
     void shouldNotDeliverASlotAgainWhenKilledAfterItsLastBatchBeforeTheCursorMoved() {
-        TimerProgress lastOfTheSlot = fireOneSlotWatchingProgress().stream()
+        TimerProgress lastOfTheSlot = fireOneSlotWatchingProgress(30).stream()
                 .filter(p -> p.cursorMs() == START + 1_000).reduce((first, second) -> second).orElseThrow();
 
-        assertEachDeliveredOnceAfterAKillThatLeft(lastOfTheSlot);
+        assertEachDeliveredOnceAfterAKillThatLeft(lastOfTheSlot, 30);
+    }
+
+    @Test
+    void shouldCountNoTimerAsWaitingOnceAllFiredAfterAKillInASlotsSecondBatch() {
+        // more than a batch: the second is written from the middle of the slot's chain
+        TimerProgress beforeTheSecondBatch = fireOneSlotWatchingProgress(1_500).stream()
+                .filter(p -> p.cursorMs() == START + 1_000 && p.scanFrom() >= 0).reduce((first, second) -> second)
+                .orElseThrow();
+
+        TimerStore recovered = assertEachDeliveredOnceAfterAKillThatLeft(beforeTheSecondBatch, 1_500);
+
+        assertThat(recovered.figures().waiting()).as("timers waiting").isZero();
     }
 
     @Test
