@@ -144,8 +144,12 @@ public final class TimerStore implements AutoCloseable {
 
     private void recover() {
         long now = clock.millis();
-        TimerProgress progress = progressFile.read().orElse(new TimerProgress(floor(now), -1, -1,
-                store.commitLogEndOffset()));
+        Optional<TimerProgress> saved = progressFile.read();
+        TimerProgress progress = saved.orElse(new TimerProgress(floor(now), -1, -1, store.commitLogEndOffset()));
+        if (saved.isEmpty()) {
+            // kept at once: a slave that never hears its master's progress fires, once promoted, from here on
+            progressFile.write(progress);
+        }
         cursor = progress.cursorMs();
         resumeAt = progress.resumeAt();
         slotStartOffset = progress.slotStartOffset();

@@ -427,4 +427,22 @@ class TimerStoreTest {
         passHours(timers, START + Duration.ofHours(1).toMillis() + 1_000);
         assertThat(deliveredKeys()).hasSize(301).contains("later");
     }
+
+    @Test
+    void shouldFireOncePromotedWhatASlaveHeldWhenItNeverHeardItsMastersProgress() throws Exception {
+        TimerStore slave = timers();
+        slave.firing(false);
+        for (int i = 0; i < 20; i++) {
+            sendAt(slave, "k" + i, START + 2_000 + i * 100L);
+        }
+        settle(slave);
+        advanceTo(slave, START + 10_000); // the master is gone before its progress was copied
+        assertThat(deliveredKeys()).isEmpty();
+        slave.close();
+        open.remove(slave);
+
+        TimerStore promoted = timers();
+        advanceTo(promoted, START + 11_000);
+        assertThat(deliveredKeys()).hasSize(20).doesNotHaveDuplicates();
+    }
 }
