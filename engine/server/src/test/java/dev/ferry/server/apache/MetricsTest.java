@@ -215,12 +215,15 @@ class MetricsTest {
         DefaultMQProducer producer = clients.producer("PG_METRICS_LAG");
         send(producer, "LagTopic", 6, 50);
         AtomicInteger consumed = new AtomicInteger();
+        AtomicInteger admitted = new AtomicInteger();
         CountDownLatch stalled = new CountDownLatch(1);
         DefaultMQPushConsumer consumer = clients.pushConsumer("CG_METRICS");
         consumer.subscribe("LagTopic", "*");
         consumer.setPersistConsumerOffsetInterval(200);
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            if (consumed.get() >= 6) { // the first six are consumed, the rest pulled and held: lag and in flight
+            // the first six are consumed, the rest pulled and held: lag and in flight. Counted on the way in, as
+            // several consume threads may look at once
+            if (admitted.addAndGet(messages.size()) > 6) {
                 try {
                     stalled.await(TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
