@@ -272,14 +272,19 @@ public final class TimerStore implements AutoCloseable {
             lost.incrementAndGet();
             return;
         }
-        TimerRecord.Kind kind = message.property(MessageProperties.TIMER_DEL_UNIQKEY) != null
-                ? TimerRecord.Kind.CANCEL : TimerRecord.Kind.DELIVER;
+        TimerRecord.Kind kind = kindOf(message);
         place(new TimerRecord(kind, 0, fireMs, message.physicalOffset(), message.totalSize(), -1,
                 message.queueOffset(), false));
         enqueued.incrementAndGet();
         if (kind == TimerRecord.Kind.DELIVER) {
             pending.incrementAndGet();
         }
+    }
+
+    /** A timer message naming another's key cancels it; any other is delivered. */
+    private static TimerRecord.Kind kindOf(StoredMessageView message) {
+        return message.property(MessageProperties.TIMER_DEL_UNIQKEY) != null ? TimerRecord.Kind.CANCEL
+                : TimerRecord.Kind.DELIVER;
     }
 
     private static long fireTime(StoredMessageView message) {
@@ -478,8 +483,7 @@ public final class TimerStore implements AutoCloseable {
             return;
         }
         batch.rerolled.add(entry.source());
-        TimerRecord.Kind kind = message.property(MessageProperties.TIMER_DEL_UNIQKEY) != null
-                ? TimerRecord.Kind.CANCEL : TimerRecord.Kind.DELIVER;
+        TimerRecord.Kind kind = kindOf(message);
         place(new TimerRecord(kind, 0, entry.fireMs(), entry.source(), entry.sourceSize(), -1, entry.queueOffset(),
                 true));
     }
