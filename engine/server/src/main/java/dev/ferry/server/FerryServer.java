@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -30,6 +31,7 @@ public final class FerryServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FerryServer.class.getName());
 
     private final URLClassLoader pluginLoader;
+    private final PluginInventory plugins;
     private final AuthMetadata authMetadata;
     /** The metrics, when on: only then is the metrics library loaded. */
     private final ServerMetrics metrics;
@@ -38,6 +40,8 @@ public final class FerryServer implements AutoCloseable {
         ThreadFactory threadFactory = clearedKeepingRoles(threads);
         FerryServerConfig.Role role = config.role();
         this.pluginLoader = role.runsBroker() ? pluginLoader(config.pluginDir()) : null;
+        this.plugins = role.runsBroker() ? PluginInventory.of(FerryServer.class.getClassLoader(), pluginLoader,
+                config.pluginDir()) : null;
         this.authMetadata = authMetadata(config);
         if (role.runsNameServer()) {
             this.nameServer = new NameServer(config.nameServer(), clock, threadFactory);
@@ -101,6 +105,11 @@ public final class FerryServer implements AutoCloseable {
     /** Users and policies of both servers. */
     public AuthMetadata authMetadata() {
         return authMetadata;
+    }
+
+    /** The plugins the broker found, by origin and kind; empty when this server runs no broker. */
+    public Optional<PluginInventory> plugins() {
+        return Optional.ofNullable(plugins);
     }
 
     private static URLClassLoader pluginLoader(Path dir) {

@@ -37,6 +37,7 @@ final class ServerRun {
             }
             stopped.countDown();
         }, "ferry-shutdown"));
+        server.plugins().ifPresent(plugins -> out.println(plugins.describe()));
         out.printf("%s (%d ms)%n", readyLine.apply(server), (System.nanoTime() - started) / 1_000_000);
         stopped.await();
         return 0;

@@ -28,6 +28,7 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.filter.FilterAPI;
 import org.apache.rocketmq.remoting.protocol.header.PullMessageRequestHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,11 +73,7 @@ class FilterPluginTest {
 
     @Test
     void shouldFilterWithACustomFilterTypeFromThePluginDirectory() throws Exception {
-        Path plugins = Files.createDirectories(dir.resolve("plugins"));
-        Path jar = sampleJar();
-        Files.copy(jar, plugins.resolve(jar.getFileName()));
-        FerryServerConfig config = FerryServerFixture.small(dir.resolve("store")).pluginDir(plugins).build();
-        try (FerryServerFixture ferry = new FerryServerFixture(config);
+        try (FerryServerFixture ferry = new FerryServerFixture(withSamplePlugin());
              ApacheClients clients = new ApacheClients(ferry.nameServer())) {
             DefaultMQProducer producer = clients.producer("PG_REGEX");
             MessageQueue queue = new MessageQueue("TopicRegex", "broker-a", 0);
@@ -109,12 +106,49 @@ class FilterPluginTest {
         }
     }
 
+    /**
+     * What docs/plugins.md shows: an Apache push consumer names the plugin's type in its subscription, which travels
+     * in its heartbeats and pulls, since its {@code MessageSelector} offers only TAG and SQL92.
+     */
+    @Test
+    @SuppressWarnings("deprecation") // the consumer's inner table is reached through its deprecated accessor
+    void shouldFilterForAnApachePushConsumerWhoseSubscriptionNamesThePluginType() throws Exception {
+        try (FerryServerFixture ferry = new FerryServerFixture(withSamplePlugin());
+             ApacheClients clients = new ApacheClients(ferry.nameServer())) {
+            DefaultMQProducer producer = clients.producer("PG_REGEX_PUSH");
+            Map<String, MessageExt> received = new ConcurrentHashMap<>();
+            DefaultMQPushConsumer consumer = clients.pushConsumer("CG_REGEX_PUSH");
+            consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getSubscriptionInner().put("TopicRegexPush",
+                    FilterAPI.build("TopicRegexPush", "order-(paid|shipped)", "TAG_REGEX"));
+            consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+                messages.forEach(m -> received.put(m.getTags(), m));
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+            clients.start(consumer);
+            for (String tag : List.of("order-paid", "order-new", "order-shipped", "invoice-paid")) {
+                producer.send(new Message("TopicRegexPush", tag, tag, tag.getBytes()));
+            }
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> received.size() >= 2);
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> received.size() == 2);
+            assertThat(received.keySet()).containsExactlyInAnyOrder("order-paid", "order-shipped");
+        }
+    }
+
     private static PullMessageRequestHeader pull(String expressionType, String expression) {
         return ApacheClients.rawPull("CG_REGEX", "TopicRegex", expressionType, expression);
     }
 
+    /** A server whose plugin directory holds the sample plugin jar. */
+    private FerryServerConfig withSamplePlugin() throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Path jar = sampleJar();
+        Files.copy(jar, plugins.resolve(jar.getFileName()));
+        return FerryServerFixture.small(dir.resolve("store")).pluginDir(plugins).build();
+    }
+
     /** The samples/custom-strategy jar: as its module built it, else as installed in the local repository. */
-    private static Path sampleJar() throws IOException {
+    static Path sampleJar() throws IOException {
         List<Path> candidates = List.of(Path.of("..", "..", "samples", "custom-strategy", "target"),
                 Path.of(System.getProperty("user.home"), ".m2", "repository", "dev", "ferry",
                         "ferry-sample-custom-strategy", "0.1.0-SNAPSHOT"));
