@@ -1,58 +1,77 @@
 package dev.ferry.server.cli;
 
 import dev.ferry.remoting.Credentials;
-import dev.ferry.remoting.RemotingClient;
-import dev.ferry.remoting.RemotingClientConfig;
-import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.protocol.ResponseCode;
-import dev.ferry.remoting.protocol.body.BodyCodec;
-import dev.ferry.remoting.protocol.body.BrokerData;
+import dev.ferry.remoting.protocol.body.BodyFormatException;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody;
-import dev.ferry.remoting.protocol.body.ClusterInfo;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ferry-server admin topics|groups|lag GROUP}: prints a running broker's counters, read
- * with Ferry's FERRY_GET_BROKER_STATS request from the broker given, or from every master broker
- * the name server knows.
+ * {@code ferry-server admin ...}: asks a running cluster. Every subcommand goes through {@link #run}, which resolves
+ * where to send ({@link AdminTarget}) and what to sign with ({@link AdminCredentials}) once, so that every request of
+ * every subcommand is signed alike. {@code topics|groups|lag GROUP|health} print Ferry's broker counters, read with
+ * its FERRY_GET_BROKER_STATS request from the broker given, or from every master broker the name server knows.
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = "Administers a running cluster: Ferry's broker counters (topics, groups, health), and, over "
-                + "RocketMQ's own protocol (Ferry or Apache clusters), lag, topics, groups, offsets and messages.",
-        subcommands = {TopicCommands.class, GroupCommands.class, OffsetCommands.class, MessageCommands.class})
+                + "RocketMQ's own protocol (Ferry or Apache clusters), lag, topics, groups, offsets, messages, users "
+                + "and ACLs.",
+        subcommands = {TopicCommands.class, GroupCommands.class, OffsetCommands.class, MessageCommands.class,
+            UserCommands.class, AclCommands.class})
 public final class AdminCommand {
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** Exit code of a command a server refused, or that found nothing. */
+    static final int REFUSED = 1;
+    /** Exit code of a command that could not start: unusable credentials or options. */
+    static final int BAD_SETUP = 2;
 
     @Option(names = "--namesrv", scope = CommandLine.ScopeType.INHERIT,
-            description = "Name server (host:port) whose brokers to ask.")
+            description = "Name server (host:port) whose brokers to ask; default: the " + AdminTarget.NAMESRV_ADDR
+                    + " environment variable, else " + AdminTarget.DEFAULT_NAME_SERVER + ".")
     String namesrv;
 
     @Option(names = "--broker", scope = CommandLine.ScopeType.INHERIT,
-            description = "Broker (host:port) to ask; wins over --namesrv.")
+            description = "Broker (host:port) to ask instead of the brokers the name server knows.")
     String broker;
 
     @Option(names = "--access-key", scope = CommandLine.ScopeType.INHERIT,
-            description = "User to sign requests as, when the cluster authenticates.")
+            description = "User to sign requests as, when the cluster authenticates (default: "
+                    + AdminCredentials.ACCESS_KEY_VARIABLE + "); its secret is read from "
+                    + AdminCredentials.SECRET_KEY_VARIABLE + " or the --credentials file.")
     String accessKey;
 
-    @Option(names = "--secret-key", scope = CommandLine.ScopeType.INHERIT, arity = "0..1", interactive = true,
-            defaultValue = "${env:FERRY_ADMIN_SECRET_KEY}",
-            description = "Its password: typed when the option is given without a value, else from "
-                    + "FERRY_ADMIN_SECRET_KEY.")
-    char[] secretKey;
+    @Option(names = "--credentials", scope = CommandLine.ScopeType.INHERIT, paramLabel = "FILE",
+            description = "File with 'accessKey: USER' and 'secretKey: PASSWORD' lines, as RocketMQ's "
+                    + "conf/tools.yml; wins over the environment.")
+    Path credentials;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private final UnaryOperator<String> environment;
+    private final String defaultNameServer;
+
+    /** Reads the process's environment; the name server defaults to {@value AdminTarget#DEFAULT_NAME_SERVER}. */
+    public AdminCommand() {
+        this(System::getenv, AdminTarget.DEFAULT_NAME_SERVER);
+    }
+
+    AdminCommand(UnaryOperator<String> environment, String defaultNameServer) {
+        this.environment = environment;
+        this.defaultNameServer = defaultNameServer;
+    }
+
+    /** An environment variable of the process, or {@code null} when unset. */
+    String environment(String name) {
+        return environment.apply(name);
+    }
 
     /** What a command needs of the cluster. */
     @FunctionalInterface
@@ -61,92 +80,109 @@ public final class AdminCommand {
     }
 
     /**
-     * Runs a command against the name server given; a refusal ends it with exit code 1 and the server's reason on
-     * standard error.
+     * Runs a command against the cluster: a refusal ends it with exit code {@value #REFUSED}, unusable credentials
+     * with {@value #BAD_SETUP}, each with one line on standard error. An action prints only once it has its
+     * answers, so that a failure leaves no half table behind.
      */
     int run(CommandLine.Model.CommandSpec command, Action action) {
-        if (namesrv == null) {
-            throw new CommandLine.ParameterException(command.commandLine(), "give --namesrv");
-        }
-        Credentials credentials = null;
-        if (accessKey != null) {
-            if (secretKey == null || secretKey.length == 0) {
-                throw new CommandLine.ParameterException(command.commandLine(), "--access-key needs --secret-key "
-                        + "or FERRY_ADMIN_SECRET_KEY");
-            }
-            credentials = new Credentials(accessKey, new String(secretKey));
-        }
         PrintWriter out = command.commandLine().getOut();
-        try (AdminCalls calls = new AdminCalls(namesrv, credentials)) {
-            action.run(calls, out);
+        PrintWriter err = command.commandLine().getErr();
+        try {
+            AdminTarget target = AdminTarget.resolve(namesrv, broker, environment, defaultNameServer);
+            Credentials signer = AdminCredentials.resolve(accessKey, credentials, environment);
+            try (AdminCalls calls = new AdminCalls(target, signer)) {
+                action.run(calls, out);
+            }
             out.flush();
             return 0;
-        } catch (AdminCalls.Refused | dev.ferry.remoting.RemotingException e) {
-            out.flush();
-            command.commandLine().getErr().println(e.getMessage());
-            command.commandLine().getErr().flush();
-            return 1;
+        } catch (AdminCalls.BadSetup e) {
+            return fail(out, err, e.getMessage(), BAD_SETUP);
+        } catch (AdminCalls.Refused e) {
+            return fail(out, err, e.getMessage(), REFUSED);
+        } catch (RemotingException e) {
+            return fail(out, err, withoutExceptionNames(e), REFUSED);
+        } catch (BodyFormatException e) {
+            return fail(out, err, "an answer could not be read: " + AdminCalls.shown(e.getMessage()), REFUSED);
         }
     }
 
-    private final BodyCodec json = new BodyCodec();
+    /** "cannot connect to HOST:PORT: Connection refused: ...", without the Java type of its cause. */
+    private static String withoutExceptionNames(RemotingException e) {
+        String message = String.valueOf(e.getMessage());
+        Throwable cause = e.getCause();
+        if (cause != null && cause.getMessage() != null) {
+            message = message.replace(cause.toString(), cause.getMessage());
+        }
+        return message;
+    }
+
+    private static int fail(PrintWriter out, PrintWriter err, String message, int exitCode) {
+        out.flush();
+        err.println(message);
+        err.flush();
+        return exitCode;
+    }
+
+    /** {@link #run} for the subcommand method {@code name} of this command. */
+    private int run(String name, Action action) {
+        return run(spec.subcommands().get(name).getCommandSpec(), action);
+    }
 
     @Command(name = "topics", description = "Messages in and out and stored, per topic.")
     int topics() {
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("%-10s %-48s %12s %12s %12s%n", "BROKER", "TOPIC", "IN", "OUT", "STORED");
-        for (BrokerStatsBody stats : stats()) {
-            for (BrokerStatsBody.TopicStats topic : stats.topics()) {
-                out.printf("%-10s %-48s %12d %12d %12d%n", stats.brokerName(), topic.topic(), topic.messagesIn(),
-                        topic.messagesOut(), topic.storedMessages());
+        return run("topics", (calls, out) -> {
+            List<BrokerStatsBody> all = calls.stats();
+            out.printf("%-10s %-48s %12s %12s %12s%n", "BROKER", "TOPIC", "IN", "OUT", "STORED");
+            for (BrokerStatsBody stats : all) {
+                for (BrokerStatsBody.TopicStats topic : stats.topics()) {
+                    out.printf("%-10s %-48s %12d %12d %12d%n", stats.brokerName(), topic.topic(),
+                            topic.messagesIn(), topic.messagesOut(), topic.storedMessages());
+                }
             }
-        }
-        out.flush();
-        return 0;
+        });
     }
 
     @Command(name = "groups", description = "Clients, total lag and DLQ size, per consumer group.")
     int groups() {
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("%-10s %-40s %8s %12s %12s%n", "BROKER", "GROUP", "CLIENTS", "LAG", "DLQ");
-        for (BrokerStatsBody stats : stats()) {
-            for (BrokerStatsBody.GroupStats group : stats.groups()) {
-                out.printf("%-10s %-40s %8d %12d %12d%n", stats.brokerName(), group.group(), group.clients(),
-                        group.totalLag(), group.deadLetters());
+        return run("groups", (calls, out) -> {
+            List<BrokerStatsBody> all = calls.stats();
+            out.printf("%-10s %-40s %8s %12s %12s%n", "BROKER", "GROUP", "CLIENTS", "LAG", "DLQ");
+            for (BrokerStatsBody stats : all) {
+                for (BrokerStatsBody.GroupStats group : stats.groups()) {
+                    out.printf("%-10s %-40s %8d %12d %12d%n", stats.brokerName(), group.group(), group.clients(),
+                            group.totalLag(), group.deadLetters());
+                }
             }
-        }
-        out.flush();
-        return 0;
+        });
     }
 
     @Command(name = "health", description = "What each broker refused, set aside or holds now, timers included.")
     int health() {
-        PrintWriter out = spec.commandLine().getOut();
-        for (BrokerStatsBody stats : stats()) {
-            BrokerStatsBody.Health h = stats.health();
-            if (h == null) {
-                out.printf("%s: reports no health%n", stats.brokerName());
-                continue;
-            }
-            out.printf("broker %s%n", stats.brokerName());
-            out.printf("  %-34s %d%n", "dispatch failures", h.dispatchFailures());
-            out.printf("  %-34s %s%n", "queues set aside", h.setAsideQueues().isEmpty() ? "none"
-                    : String.join(" ", h.setAsideQueues()));
-            out.printf("  %-34s %d%n", "bad requests refused", h.badRequests());
-            out.printf("  %-34s %d%n", "connections closed, malformed frame", h.malformedFrames());
-            out.printf("  %-34s %d%n", "processor failures", h.processorFailures());
-            out.printf("  %-34s %d%n", "connections", h.connections());
-            out.printf("  %-34s %d%n", "inbound bytes held", h.inboundBytes());
-            out.printf("  %-34s %d%n", "pulls held", h.heldPulls());
-            out.printf("  %-34s %d%n", "topics", h.topics());
-            out.printf("  %-34s %d%n", "subscription groups", h.subscriptionGroups());
-            out.printf("  %-34s %d%n", "consumer offsets", h.consumerOffsets());
-            out.printf("  %-34s %d%n", "subscription characters", h.subscriptionChars());
-            out.printf("  %-34s %d%n", "filter cache bytes", h.filterCacheBytes());
-            timers(out, stats.timers());
+        return run("health", (calls, out) -> calls.stats().forEach(stats -> health(out, stats)));
+    }
+
+    private static void health(PrintWriter out, BrokerStatsBody stats) {
+        BrokerStatsBody.Health h = stats.health();
+        if (h == null) {
+            out.printf("%s: reports no health%n", stats.brokerName());
+            return;
         }
-        out.flush();
-        return 0;
+        out.printf("broker %s%n", stats.brokerName());
+        out.printf("  %-34s %d%n", "dispatch failures", h.dispatchFailures());
+        out.printf("  %-34s %s%n", "queues set aside", h.setAsideQueues().isEmpty() ? "none"
+                : String.join(" ", h.setAsideQueues()));
+        out.printf("  %-34s %d%n", "bad requests refused", h.badRequests());
+        out.printf("  %-34s %d%n", "connections closed, malformed frame", h.malformedFrames());
+        out.printf("  %-34s %d%n", "processor failures", h.processorFailures());
+        out.printf("  %-34s %d%n", "connections", h.connections());
+        out.printf("  %-34s %d%n", "inbound bytes held", h.inboundBytes());
+        out.printf("  %-34s %d%n", "pulls held", h.heldPulls());
+        out.printf("  %-34s %d%n", "topics", h.topics());
+        out.printf("  %-34s %d%n", "subscription groups", h.subscriptionGroups());
+        out.printf("  %-34s %d%n", "consumer offsets", h.consumerOffsets());
+        out.printf("  %-34s %d%n", "subscription characters", h.subscriptionChars());
+        out.printf("  %-34s %d%n", "filter cache bytes", h.filterCacheBytes());
+        timers(out, stats.timers());
     }
 
     /** The timers a broker holds: the backlog, how far firing is behind, and what became of them since start. */
@@ -165,67 +201,25 @@ public final class AdminCommand {
 
     @Command(name = "lag", description = "The lag of one consumer group, per queue.")
     int lag(@Parameters(paramLabel = "GROUP", description = "The consumer group.") String group) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("%-10s %-48s %5s %14s %14s %10s%n", "BROKER", "TOPIC", "QUEUE", "BROKER_OFFSET",
-                "CONSUMER_OFFSET", "LAG");
-        boolean found = false;
-        for (BrokerStatsBody stats : stats()) {
-            for (BrokerStatsBody.GroupStats stat : stats.groups()) {
-                if (!stat.group().equals(group)) {
-                    continue;
-                }
-                found = true;
-                for (BrokerStatsBody.QueueLag queue : stat.lag()) {
-                    out.printf("%-10s %-48s %5d %14d %14d %10d%n", stats.brokerName(), queue.topic(),
-                            queue.queueId(), queue.brokerOffset(), queue.consumerOffset(), queue.lag());
+        return run("lag", (calls, out) -> {
+            List<BrokerStatsBody> all = calls.stats();
+            if (all.stream().flatMap(stats -> stats.groups().stream()).noneMatch(g -> g.group().equals(group))) {
+                throw new AdminCalls.Refused("no broker knows the consumer group " + group,
+                        ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST);
+            }
+            out.printf("%-10s %-48s %5s %14s %14s %10s%n", "BROKER", "TOPIC", "QUEUE", "BROKER_OFFSET",
+                    "CONSUMER_OFFSET", "LAG");
+            for (BrokerStatsBody stats : all) {
+                for (BrokerStatsBody.GroupStats stat : stats.groups()) {
+                    if (!stat.group().equals(group)) {
+                        continue;
+                    }
+                    for (BrokerStatsBody.QueueLag queue : stat.lag()) {
+                        out.printf("%-10s %-48s %5d %14d %14d %10d%n", stats.brokerName(), queue.topic(),
+                                queue.queueId(), queue.brokerOffset(), queue.consumerOffset(), queue.lag());
+                    }
                 }
             }
-        }
-        out.flush();
-        if (!found) {
-            spec.commandLine().getErr().println("no broker knows the consumer group " + group);
-            return 1;
-        }
-        return 0;
-    }
-
-    private List<BrokerStatsBody> stats() {
-        if (broker == null && namesrv == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give --broker or --namesrv");
-        }
-        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build(),
-                new DefaultThreadFactory("ferry-admin", true))) {
-            List<BrokerStatsBody> all = new ArrayList<>();
-            for (String address : brokers(client)) {
-                RemotingCommand response = client.invokeSync(address,
-                        RemotingCommand.request(RequestCode.FERRY_GET_BROKER_STATS).build(), TIMEOUT);
-                if (response.code() != ResponseCode.SUCCESS) {
-                    throw new CommandLine.ExecutionException(spec.commandLine(), "broker " + address + " answered "
-                            + ResponseCode.nameOf(response.code()) + ": " + response.remark());
-                }
-                all.add(json.decode(response.body(), BrokerStatsBody.class));
-            }
-            return all;
-        }
-    }
-
-    private List<String> brokers(RemotingClient client) {
-        if (broker != null) {
-            return List.of(broker);
-        }
-        RemotingCommand response = client.invokeSync(namesrv,
-                RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO).build(), TIMEOUT);
-        if (response.code() != ResponseCode.SUCCESS) {
-            throw new CommandLine.ExecutionException(spec.commandLine(), "name server " + namesrv + " answered "
-                    + ResponseCode.nameOf(response.code()) + ": " + response.remark());
-        }
-        ClusterInfo cluster = json.decode(response.body(), ClusterInfo.class);
-        List<String> addresses = new ArrayList<>();
-        for (BrokerData data : new TreeMap<>(cluster.brokerAddrTable()).values()) {
-            if (data.masterAddress() != null) {
-                addresses.add(data.masterAddress());
-            }
-        }
-        return addresses;
+        });
     }
 }

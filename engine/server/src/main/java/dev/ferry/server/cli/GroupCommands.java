@@ -31,7 +31,7 @@ final class GroupCommands {
         SubscriptionGroupConfig config = new SubscriptionGroupConfig(group, !disabled, true, !noBroadcast, false,
                 retryQueues, retryMaxTimes, null, 0, 1, true, 0, 15, null, Map.of());
         return admin.run(spec.subcommands().get("create").getCommandSpec(), (calls, out) -> {
-            for (String broker : calls.masters(cluster)) {
+            for (String broker : calls.brokers(cluster)) {
                 calls.call(broker, RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP)
                         .body(calls.json().encode(config)).build());
                 out.printf("set group %s on %s: retry max times %d, retry queues %d, broadcast %s, consume %s%n",
@@ -46,7 +46,7 @@ final class GroupCommands {
                boolean removeOffsets,
                @Option(names = "--cluster", description = "Only this cluster's brokers.") String cluster) {
         return admin.run(spec.subcommands().get("delete").getCommandSpec(), (calls, out) -> {
-            for (String broker : calls.masters(cluster)) {
+            for (String broker : calls.brokers(cluster)) {
                 calls.call(broker, RemotingCommand.request(RequestCode.DELETE_SUBSCRIPTIONGROUP,
                         new DeleteSubscriptionGroupRequestHeader(group, removeOffsets)).build());
                 out.printf("deleted group %s from %s%s%n", group, broker, removeOffsets ? " with its offsets" : "");

@@ -30,7 +30,7 @@ final class TopicCommands {
                @Option(names = "--order", description = "Mark the topic ordered.") boolean order,
                @Option(names = "--cluster", description = "Only this cluster's brokers.") String cluster) {
         return admin.run(spec.subcommands().get("create").getCommandSpec(), (calls, out) -> {
-            List<String> brokers = calls.masters(cluster);
+            List<String> brokers = calls.brokers(cluster);
             for (String broker : brokers) {
                 calls.call(broker, RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC,
                         new CreateTopicRequestHeader(topic, SystemTopics.AUTO_CREATE_TOPIC, queues, queues, perm,
@@ -46,7 +46,7 @@ final class TopicCommands {
     int delete(@Parameters(paramLabel = "TOPIC") String topic,
                @Option(names = "--cluster", description = "Only this cluster's brokers.") String cluster) {
         return admin.run(spec.subcommands().get("delete").getCommandSpec(), (calls, out) -> {
-            for (String broker : calls.masters(cluster)) {
+            for (String broker : calls.brokers(cluster)) {
                 calls.call(broker, RemotingCommand.request(RequestCode.DELETE_TOPIC_IN_BROKER,
                         new DeleteTopicRequestHeader(topic)).build());
                 out.printf("deleted topic %s from %s%n", topic, broker);
