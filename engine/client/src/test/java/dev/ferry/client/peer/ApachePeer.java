@@ -57,6 +57,14 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
                 List.of("secured", SUPER_USER, SUPER_PASSWORD), TlsConfig.client(certificate));
     }
 
+    /**
+     * Starts a peer with ACL 2.0 on (authentication and authorization; the super user {@value #SUPER_USER} with
+     * password {@value #SUPER_PASSWORD}) and no TLS.
+     */
+    public static ApachePeer startWithAcl() throws IOException, InterruptedException {
+        return start(List.of(), List.of("secured", SUPER_USER, SUPER_PASSWORD), TlsConfig.DISABLED);
+    }
+
     public static final String SUPER_USER = "rocketmq";
     public static final String SUPER_PASSWORD = "12345678";
 
