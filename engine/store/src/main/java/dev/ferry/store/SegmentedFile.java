@@ -39,28 +39,59 @@ final class SegmentedFile {
         this.writes = writes;
     }
 
-    /** Maps every segment file found; write positions are all "full" until the owner's recovery sets them. */
+    /**
+     * Maps every segment file found; write positions are all "full" until the owner's recovery sets them. Nothing is
+     * mapped when a segment was made with another size.
+     */
     synchronized void load(long nowMillis) {
         try {
             DurableDirectories.create(dir);
+            List<Path> files;
+            try (Stream<Path> listed = Files.list(dir)) {
+                files = listed.sorted().toList();
+            }
+            for (Path file : files) {
+                if (!isMadeAhead(file) && isSegment(file)) {
+                    requireMadeWithThisSize(file, baseOffset(file));
+                }
+            }
             List<MappedSegment> loaded = new ArrayList<>();
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path file : files.sorted().toList()) {
-                    String name = file.getFileName().toString();
-                    if (isMadeAhead(file)) {
-                        Files.delete(file); // made ahead for a base that recovery may since have moved
-                    } else if (name.length() == 20 && name.chars().allMatch(Character::isDigit)) {
-                        MappedSegment segment = MappedSegment.open(dir, Long.parseLong(name), segmentSize, nowMillis,
-                            writes);
-                        segment.resetPositions(segmentSize);
-                        segment.markFlushed();
-                        loaded.add(segment);
-                    }
+            for (Path file : files) {
+                if (isMadeAhead(file)) {
+                    Files.delete(file); // made ahead for a base that recovery may since have moved
+                } else if (isSegment(file)) {
+                    MappedSegment segment = MappedSegment.open(dir, baseOffset(file), segmentSize, nowMillis, writes);
+                    segment.resetPositions(segmentSize);
+                    segment.markFlushed();
+                    loaded.add(segment);
                 }
             }
             segments = List.copyOf(loaded);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load segments in " + dir, e);
+        }
+    }
+
+    private static boolean isSegment(Path file) {
+        String name = file.getFileName().toString();
+        return name.length() == 20 && name.chars().allMatch(Character::isDigit);
+    }
+
+    private static long baseOffset(Path file) {
+        return Long.parseLong(file.getFileName().toString());
+    }
+
+    /**
+     * Refuses a segment that another segment size made: mapped with this one, its entries beyond this size, or those
+     * of the segments named for other boundaries, would be cut away by recovery. A file shorter than the size is a
+     * torn last segment, which recovery repairs.
+     */
+    private void requireMadeWithThisSize(Path file, long baseOffset) throws IOException {
+        long length = Files.size(file);
+        if (length > segmentSize || baseOffset % segmentSize != 0) {
+            throw new IllegalStateException("segment " + file + " (" + length + " bytes from offset " + baseOffset
+                + ") was not made with the " + segmentSize + "-byte segments this store is opened with: open it with"
+                + " the segment size it was made with (commitLogSegmentSize, mappedFileSizeConsumeQueue)");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CommitLogSegmentTest {
     private static final int SEGMENT = 64 * 1024;
@@ -53,6 +55,26 @@ class CommitLogSegmentTest {
         List<MessageExt> decoded = MessageDecoder.decodes(first);
         assertThat(decoded).hasSize((int) results.stream().filter(r -> r.nextPhysicalOffset() <= SEGMENT).count());
         assertThat(decoded.get(5).getQueueOffset()).isEqualTo(results.get(5).queueOffset());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {SEGMENT / 2, SEGMENT * 2})
+    void shouldRefuseToOpenWhenTheCommitLogWasMadeWithAnotherSegmentSize(int otherSize) {
+        try (MessageStore store = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
+            for (int i = 0; i < 100; i++) {
+                store.append(TestMessages.message("Roll", 0, "m" + i + "-" + "x".repeat(900)));
+            }
+        }
+
+        assertThatThrownBy(() -> MessageStore.builder(TestMessages.smallConfig(dir).commitLogSegmentSize(otherSize)
+            .build()).open().close())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("was not made with the " + otherSize + "-byte segments")
+            .hasMessageContaining("commitLogSegmentSize");
+        try (MessageStore reopened = MessageStore.builder(TestMessages.smallConfig(dir).build()).open()) {
+            assertThat(reopened.getMessages("Roll", 0, 99, 1, 1 << 20, MessageFilterPredicate.ALL).status())
+                .isEqualTo(GetMessageStatus.FOUND);
+        }
     }
 
     @Test
