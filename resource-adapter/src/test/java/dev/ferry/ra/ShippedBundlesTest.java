@@ -32,7 +32,8 @@ class ShippedBundlesTest {
                     "dev.ferry.remoting.ha"),
             "dev.ferry.store", Set.of("dev.ferry.store"),
             "dev.ferry.server", Set.of("dev.ferry.server", "dev.ferry.server.broker", "dev.ferry.server.namesrv",
-                    "dev.ferry.server.embedded", "dev.ferry.server.timer"),
+                    "dev.ferry.server.embedded", "dev.ferry.server.timer", "dev.ferry.server.auth",
+                    "dev.ferry.server.metrics"),
             "dev.ferry.client", Set.of("dev.ferry.client"),
             "dev.ferry.strategies", Set.of());
 
