@@ -117,8 +117,7 @@ public class RoundTripBenchmark {
 
         @Override
         public void callMany(int n) throws Exception {
-            @SuppressWarnings("unchecked")
-            CompletableFuture<RemotingCommand>[] futures = new CompletableFuture[n];
+            CompletableFuture<?>[] futures = new CompletableFuture<?>[n];
             for (int i = 0; i < n; i++) {
                 futures[i] = client.invokeAsync(address, RemotingCommand.request(ECHO).body(BODY).build(), TIMEOUT);
             }

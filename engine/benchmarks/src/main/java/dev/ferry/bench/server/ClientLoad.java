@@ -139,24 +139,24 @@ final class ClientLoad {
     /** One producer's synchronous sends of one body to one topic, measured as often as asked, whichever client. */
     static final class SyncSender implements AutoCloseable {
         private final SyncSendLoop.Send send;
-        private final AutoCloseable resources;
+        private final Runnable resources;
 
-        private SyncSender(SyncSendLoop.Send send, AutoCloseable resources) {
+        private SyncSender(SyncSendLoop.Send send, Runnable resources) {
             this.send = send;
             this.resources = resources;
         }
 
         /**
          * A sender that sends with {@code send}, after one send that creates the topic; closing it closes
-         * {@code resources} (the producer, its client), and so does a first send that fails.
+         * {@code resources} (shuts the producer and its client down), and so does a first send that fails.
          */
-        static SyncSender open(SyncSendLoop.Send send, AutoCloseable resources) throws Exception {
+        static SyncSender open(SyncSendLoop.Send send, Runnable resources) throws Exception {
             try {
                 send.send();
             } catch (Exception | Error e) {
                 try {
-                    resources.close();
-                } catch (Exception closing) {
+                    resources.run();
+                } catch (RuntimeException closing) {
                     e.addSuppressed(closing);
                 }
                 throw e;
@@ -176,8 +176,8 @@ final class ClientLoad {
         }
 
         @Override
-        public void close() throws Exception {
-            resources.close();
+        public void close() {
+            resources.run();
         }
     }
 

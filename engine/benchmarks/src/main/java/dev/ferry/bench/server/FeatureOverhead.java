@@ -58,7 +58,7 @@ public final class FeatureOverhead implements Callable<Integer> {
     private static final String SUPER_PASSWORD = "bench-admin-secret";
     private static final String USER = "bench";
     private static final String PASSWORD = "bench-secret";
-    private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final ObjectMapper JSON = new ObjectMapper().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL);
 
     @Option(names = "--work-dir", description = "Scratch directory (deleted first).")
     Path workDir = Path.of(System.getProperty("java.io.tmpdir"), "ferry-security-overhead");
@@ -360,7 +360,7 @@ public final class FeatureOverhead implements Callable<Integer> {
     private record Started(ServerProcess server, Scraper scraper, ClientLoad load, String prefix, boolean signed,
                            boolean tls, Path cert) implements AutoCloseable {
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             try {
                 scraper.close();
             } finally {

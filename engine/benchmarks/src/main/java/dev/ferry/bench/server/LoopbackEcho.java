@@ -96,13 +96,17 @@ final class LoopbackEcho implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         running = false;
         client.close(); // ends the reader's and the echo's blocking reads
         server.close();
-        sender.join(1000);
-        reader.join(1000);
-        echo.join(1000);
+        try {
+            sender.join(1000);
+            reader.join(1000);
+            echo.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the threads end with their sockets anyway
+        }
     }
 
     /** A task that stops at its socket's close. */

@@ -59,11 +59,17 @@ final class ServerProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy(); // SIGTERM: lets a flight recording be written on exit
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            // told to stop waiting: the server must not outlive the run all the same
             process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
+            Thread.currentThread().interrupt();
         }
     }
 }

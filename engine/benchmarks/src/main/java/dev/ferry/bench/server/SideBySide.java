@@ -384,7 +384,8 @@ public final class SideBySide implements Callable<Integer> {
     }
 
     private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port)) {
+        try {
+            new ServerSocket(port).close();
             return true;
         } catch (IOException e) {
             return false;
