@@ -22,7 +22,8 @@ import java.util.Properties;
  *     parent of {@code consumer-offsets}, where broadcasting consumers keep theirs
  * @param pluginDir a directory of plugin jars, if any: allocation strategies, offset stores and filters of every
  *     activation and connection factory, and in embedded mode the broker's filters too
- * @param commitLogSegmentSize embedded mode: bytes per commit-log file
+ * @param commitLogSegmentSize embedded mode: bytes per commit-log file (the adapter's default is 128 MiB); a store keeps
+ *     the size it was made with
  * @param messageDelayLevel embedded mode: the broker's delay levels (delayed sends and retries); this and the next
  *     three are the engine's defaults when {@code null}
  * @param flushMode embedded mode: ASYNC_FLUSH, or SYNC_FLUSH to acknowledge a send once it is on disk

@@ -67,7 +67,9 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private Integer brokerPort = 10911;
     private String storeDir = "ferry-data";
     private String pluginDir;
-    private Integer commitLogSegmentSize = 1024 * 1024 * 1024;
+    // 128 MiB, not ferry-server's 1 GiB: an application server maps, and after a restart reads, the last segment
+    // next to its own heap (docs/operations.md, "The embedded engine's memory")
+    private Integer commitLogSegmentSize = 128 * 1024 * 1024;
     private String messageDelayLevel = EmbeddedEngine.DEFAULT_MESSAGE_DELAY_LEVEL;
     private String flushMode = "ASYNC_FLUSH";
     private String brokerName = "broker-a";
@@ -442,7 +444,8 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return commitLogSegmentSize;
     }
 
-    @ConfigProperty(defaultValue = "1073741824", description = "Embedded mode: bytes per commit-log file")
+    @ConfigProperty(defaultValue = "134217728", description = "Embedded mode: bytes per commit-log file (128 MiB; a "
+            + "store keeps the size it was made with)")
     public void setCommitLogSegmentSize(Integer commitLogSegmentSize) {
         this.commitLogSegmentSize = commitLogSegmentSize;
     }
