@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.api.Message;
+import dev.ferry.docs.DocumentedBlocks;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.liberty.support.Engine;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -53,6 +55,11 @@ class OrderAppTest {
         deployer.deploy("order-app");
         try {
             OrderRoundTrip.verify(HTTP, "order-app");
+            // the README's own commands, as a newcomer types them (but on this server's port): the GET lists the
+            // order once the bean has it, which may take a moment after the POST, as for the newcomer
+            await().atMost(WAIT).untilAsserted(() -> assertThat(
+                    DocumentedBlocks.run("README.md", "readme-order", Map.of(9080, HTTP.port())))
+                    .contains("book").contains("customer"));
 
             Http.Answer empty = HTTP.postAnswer("/order-app/orders", "");
             Http.Answer badProperty = HTTP.postAnswer("/order-app/orders?property=novalue", "order");

@@ -21,10 +21,16 @@ public final class Http {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(TIMEOUT).build();
     private final String base;
+    private final int port;
 
     /** Requests to {@code http://127.0.0.1:port}. */
     public Http(int port) {
         this.base = "http://127.0.0.1:" + port;
+        this.port = port;
+    }
+
+    public int port() {
+        return port;
     }
 
     public JsonNode postJson(String path, String body) {
