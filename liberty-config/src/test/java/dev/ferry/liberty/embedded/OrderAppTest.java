@@ -4,6 +4,7 @@ import static dev.ferry.liberty.embedded.EmbeddedServer.HTTP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.api.Message;
 import dev.ferry.docs.DocumentedBlocks;
 import dev.ferry.client.PushConsumer;
@@ -15,9 +16,13 @@ import dev.ferry.liberty.support.TestApps;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -28,7 +33,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The order-app sample on Liberty with the embedded engine: what goes in through REST comes out in the bean. */
+/**
+ * The order-app sample on Liberty with the embedded engine: what goes in through REST comes out in the bean, and a
+ * body that is not an order is refused and never sent.
+ */
 @ExtendWith(ArquillianExtension.class)
 class OrderAppTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -39,7 +47,7 @@ class OrderAppTest {
     @TempDir
     Path directory;
 
-    // Two names, so that each test deploys an archive of its own (see server.xml).
+    // A name for each test, so that each deploys an archive of its own (see server.xml).
     @Deployment(name = "order-app", managed = false, testable = false)
     static WebArchive orderApp() {
         return TestApps.orderApp("order-app");
@@ -72,6 +80,28 @@ class OrderAppTest {
             assertThat(EmbeddedServer.LOG.linesWith("must not be empty")).as("nothing logged for a client's mistake")
                     .isEmpty();
             assertThat(EmbeddedServer.LOG.linesWith("InvalidMessageException")).isEmpty();
+
+            String run = UUID.randomUUID().toString().substring(0, 8);
+            Map<String, String> refusals = new LinkedHashMap<>();
+            refusals.put("{\"item\":", "the order is not valid JSON");
+            refusals.put("not json " + run, "the order is not valid JSON (line 1, column 2)");
+            refusals.put("{\"quantity\":2,\"note\":\"" + run + "\"}", "the order has no \"item\"");
+            refusals.put("{\"item\":\"pen-" + run + "\",\"quantity\":-1}",
+                    "\"quantity\" must be a whole number from 1 to 1000000: -1");
+            refusals.forEach((body, why) -> {
+                Http.Answer answer = HTTP.postAnswer("/order-app/orders", body);
+                assertThat(answer.status()).as(body).isEqualTo(400);
+                assertThat(answer.contentType()).startsWith("text/plain");
+                assertThat(answer.body()).as(body).startsWith(why).endsWith("\n").hasLineCount(1);
+            });
+            // An order sent after the refused ones: once the bean has it, any refused one that had reached the
+            // broker would have had as long to arrive.
+            String after = HTTP.postJson("/order-app/orders", "{\"item\":\"after-" + run + "\"}").get("msgId")
+                    .asText();
+            await().atMost(WAIT).until(() -> OrderRoundTrip.msgIds(HTTP.getJson("/order-app/orders/received"))
+                    .contains(after));
+            assertThat(bodies(HTTP.getJson("/order-app/orders/received"))).noneMatch(body -> body.contains(run)
+                    && !body.contains("after-"));
         } finally {
             deployer.undeploy("order-app");
         }
@@ -82,7 +112,8 @@ class OrderAppTest {
         deployer.deploy("order-app-again");
         String before;
         try {
-            before = HTTP.postJson("/order-app-again/orders?keys=before-undeploy", "before").get("msgId").asText();
+            before = HTTP.postJson("/order-app-again/orders?keys=before-undeploy",
+                    "{\"item\":\"before\"}").get("msgId").asText();
             await().atMost(WAIT).until(() -> OrderRoundTrip.msgIds(HTTP.getJson("/order-app-again/orders/received"))
                     .contains(before));
         } finally {
@@ -109,5 +140,11 @@ class OrderAppTest {
             }
             assertThat(received).doesNotContain(before);
         }
+    }
+
+    private static List<String> bodies(JsonNode received) {
+        List<String> bodies = new ArrayList<>();
+        received.forEach(order -> bodies.add(order.get("body").asText()));
+        return bodies;
     }
 }

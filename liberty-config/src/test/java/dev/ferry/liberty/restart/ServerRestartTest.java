@@ -63,7 +63,8 @@ class ServerRestartTest {
             deployer.deploy("order-app");
             Set<String> acknowledged = new LinkedHashSet<>();
             for (int i = 0; i < 10; i++) {
-                acknowledged.add(HTTP.postJson("/order-app/orders?keys=before-" + i, "before restart " + i)
+                acknowledged.add(HTTP.postJson("/order-app/orders?keys=before-" + i,
+                        "{\"item\":\"before restart " + i + "\"}")
                         .get("msgId").asText());
             }
             await().atMost(WAIT).until(() -> OrderRoundTrip.msgIds(HTTP.getJson("/order-app/orders/received"))

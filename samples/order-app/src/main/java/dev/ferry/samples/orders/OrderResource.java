@@ -26,8 +26,10 @@ import java.util.List;
  *
  * <p>Query parameters of the POST: {@code tags}, {@code keys} (repeatable), {@code property} (repeatable,
  * {@code name=value}), {@code delayLevel}, and {@code shardingKey}: orders with the same sharding key go to the
- * same queue and are received in the order they were sent. A bad order (an empty body, a bad property) is answered
- * 400 with one line saying why; a send the engine cannot make, 503.
+ * same queue and are received in the order they were sent. The body must be an order ({@link OrderParser}: a JSON
+ * object with an {@code item}); it is sent as it came. A bad order (an empty body, not JSON, no item, a quantity
+ * below 1, a bad property) is answered 400 with one line saying why and nothing is sent; a send the engine cannot
+ * make, 503.
  */
 @Path("/orders")
 @RequestScoped
@@ -60,7 +62,8 @@ public class OrderResource {
                 builder.property(property.substring(0, equals), property.substring(equals + 1));
             }
             message = builder.build();
-        } catch (InvalidMessageException e) {
+            OrderParser.parse(body);
+        } catch (InvalidMessageException | InvalidOrderException e) {
             // the client's mistake: one line back to it, nothing for the server's log
             return refusal(Response.Status.BAD_REQUEST, e.getMessage());
         }
@@ -74,7 +77,7 @@ public class OrderResource {
         }
     }
 
-    private static Response refusal(Response.Status status, String why) {
+    static Response refusal(Response.Status status, String why) {
         return Response.status(status).type(MediaType.TEXT_PLAIN_TYPE).entity(why + "\n").build();
     }
 
