@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code src/main/payara} (with the test's own ports and a plugin directory): a message goes round, an
  * application's own {@code @ConnectionFactoryDefinition} works as it does on Liberty, and a bean naming a strategy
  * that is nowhere is refused with the names the plugin directory offers; the engine and each activation show as JMX
- * beans there as on Liberty.
+ * beans there as on Liberty. The boot files define no order database, so order-app's transactional orders answer 503.
  */
 class PayaraMicroTest {
     private static final int HTTP_PORT = 19380;
@@ -143,6 +143,18 @@ class PayaraMicroTest {
         assertThat(Files.readString(RUN_DIR.resolve("payara.log")))
                 .contains("FERRY-RA-0001 started in embedded mode: name server 127.0.0.1:20076, broker port 20111")
                 .contains("FERRY-RA-0302 connection factory producer order-app started");
+    }
+
+    @Test
+    void shouldAnswerTransactionalOrdersWith503WhenTheServerHasNoOrderDatabase() {
+        // The boot files define no jdbc/orders: order-app deploys and its other endpoints work (above).
+        Http http = new Http(HTTP_PORT);
+        Http.Answer post = http.postAnswer("/order-app/orders/transactional?outcome=commit", "{\"item\":\"lamp\"}");
+        Http.Answer rows = http.getAnswer("/order-app/orders/transactional");
+        assertThat(post.status()).isEqualTo(503);
+        assertThat(post.body()).isEqualTo("this server has no data source jdbc/orders for transactional orders\n");
+        assertThat(rows.status()).isEqualTo(503);
+        assertThat(rows.body()).isEqualTo(post.body());
     }
 
     @Test

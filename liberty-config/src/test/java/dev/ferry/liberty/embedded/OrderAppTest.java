@@ -34,8 +34,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The order-app sample on Liberty with the embedded engine: what goes in through REST comes out in the bean, and a
- * body that is not an order is refused and never sent.
+ * The order-app sample on Liberty with the embedded engine: what goes in through REST comes out in the bean, a body
+ * that is not an order is refused and never sent, and a transactional order keeps its row and delivers its message on
+ * commit and leaves neither on rollback.
  */
 @ExtendWith(ArquillianExtension.class)
 class OrderAppTest {
@@ -56,6 +57,11 @@ class OrderAppTest {
     @Deployment(name = "order-app-again", managed = false, testable = false)
     static WebArchive orderAppAgain() {
         return TestApps.orderApp("order-app-again");
+    }
+
+    @Deployment(name = "order-app-tx", managed = false, testable = false)
+    static WebArchive orderAppTx() {
+        return TestApps.orderApp("order-app-tx");
     }
 
     @Test
@@ -104,6 +110,59 @@ class OrderAppTest {
                     && !body.contains("after-"));
         } finally {
             deployer.undeploy("order-app");
+        }
+    }
+
+    @Test
+    void shouldKeepTheRowAndDeliverTheMessageOnCommitAndLeaveNeitherOnRollback() {
+        deployer.deploy("order-app-tx");
+        try {
+            String run = UUID.randomUUID().toString().substring(0, 8);
+            JsonNode committed = HTTP.postJson("/order-app-tx/orders/transactional?outcome=commit",
+                    "{\"item\":\"committed-" + run + "\",\"quantity\":3}");
+            JsonNode rolledBack = HTTP.postJson("/order-app-tx/orders/transactional?outcome=rollback",
+                    "{\"item\":\"rolled-back-" + run + "\"}");
+            JsonNode after = HTTP.postJson("/order-app-tx/orders/transactional?outcome=commit",
+                    "{\"item\":\"after-" + run + "\"}");
+            assertThat(committed.get("outcome").asText()).isEqualTo("COMMITTED");
+            assertThat(rolledBack.get("outcome").asText()).isEqualTo("ROLLED_BACK");
+            assertThat(after.get("outcome").asText()).isEqualTo("COMMITTED");
+            String committedId = committed.get("row").get("msgId").asText();
+            String rolledBackId = rolledBack.get("row").get("msgId").asText();
+            String afterId = after.get("row").get("msgId").asText();
+
+            Http.Answer badOutcome = HTTP.postAnswer("/order-app-tx/orders/transactional?outcome=maybe",
+                    "{\"item\":\"maybe-" + run + "\"}");
+            Http.Answer badOrder = HTTP.postAnswer("/order-app-tx/orders/transactional?outcome=commit",
+                    "{\"item\":\"bad-" + run + "\",\"quantity\":0}");
+            assertThat(badOutcome.status()).isEqualTo(400);
+            assertThat(badOutcome.body()).isEqualTo("outcome must be commit or rollback\n");
+            assertThat(badOrder.status()).isEqualTo(400);
+            assertThat(badOrder.body()).isEqualTo("\"quantity\" must be a whole number from 1 to 1000000: 0\n");
+
+            await().atMost(WAIT).until(() -> OrderRoundTrip.msgIds(HTTP.getJson("/order-app-tx/orders/received"))
+                    .containsAll(List.of(committedId, afterId)));
+            JsonNode received = HTTP.getJson("/order-app-tx/orders/received");
+            assertThat(OrderRoundTrip.msgIds(received)).doesNotContain(rolledBackId);
+            assertThat(bodies(received)).filteredOn(body -> body.contains(run)).containsExactlyInAnyOrder(
+                    "{\"item\":\"committed-" + run + "\",\"quantity\":3}", "{\"item\":\"after-" + run + "\"}");
+            for (JsonNode order : received) {
+                if (order.get("msgId").asText().equals(committedId)) {
+                    assertThat(order.get("tags").asText()).isEqualTo("transactional");
+                }
+            }
+
+            List<String> rows = new ArrayList<>();
+            for (JsonNode row : HTTP.getJson("/order-app-tx/orders/transactional")) {
+                if (row.get("item").asText().endsWith(run)) {
+                    rows.add(row.get("item").asText() + " x" + row.get("quantity").asInt() + " "
+                            + row.get("msgId").asText());
+                }
+            }
+            assertThat(rows).containsExactly("after-" + run + " x1 " + afterId,
+                    "committed-" + run + " x3 " + committedId);
+        } finally {
+            deployer.undeploy("order-app-tx");
         }
     }
 
