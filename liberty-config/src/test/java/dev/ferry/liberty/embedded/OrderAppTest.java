@@ -74,6 +74,15 @@ class OrderAppTest {
             await().atMost(WAIT).untilAsserted(() -> assertThat(
                     DocumentedBlocks.run("README.md", "readme-order", Map.of(9080, HTTP.port())))
                     .contains("book").contains("customer"));
+            // and docs/transactions.md's: a commit, a rollback, what they left, a bad order
+            Map<Integer, Integer> port = Map.of(9080, HTTP.port());
+            assertThat(DocumentedBlocks.run("docs/transactions.md", "tx-orders", port))
+                    .contains("\"outcome\":\"COMMITTED\"").contains("\"outcome\":\"ROLLED_BACK\"");
+            await().atMost(WAIT).untilAsserted(() -> assertThat(
+                    DocumentedBlocks.run("docs/transactions.md", "tx-see", port))
+                    .contains("\"item\":\"lamp\"").doesNotContain("vase").contains("transactional"));
+            assertThat(DocumentedBlocks.run("docs/transactions.md", "tx-bad", port))
+                    .contains("\"quantity\" must be a whole number from 1 to 1000000: 0").endsWith("400\n");
 
             Http.Answer empty = HTTP.postAnswer("/order-app/orders", "");
             Http.Answer badProperty = HTTP.postAnswer("/order-app/orders?property=novalue", "order");
