@@ -1,6 +1,7 @@
 package dev.ferry.docs;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,9 +19,14 @@ public final class DocumentedBlocks {
      * the harness would, with each documented port in {@code ports} replaced by the test's; checks its exit status
      * and expected line and returns its output.
      */
-    public static String run(String document, String id, Map<Integer, Integer> ports) throws IOException {
+    public static String run(String document, String id, Map<Integer, Integer> ports) {
         Path root = MarkdownBlocks.repositoryRoot();
-        Path scratch = Files.createTempDirectory("documented-block-");
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory("documented-block-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         try (DocShell shell = new DocShell(root, scratch, ports)) {
             return shell.run(MarkdownBlocks.byId(root.resolve(document), id));
         }
