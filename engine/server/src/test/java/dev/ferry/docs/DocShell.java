@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -206,6 +207,21 @@ final class DocShell implements AutoCloseable {
     @Override
     public void close() {
         stopServers();
+    }
+
+    /** {@code dir} removed with all it holds (links, not what they point to), ready to be made anew. */
+    static Path deleted(Path dir) {
+        if (!Files.exists(dir)) {
+            return dir;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dir;
     }
 
     private static boolean free(int port) {

@@ -29,6 +29,8 @@ public final class DocumentedBlocks {
         }
         try (DocShell shell = new DocShell(root, scratch, ports)) {
             return shell.run(MarkdownBlocks.byId(root.resolve(document), id));
+        } finally {
+            DocShell.deleted(scratch);
         }
     }
 }

@@ -2,10 +2,7 @@ package dev.ferry.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -29,7 +26,7 @@ class DocumentedCommandsTest {
                     assertThat(DocShell.documentedPortsInUse()).as("ports the documents' servers listen on, in use "
                             + "by something else: stop it").isEmpty();
                     String name = document.getFileName().toString().replace(".md", "");
-                    try (DocShell shell = new DocShell(root, fresh(work.resolve(name)), Map.of())) {
+                    try (DocShell shell = new DocShell(root, DocShell.deleted(work.resolve(name)), Map.of())) {
                         for (DocBlock block : harnessBlocks(document)) {
                             shell.run(block);
                         }
@@ -41,16 +38,5 @@ class DocumentedCommandsTest {
         return MarkdownBlocks.of(document).stream()
                 .filter(block -> block.marker().filter(m -> m.runs() && m.runBy().isEmpty()).isPresent())
                 .toList();
-    }
-
-    private static Path fresh(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                    Files.delete(path);
-                }
-            }
-        }
-        return dir;
     }
 }
