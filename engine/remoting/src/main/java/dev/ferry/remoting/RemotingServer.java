@@ -134,7 +134,7 @@ public final class RemotingServer implements AutoCloseable {
         } catch (Exception e) {
             shutdownGroups();
             runtime.close();
-            throw new RemotingException("cannot listen on " + config.host() + ":" + config.port() + ": " + e, e);
+            throw new ListenException(config.host(), config.port(), e);
         }
         if (sslContext == null) {
             LOG.log(System.Logger.Level.INFO, "remoting server listening on {0}", serverChannel.localAddress());

@@ -183,7 +183,8 @@ class TlsTest {
         assertThatThrownBy(() -> new TlsConfig(TlsConfig.Mode.ENFORCING, server.certificate(), null, null, false,
                 true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tlsKeyPath");
         assertThatThrownBy(() -> server(TlsConfig.server(TlsConfig.Mode.ENFORCING, dir.resolve("missing.pem"),
-                server.privateKey()))).isInstanceOf(RemotingException.class).hasMessageContaining("missing.pem");
+                server.privateKey()))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tlsCertPath: cannot read " + dir.resolve("missing.pem") + " (no such file)");
         assertThatThrownBy(() -> TlsConfig.Mode.parse("strict")).hasMessageContaining("tlsMode = strict");
     }
 }

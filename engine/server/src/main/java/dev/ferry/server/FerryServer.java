@@ -3,15 +3,19 @@ package dev.ferry.server;
 import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.FileErrors;
+import dev.ferry.remoting.ListenException;
 import dev.ferry.server.auth.AuthMetadata;
 import dev.ferry.server.auth.AuthUser;
 import dev.ferry.server.auth.UserStatus;
 import dev.ferry.server.auth.UserType;
 import dev.ferry.server.broker.Broker;
+import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.metrics.ServerMetrics;
 import dev.ferry.server.namesrv.NameServer;
 import dev.ferry.spi.PluginJars;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,47 +37,82 @@ public final class FerryServer implements AutoCloseable {
     private final URLClassLoader pluginLoader;
     private final PluginInventory plugins;
     private final AuthMetadata authMetadata;
+    /** The broker's hold on its store directory; {@code null} for a name server alone. */
+    private final StoreLock storeLock;
     /** The metrics, when on: only then is the metrics library loaded. */
     private final ServerMetrics metrics;
 
+    /**
+     * Opens the servers; the name server listens already.
+     *
+     * @throws StartupException when a port is taken, the store directory is another broker's or the plugin
+     *                          directory cannot be read, naming the config key to fix
+     * @throws IllegalArgumentException naming the config key and file of a missing or bad TLS certificate or key
+     */
     public FerryServer(FerryServerConfig config, Clock clock, ThreadFactory threads) {
         ThreadFactory threadFactory = clearedKeepingRoles(threads);
         FerryServerConfig.Role role = config.role();
-        this.pluginLoader = role.runsBroker() ? pluginLoader(config.pluginDir()) : null;
-        this.plugins = role.runsBroker() ? PluginInventory.of(FerryServer.class.getClassLoader(), pluginLoader,
-                config.pluginDir()) : null;
-        this.authMetadata = authMetadata(config);
-        if (role.runsNameServer()) {
-            this.nameServer = new NameServer(config.nameServer(), clock, threadFactory);
-            if (config.auth().authenticationEnabled()) {
-                nameServer.controlAccess(authMetadata, config.broker().clusterName(), true,
-                        config.auth().authorizationEnabled());
-            }
-            this.nameServer.start();
-            // the name server's port is known now, also when 0 asked for any free one
-            this.config = config.registeringWith(config.nameServer().host() + ":" + nameServer.port());
-        } else {
-            this.nameServer = null;
-            this.config = config;
-        }
-        if (!role.runsBroker()) {
-            this.broker = null;
-            this.metrics = null;
-            return;
-        }
-        Broker created = null;
+        // taken before anything reads the store, held until close
+        this.storeLock = role.runsBroker() ? StoreLock.acquire(config.storeDir()) : null;
+        URLClassLoader loader = null;
+        NameServer names = null;
         try {
-            created = new Broker(this.config.broker(), this.config.store(), clock, threadFactory,
-                    pluginLoader != null ? pluginLoader : FerryServer.class.getClassLoader());
-            created.controlAccess(authMetadata, config.auth());
-        } catch (RuntimeException e) {
-            if (nameServer != null) {
-                nameServer.close();
+            loader = role.runsBroker() ? pluginLoader(config.pluginDir()) : null;
+            this.pluginLoader = loader;
+            this.plugins = role.runsBroker() ? PluginInventory.of(FerryServer.class.getClassLoader(), loader,
+                    config.pluginDir()) : null;
+            this.authMetadata = authMetadata(config);
+            if (role.runsNameServer()) {
+                names = new NameServer(config.nameServer(), clock, threadFactory);
+                if (config.auth().authenticationEnabled()) {
+                    names.controlAccess(authMetadata, config.broker().clusterName(), true,
+                            config.auth().authorizationEnabled());
+                }
+                startListening(names::start, role == FerryServerConfig.Role.NAME_SERVER ? "listenPort"
+                        : "namesrvPort", "host");
+                // the name server's port is known now, also when 0 asked for any free one
+                this.config = config.registeringWith(config.nameServer().host() + ":" + names.port());
+            } else {
+                this.config = config;
             }
+            this.nameServer = names;
+            if (!role.runsBroker()) {
+                this.broker = null;
+                this.metrics = null;
+                return;
+            }
+            this.broker = new Broker(this.config.broker(), this.config.store(), clock, threadFactory,
+                    loader != null ? loader : FerryServer.class.getClassLoader());
+            broker.controlAccess(authMetadata, config.auth());
+            this.metrics = config.metrics().enabled() ? new ServerMetrics(config.metrics(), broker, threadFactory)
+                    : null;
+        } catch (RuntimeException e) {
+            closeAll(e, names, loader, storeLock);
             throw e;
         }
-        this.broker = created;
-        this.metrics = config.metrics().enabled() ? new ServerMetrics(config.metrics(), broker, threadFactory) : null;
+    }
+
+    /** Closes what a failed start opened, in reverse order, keeping {@code failure} as the reason. */
+    private static void closeAll(RuntimeException failure, AutoCloseable... opened) {
+        for (AutoCloseable each : opened) {
+            if (each == null) {
+                continue;
+            }
+            try {
+                each.close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    /** Runs {@code listen}, telling a port in use or a wrong host by the config key that sets it. */
+    private static void startListening(Runnable listen, String portKey, String hostKey) {
+        try {
+            listen.run();
+        } catch (ListenException e) {
+            throw new StartupException(e.portInUse() ? portKey : hostKey, e.getMessage(), e);
+        }
     }
 
     /**
@@ -113,16 +152,43 @@ public final class FerryServer implements AutoCloseable {
     }
 
     private static URLClassLoader pluginLoader(Path dir) {
-        return dir == null ? null : PluginJars.open(dir, FerryServer.class.getClassLoader());
+        if (dir == null) {
+            return null;
+        }
+        try {
+            return PluginJars.open(dir, FerryServer.class.getClassLoader());
+        } catch (IllegalArgumentException e) {
+            throw new StartupException("pluginDir", "cannot read " + dir + " (" + (java.nio.file.Files.exists(dir)
+                    ? "not a directory" : "no such directory") + ")", e);
+        } catch (UncheckedIOException e) {
+            throw new StartupException("pluginDir", "cannot read " + dir + " (" + FileErrors.reason(e.getCause())
+                    + ")", e);
+        }
     }
 
     /** Starts the broker, if it runs one (the name server is already listening). */
+    /**
+     * @throws StartupException when a port is taken or the host is not this machine's, naming the config key; the
+     *                          server is closed then
+     */
     public FerryServer start() {
-        if (broker != null) {
-            broker.start();
-        }
-        if (metrics != null) {
-            metrics.start();
+        try {
+            if (broker != null) {
+                BrokerConfig own = config.broker();
+                boolean alone = config.role() == FerryServerConfig.Role.BROKER;
+                try {
+                    broker.start();
+                } catch (ListenException e) {
+                    String portKey = e.port() != own.port() ? "haListenPort" : alone ? "listenPort" : "brokerPort";
+                    throw new StartupException(e.portInUse() ? portKey : "host", e.getMessage(), e);
+                }
+            }
+            if (metrics != null) {
+                startListening(metrics::start, "metricsPromExporterPort", "metricsPromExporterHost");
+            }
+        } catch (RuntimeException e) {
+            closeAll(e, this);
+            throw e;
         }
         return this;
     }
@@ -184,6 +250,9 @@ public final class FerryServer implements AutoCloseable {
         } finally {
             if (nameServer != null) {
                 nameServer.close();
+            }
+            if (storeLock != null) {
+                storeLock.close();
             }
             if (pluginLoader != null) {
                 try {

@@ -1,5 +1,6 @@
 package dev.ferry.remoting.ha;
 
+import dev.ferry.remoting.ListenException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -99,9 +100,9 @@ public final class HaStreamServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding the HA port " + port, e);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows the bind's IOException undeclared
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            throw new IllegalStateException("cannot listen for slaves on " + host + ":" + port + ": " + e, e);
+            throw new ListenException(host, port, e);
         }
         group.scheduleWithFixedDelay(this::housekeeping, IDLE_CHECK_MILLIS, IDLE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.INFO, "serving slaves on {0}", listener.localAddress());

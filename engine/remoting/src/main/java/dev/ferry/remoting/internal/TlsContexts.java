@@ -30,7 +30,11 @@ public final class TlsContexts {
         return provider() == SslProvider.OPENSSL ? OpenSsl.versionString() : "the JDK";
     }
 
+    /**
+     * @throws IllegalArgumentException naming the config key and the file of a missing or bad certificate or key
+     */
     public static SslContext forServer(TlsConfig tls) {
+        PemFiles.checkServer(tls);
         try {
             SslContextBuilder builder = SslContextBuilder.forServer(file(tls.certificateChain()),
                     file(tls.privateKey())).sslProvider(provider());

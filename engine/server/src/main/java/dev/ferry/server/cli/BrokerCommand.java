@@ -3,7 +3,6 @@ package dev.ferry.server.cli;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerRole;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -49,17 +48,17 @@ final class BrokerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        FerryServerConfig config = config();
-        BrokerConfig broker = config.broker();
-        return ServerRun.untilStopped(config, "ferry-broker", server -> String.format(
-                "Ferry broker ready: %s id %d (%s) of cluster %s at %s, registered with %s, store %s",
-                broker.brokerName(), broker.brokerId(), broker.brokerRole(), broker.clusterName(),
-                server.broker().address(), String.join(";", broker.nameServers()),
-                config.storeDir().toAbsolutePath()));
+        return ServerRun.untilStopped(spec, options, this::config, "ferry-broker", server -> {
+            BrokerConfig broker = server.config().broker();
+            return String.format("Ferry broker ready: %s id %d (%s) of cluster %s at %s, registered with %s, store %s",
+                    broker.brokerName(), broker.brokerId(), broker.brokerRole(), broker.clusterName(),
+                    server.broker().address(), String.join(";", broker.nameServers()),
+                    server.config().storeDir().toAbsolutePath());
+        });
     }
 
     /** Defaults, then the config file, then flags. */
-    FerryServerConfig config() throws IOException {
+    FerryServerConfig config() {
         return options.config(spec, FerryServerConfig.Role.BROKER, flags -> {
             if (nameServers != null) {
                 flags.nameServers(FerryServerConfig.parseNameServers(nameServers));

@@ -1,7 +1,6 @@
 package dev.ferry.server.cli;
 
 import dev.ferry.server.FerryServerConfig;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -41,15 +40,14 @@ public final class FerryServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        FerryServerConfig config = config();
-        return ServerRun.untilStopped(config, "ferry", server -> String.format(
-                "Ferry server ready: name server %s:%d, broker %s:%d, store %s", config.nameServer().host(),
-                server.namesrvPort(), config.broker().host(), server.brokerPort(),
-                config.storeDir().toAbsolutePath()));
+        return ServerRun.untilStopped(spec, options, this::config, "ferry", server -> String.format(
+                "Ferry server ready: name server %s:%d, broker %s:%d, store %s", server.config().nameServer().host(),
+                server.namesrvPort(), server.config().broker().host(), server.brokerPort(),
+                server.config().storeDir().toAbsolutePath()));
     }
 
     /** Defaults, then the config file, then flags. */
-    FerryServerConfig config() throws IOException {
+    FerryServerConfig config() {
         return options.config(spec, FerryServerConfig.Role.NAME_SERVER_AND_BROKER, flags -> {
             if (namesrvPort != null) {
                 flags.namesrvPort(namesrvPort);

@@ -1,7 +1,6 @@
 package dev.ferry.server.cli;
 
 import dev.ferry.server.FerryServerConfig;
-import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,12 +22,12 @@ final class NameServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return ServerRun.untilStopped(config(), "ferry-namesrv", server -> String.format(
+        return ServerRun.untilStopped(spec, options, this::config, "ferry-namesrv", server -> String.format(
                 "Ferry name server ready: %s", server.nameServerAddress()));
     }
 
     /** Defaults, then the config file, then flags. */
-    FerryServerConfig config() throws IOException {
+    FerryServerConfig config() {
         return options.config(spec, FerryServerConfig.Role.NAME_SERVER, flags -> {
             if (port != null) {
                 flags.namesrvPort(port);

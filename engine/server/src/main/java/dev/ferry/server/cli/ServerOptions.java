@@ -1,5 +1,6 @@
 package dev.ferry.server.cli;
 
+import dev.ferry.remoting.FileErrors;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
 import java.io.IOException;
@@ -40,6 +41,10 @@ final class ServerOptions {
     @Option(names = "--tls-need-client-auth", description = "Require a client certificate (mutual TLS).")
     Boolean tlsNeedClientAuth;
 
+    @Option(names = "--verbose", description = "When the server cannot start, print the stack trace after the "
+            + "line that says why.")
+    boolean verbose;
+
     @Option(names = "--config", description = "A properties file with any of: ${sys:line.separator}"
             + "host (or brokerIP1), namesrvPort, brokerPort, listenPort, storeDir (or storePathRootDir), "
             + "storePathCommitLog, pluginDir, namesrvAddr, brokerName, brokerId, "
@@ -63,13 +68,17 @@ final class ServerOptions {
      * {@code role}.
      *
      * @throws CommandLine.ParameterException naming the file, the key and the rule of a bad value
+     * @throws IllegalArgumentException when the config file cannot be read, naming it
      */
     FerryServerConfig config(CommandLine.Model.CommandSpec spec, FerryServerConfig.Role role,
-                             Consumer<FerryServerConfig.Builder> flags) throws IOException {
+                             Consumer<FerryServerConfig.Builder> flags) {
         Properties file = new Properties();
         if (configFile != null) {
             try (InputStream in = Files.newInputStream(configFile)) {
                 file.load(in);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--config: cannot read " + configFile + " ("
+                        + FileErrors.reason(e) + ")", e);
             }
         }
         putIfGiven(file, "tlsMode", tlsMode);

@@ -6,25 +6,48 @@ import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
+import picocli.CommandLine;
 
 /**
  * Runs a {@link FerryServer} until SIGTERM, then stops it cleanly (flushes, persists offsets, unregisters), printing
- * a ready line once it serves and a stopped line at the end, which scripts and tests wait for.
+ * a ready line once it serves and a stopped line at the end, which scripts and tests wait for. A server that cannot
+ * start ends the command with {@link #FAILED} and one line on stderr naming what to fix ({@link StartupFailure}).
  */
 final class ServerRun {
+    /** The exit code of a start-up failure: picocli's for bad usage, as a bad config value is. */
+    static final int FAILED = 2;
+
     private ServerRun() {
     }
 
-    /** @param readyLine what the ready line says about the running server, before the start-up time */
-    static int untilStopped(FerryServerConfig config, String threadPrefix, Function<FerryServer, String> readyLine)
-            throws InterruptedException {
+    /**
+     * @param spec      the command's, whose err stream the failure line goes to
+     * @param options   the command's server options (--verbose among them)
+     * @param config    reads the config; a bad key or value, or an unreadable file, fails the start
+     * @param readyLine what the ready line says about the running server, before the start-up time
+     */
+    static int untilStopped(CommandLine.Model.CommandSpec spec, ServerOptions options,
+                            Callable<FerryServerConfig> config, String threadPrefix,
+                            Function<FerryServer, String> readyLine) throws InterruptedException {
         long started = System.nanoTime();
-        FerryServer server = new FerryServer(config, Clock.systemUTC(), new DaemonThreads(threadPrefix,
-                // Netty reads its thread-locals (the pooled buffers' caches among them) faster on its own threads
-                FastThreadLocalThread::new))
-                .start();
+        FerryServer server;
+        try {
+            server = new FerryServer(config.call(), Clock.systemUTC(), new DaemonThreads(threadPrefix,
+                    // Netty reads its thread-locals (the pooled buffers' caches among them) faster on its own threads
+                    FastThreadLocalThread::new))
+                    .start();
+        } catch (Exception e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(StartupFailure.line(e));
+            if (options.verbose) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return FAILED;
+        }
         PrintWriter out = new PrintWriter(System.out, true);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,6 +1,7 @@
 package dev.ferry.server.metrics;
 
 import dev.ferry.format.ThreadRoles;
+import dev.ferry.remoting.ListenException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -13,8 +14,6 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +42,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         this.server = server;
     }
 
-    /** @throws UncheckedIOException naming the address when it cannot be bound */
+    /** @throws ListenException naming the address when it cannot be bound */
     public static MetricsEndpoint start(MetricsConfig config, PrometheusRegistry registry, ThreadFactory threads) {
         // one thread accepts and serves every connection: all connection state stays on it (MetricsConnections)
         EventLoopGroup loop = new NioEventLoopGroup(1, ThreadRoles.named("ferry-metrics-io", threads));
@@ -76,10 +75,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         if (!bound.isSuccess()) {
             loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             scrapes.close();
-            Throwable cause = bound.cause();
-            throw new UncheckedIOException("cannot serve metrics at " + config.host() + ":" + config.port()
-                    + " (metricsPromExporterHost, metricsPromExporterPort)",
-                    cause instanceof IOException io ? io : new IOException(cause));
+            throw new ListenException(config.host(), config.port(), bound.cause());
         }
         Channel server = bound.channel();
         LOG.log(System.Logger.Level.INFO, "metrics at http://{0}:{1}/metrics", config.host(),
