@@ -125,6 +125,13 @@ class StartupFailureTest {
     }
 
     @Test
+    void shouldNameTheHostKeyWhenTheHostIsNotThisMachines() {
+        // 192.0.2.0/24 is reserved for documentation: no machine has it
+        assertThat(failure(server("--host", "192.0.2.1")))
+                .isEqualTo("host: cannot listen on 192.0.2.1:0 (cannot assign requested address)");
+    }
+
+    @Test
     void shouldReleaseTheStoreAndPortsOfAStartThatFailed() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             failure("--store-dir", dir.resolve("store").toString(), "--namesrv-port", "0", "--broker-port",
