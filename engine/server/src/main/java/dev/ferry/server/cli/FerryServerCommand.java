@@ -35,7 +35,27 @@ public final class FerryServerCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FerryServerCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line {@link #main} runs: a server command's bad option ends, as any failed start, with one line
+     * and exit code 2 ({@link StartupFailure#usageLine}); admin commands keep picocli's message and usage help.
+     */
+    public static CommandLine commandLine() {
+        CommandLine line = new CommandLine(new FerryServerCommand());
+        CommandLine.IParameterExceptionHandler usage = line.getParameterExceptionHandler();
+        line.setParameterExceptionHandler((e, args) -> {
+            Object command = e.getCommandLine().getCommand();
+            if (!(command instanceof FerryServerCommand || command instanceof NameServerCommand
+                    || command instanceof BrokerCommand)) {
+                return usage.handleParseException(e, args);
+            }
+            e.getCommandLine().getErr().println(StartupFailure.usageLine(e));
+            e.getCommandLine().getErr().flush();
+            return ServerRun.FAILED;
+        });
+        return line;
     }
 
     @Override

@@ -11,12 +11,22 @@ final class StartupFailure {
     private StartupFailure() {
     }
 
+    /** A bad option or option value: picocli's message, and where the options are listed. */
+    static String usageLine(CommandLine.ParameterException failure) {
+        return oneLine(failure.getMessage()) + " (" + failure.getCommandLine().getCommandSpec().qualifiedName()
+                + " --help lists the options)";
+    }
+
     static String line(Exception failure) {
         String message = failure instanceof StartupException || failure instanceof IllegalArgumentException
                 || failure instanceof CommandLine.ParameterException
                 ? failure.getMessage()
                 : "cannot start: " + failure + " (--verbose prints where)";
-        // one line, whatever a message holds
+        return oneLine(message);
+    }
+
+    /** One line, whatever a message holds. */
+    private static String oneLine(String message) {
         return String.valueOf(message).replaceAll("\\s*[\\r\\n]+\\s*", " ");
     }
 }

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A broker holds its store directory while its process runs, and the operating system lets go of it when the process
@@ -33,7 +32,7 @@ class StoreDirectoryLockTest {
         try (FerryServerProcess first = FerryServerProcess.start(store, ports[0], ports[1])) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(out))
+            int exit = FerryServerCommand.commandLine().setOut(new PrintWriter(out))
                     .setErr(new PrintWriter(err))
                     .execute("--store-dir", store.toString(), "--namesrv-port", "0", "--broker-port", "0");
             assertThat(exit).isEqualTo(2);

@@ -39,7 +39,7 @@ class StartupFailureTest {
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = new CommandLine(new FerryServerCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        int exit = FerryServerCommand.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
                 .execute(args);
         return new Run(exit, out.toString(), err.toString());
     }
@@ -80,6 +80,16 @@ class StartupFailureTest {
         assertThat(failure(server("--config", file.toString()))).isEqualTo(file
                 + ": flushMode = SOMETIMES: expected ASYNC_FLUSH or SYNC_FLUSH");
         assertThat(failure("broker", "--namesrv-addr", "127.0.0.1:1", "--broker-role", "LEADER")).contains("LEADER");
+    }
+
+    @Test
+    void shouldRefuseABadOptionInOneLineWithoutTheUsageHelp() {
+        assertThat(failure(server("--broker-port", "many"))).isEqualTo("Invalid value for option '--broker-port': "
+                + "'many' is not an int (ferry-server --help lists the options)");
+        assertThat(failure("broker", "--broker-prt")).isEqualTo("Unknown option: '--broker-prt' "
+                + "(ferry-server broker --help lists the options)");
+        assertThat(failure("namesrv", "--port")).startsWith("Missing required parameter for option '--port'")
+                .endsWith("(ferry-server namesrv --help lists the options)");
     }
 
     @Test
