@@ -23,6 +23,11 @@ final class ServerRun {
     private ServerRun() {
     }
 
+    /** {@code ferry-server --verbose broker ...}: the flag lands on the top command, and means the same. */
+    private static boolean verboseBeforeTheSubcommand(CommandLine.Model.CommandSpec spec) {
+        return spec.root().userObject() instanceof FerryServerCommand top && top.options.verbose;
+    }
+
     /**
      * @param spec      the command's, whose err stream the failure line goes to
      * @param options   the command's server options (--verbose among them)
@@ -42,7 +47,7 @@ final class ServerRun {
         } catch (Exception e) {
             PrintWriter err = spec.commandLine().getErr();
             err.println(StartupFailure.line(e));
-            if (options.verbose) {
+            if (options.verbose || verboseBeforeTheSubcommand(spec)) {
                 e.printStackTrace(err);
             }
             err.flush();

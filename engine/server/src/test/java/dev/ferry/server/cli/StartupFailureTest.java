@@ -207,6 +207,13 @@ class StartupFailureTest {
         List<String> lines = run.err().lines().toList();
         assertThat(lines.get(0)).isEqualTo("tlsCertPath: cannot read " + missing + " (no such file)");
         assertThat(lines.subList(1, lines.size())).anyMatch(line -> line.startsWith("\tat "));
+
+        Run beforeTheSubcommand = run("--verbose", "namesrv", "--port", "0", "--tls-mode", "enforcing",
+                "--tls-cert-path", missing.toString(), "--tls-key-path", server.privateKey().toString());
+        assertThat(beforeTheSubcommand.exit()).isEqualTo(2);
+        assertThat(beforeTheSubcommand.err().lines().toList()).first()
+                .isEqualTo("tlsCertPath: cannot read " + missing + " (no such file)");
+        assertThat(beforeTheSubcommand.err()).contains("\tat ");
     }
 
     @Test
