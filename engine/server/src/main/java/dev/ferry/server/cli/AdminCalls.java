@@ -3,6 +3,8 @@ package dev.ferry.server.cli;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -62,11 +64,19 @@ final class AdminCalls implements AutoCloseable {
     private final RemotingClient client;
     private final BodyCodec json = new BodyCodec();
 
-    /** @param credentials what every request is signed with (a cluster with authentication on), or {@code null} */
-    AdminCalls(AdminTarget target, Credentials credentials) {
+    /**
+     * @param credentials what every request is signed with (a cluster with authentication on), or {@code null}
+     * @param tls         how to connect: {@link TlsConfig#DISABLED}, or TLS to servers that require it
+     * @throws BadSetup when the TLS files cannot be used
+     */
+    AdminCalls(AdminTarget target, Credentials credentials, TlsConfig tls) {
         this.target = target;
-        this.client = new RemotingClient(RemotingClientConfig.builder().credentials(credentials).build(),
-                new DefaultThreadFactory("ferry-admin", true));
+        try {
+            this.client = new RemotingClient(RemotingClientConfig.builder().credentials(credentials).tls(tls).build(),
+                    new DefaultThreadFactory("ferry-admin", true));
+        } catch (RemotingException e) {
+            throw new BadSetup(e.getMessage());
+        }
     }
 
     BodyCodec json() {

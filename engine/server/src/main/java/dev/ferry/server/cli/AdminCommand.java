@@ -2,6 +2,7 @@ package dev.ferry.server.cli;
 
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyFormatException;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody;
@@ -52,6 +53,23 @@ public final class AdminCommand {
                     + "conf/tools.yml; wins over the environment.")
     Path credentials;
 
+    @Option(names = "--tls", scope = CommandLine.ScopeType.INHERIT,
+            description = "Connect with TLS (to servers with tlsMode=enforcing), trusting the JDK's authorities "
+                    + "unless --tls-trust-cert-path names others.")
+    boolean tls;
+
+    @Option(names = "--tls-trust-cert-path", scope = CommandLine.ScopeType.INHERIT, paramLabel = "FILE",
+            description = "PEM certificates of the authorities to trust for the servers (implies --tls).")
+    Path tlsTrustCertPath;
+
+    @Option(names = "--tls-cert-path", scope = CommandLine.ScopeType.INHERIT, paramLabel = "FILE",
+            description = "PEM certificate to present, where servers require one (tlsNeedClientAuth; implies --tls).")
+    Path tlsCertPath;
+
+    @Option(names = "--tls-key-path", scope = CommandLine.ScopeType.INHERIT, paramLabel = "FILE",
+            description = "Its unencrypted PKCS#8 PEM key.")
+    Path tlsKeyPath;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -90,7 +108,7 @@ public final class AdminCommand {
         try {
             AdminTarget target = AdminTarget.resolve(namesrv, broker, environment, defaultNameServer);
             Credentials signer = AdminCredentials.resolve(accessKey, credentials, environment);
-            try (AdminCalls calls = new AdminCalls(target, signer)) {
+            try (AdminCalls calls = new AdminCalls(target, signer, tlsConfig())) {
                 action.run(calls, out);
             }
             out.flush();
@@ -104,6 +122,18 @@ public final class AdminCommand {
         } catch (BodyFormatException e) {
             return fail(out, err, "an answer could not be read: " + AdminCalls.shown(e.getMessage()), REFUSED);
         }
+    }
+
+    /** TLS as the options ask: none unless one of them is given. */
+    TlsConfig tlsConfig() {
+        if ((tlsCertPath == null) != (tlsKeyPath == null)) {
+            throw new AdminCalls.BadSetup("--tls-cert-path and --tls-key-path go together");
+        }
+        if (!tls && tlsTrustCertPath == null && tlsCertPath == null) {
+            return TlsConfig.DISABLED;
+        }
+        TlsConfig client = TlsConfig.client(tlsTrustCertPath);
+        return tlsCertPath == null ? client : client.presenting(tlsCertPath, tlsKeyPath);
     }
 
     /** "cannot connect to HOST:PORT: Connection refused: ...", without the Java type of its cause. */

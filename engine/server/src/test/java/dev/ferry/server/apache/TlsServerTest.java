@@ -15,10 +15,15 @@ import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
 import dev.ferry.remoting.testing.TestCertificates;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
+import dev.ferry.server.cli.AdminCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -30,6 +35,7 @@ import org.apache.rocketmq.common.message.Message;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * ferry-server with TLS from its config keys, against Apache RocketMQ 5.3.3's client ({@code setUseTLS}); the broker
@@ -116,6 +122,51 @@ class TlsServerTest {
             assertThatThrownBy(() -> anonymous.invokeSync(ferry.nameServer(), route, Duration.ofSeconds(3)))
                     .isInstanceOf(RemotingException.class);
         }
+    }
+
+    /** What docs/security.md shows: ferry-server admin reaches a server that takes mutual TLS only. */
+    @Test
+    void adminCommandsConnectWithTlsPresentingTheirCertificateWhereTheServerRequiresOne() throws Exception {
+        TestCertificates client = TestCertificates.create(dir, "ferry-admin");
+        Path trusted = dir.resolve("trusted-admin.pem");
+        Files.writeString(trusted, Files.readString(client.certificate())
+                + Files.readString(certificates.certificate()));
+        Properties properties = new Properties();
+        properties.setProperty("tlsMode", "enforcing");
+        properties.setProperty("tlsCertPath", certificates.certificate().toString());
+        properties.setProperty("tlsKeyPath", certificates.privateKey().toString());
+        properties.setProperty("tlsTrustCertPath", trusted.toString());
+        properties.setProperty("tlsNeedClientAuth", "true");
+        FerryServerConfig config = FerryServerProperties.apply(FerryServerFixture.small(dir.resolve("admin-tls")),
+                properties).build();
+        try (FerryServerFixture ferry = new FerryServerFixture(config)) {
+            String[] tls = {"--tls-trust-cert-path", certificates.certificate().toString(), "--tls-cert-path",
+                    client.certificate().toString(), "--tls-key-path", client.privateKey().toString()};
+            await().atMost(TIMEOUT).until(() -> admin(ferry, tls).exit() == 0); // once the broker registered
+            String[] plain = {};
+            String[] halfPair = {"--tls-cert-path", client.certificate().toString()};
+
+            assertThat(admin(ferry, tls).out()).contains("bad requests refused");
+            AdminRun refused = admin(ferry, plain);
+            assertThat(refused.exit()).isEqualTo(1);
+            assertThat(refused.err().lines()).hasSize(1);
+            AdminRun unusable = admin(ferry, halfPair);
+            assertThat(unusable.exit()).isEqualTo(2);
+            assertThat(unusable.err().strip()).isEqualTo("--tls-cert-path and --tls-key-path go together");
+        }
+    }
+
+    private record AdminRun(int exit, String out, String err) {
+    }
+
+    private static AdminRun admin(FerryServerFixture ferry, String... tls) {
+        List<String> args = new ArrayList<>(List.of("--namesrv", ferry.nameServer(), "health"));
+        args.addAll(List.of(tls));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new AdminCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute(args.toArray(String[]::new));
+        return new AdminRun(exit, out.toString(), err.toString());
     }
 
     private static Message message(String body) {
