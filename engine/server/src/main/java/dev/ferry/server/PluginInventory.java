@@ -3,6 +3,7 @@ package dev.ferry.server;
 import dev.ferry.spi.AllocateStrategyProvider;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.OffsetStoreProvider;
+import dev.ferry.spi.PluginException;
 import dev.ferry.spi.PluginKind;
 import dev.ferry.spi.PluginProvider;
 import dev.ferry.spi.PluginRegistry;
@@ -38,10 +39,10 @@ public record PluginInventory(Map<String, List<String>> builtIn, Path pluginDir,
         Map<String, List<String>> builtIn = new LinkedHashMap<>();
         Map<String, List<String>> fromDir = new LinkedHashMap<>();
         for (PluginKind<? extends PluginProvider> kind : KINDS) {
-            List<String> ownNames = sorted(PluginRegistry.load(kind, own).names());
+            List<String> ownNames = names(kind, own);
             builtIn.put(kind.label(), ownNames);
             if (withDir != null) {
-                List<String> added = new ArrayList<>(sorted(PluginRegistry.load(kind, withDir).names()));
+                List<String> added = new ArrayList<>(names(kind, withDir));
                 added.removeIf(name -> ownNames.stream().anyMatch(name::equalsIgnoreCase));
                 fromDir.put(kind.label(), List.copyOf(added));
             }
@@ -49,8 +50,16 @@ public record PluginInventory(Map<String, List<String>> builtIn, Path pluginDir,
         return new PluginInventory(builtIn, pluginDir, fromDir);
     }
 
-    private static List<String> sorted(List<String> names) {
-        return names.stream().sorted(String.CASE_INSENSITIVE_ORDER).toList();
+    /**
+     * The names {@code loader} has of {@code kind}, sorted; a kind the broker does not use (strategies, offset
+     * stores) must not stop its start, so a refusal to load them (two plugins of one name) is listed instead.
+     */
+    private static List<String> names(PluginKind<? extends PluginProvider> kind, ClassLoader loader) {
+        try {
+            return PluginRegistry.load(kind, loader).names().stream().sorted(String.CASE_INSENSITIVE_ORDER).toList();
+        } catch (PluginException e) {
+            return List.of("(not loaded: " + e.getMessage() + ")");
+        }
     }
 
     /**

@@ -50,7 +50,7 @@ final class ServerOptions {
             + "storePathCommitLog, pluginDir, namesrvAddr, brokerName, brokerId, "
             + "clusterName (or brokerClusterName), brokerRole, haListenPort, registerNameServerPeriod (ms), "
             + "slaveSyncInterval, flushMode (or flushDiskType: ASYNC_FLUSH|SYNC_FLUSH), "
-            + "commitLogSegmentSize (or mappedFileSizeCommitLog), fileReservedTime (h), diskMaxUsedSpaceRatio (%), "
+            + "commitLogSegmentSize (or mappedFileSizeCommitLog), fileReservedTime (h), diskMaxUsedSpaceRatio (%%), "
             + "autoCreateTopics (or autoCreateTopicEnable), sql92Enabled, "
             + "delayLevels (or messageDelayLevel: \"1s 5s 10s ...\"), "
             + "transactionCheckInterval (30s), transactionCheckMax (15), the limits (maxTopics, sendQueueCapacity, "

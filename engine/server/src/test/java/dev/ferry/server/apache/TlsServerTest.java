@@ -96,18 +96,7 @@ class TlsServerTest {
     @Test
     void mutualTlsServesOnlyClientsPresentingATrustedCertificate() throws Exception {
         TestCertificates client = TestCertificates.create(dir, "ferry-client");
-        Path trusted = dir.resolve("trusted.pem");
-        // the clients' certificate and the server's own: the broker presents its own to its name server
-        Files.writeString(trusted, Files.readString(client.certificate())
-                + Files.readString(certificates.certificate()));
-        Properties properties = new Properties();
-        properties.setProperty("tlsMode", "enforcing");
-        properties.setProperty("tlsCertPath", certificates.certificate().toString());
-        properties.setProperty("tlsKeyPath", certificates.privateKey().toString());
-        properties.setProperty("tlsTrustCertPath", trusted.toString());
-        properties.setProperty("tlsNeedClientAuth", "true");
-        FerryServerConfig config = FerryServerProperties.apply(FerryServerFixture.small(dir.resolve("mutual")),
-                properties).build();
+        FerryServerConfig config = mutualTls(client, "mutual");
         RemotingCommand route = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC,
                 new GetRouteInfoRequestHeader("TBW102", null)).build();
         try (FerryServerFixture ferry = new FerryServerFixture(config);
@@ -128,17 +117,7 @@ class TlsServerTest {
     @Test
     void adminCommandsConnectWithTlsPresentingTheirCertificateWhereTheServerRequiresOne() throws Exception {
         TestCertificates client = TestCertificates.create(dir, "ferry-admin");
-        Path trusted = dir.resolve("trusted-admin.pem");
-        Files.writeString(trusted, Files.readString(client.certificate())
-                + Files.readString(certificates.certificate()));
-        Properties properties = new Properties();
-        properties.setProperty("tlsMode", "enforcing");
-        properties.setProperty("tlsCertPath", certificates.certificate().toString());
-        properties.setProperty("tlsKeyPath", certificates.privateKey().toString());
-        properties.setProperty("tlsTrustCertPath", trusted.toString());
-        properties.setProperty("tlsNeedClientAuth", "true");
-        FerryServerConfig config = FerryServerProperties.apply(FerryServerFixture.small(dir.resolve("admin-tls")),
-                properties).build();
+        FerryServerConfig config = mutualTls(client, "admin-tls");
         try (FerryServerFixture ferry = new FerryServerFixture(config)) {
             String[] tls = {"--tls-trust-cert-path", certificates.certificate().toString(), "--tls-cert-path",
                     client.certificate().toString(), "--tls-key-path", client.privateKey().toString()};
@@ -167,6 +146,20 @@ class TlsServerTest {
         int exit = new CommandLine(new AdminCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
                 .execute(args.toArray(String[]::new));
         return new AdminRun(exit, out.toString(), err.toString());
+    }
+
+    /** A TLS-only server requiring a certificate: {@code client}'s, or its own (its broker's, to its name server). */
+    private static FerryServerConfig mutualTls(TestCertificates client, String store) throws Exception {
+        Path trusted = dir.resolve("trusted-" + store + ".pem");
+        Files.writeString(trusted, Files.readString(client.certificate())
+                + Files.readString(certificates.certificate()));
+        Properties properties = new Properties();
+        properties.setProperty("tlsMode", "enforcing");
+        properties.setProperty("tlsCertPath", certificates.certificate().toString());
+        properties.setProperty("tlsKeyPath", certificates.privateKey().toString());
+        properties.setProperty("tlsTrustCertPath", trusted.toString());
+        properties.setProperty("tlsNeedClientAuth", "true");
+        return FerryServerProperties.apply(FerryServerFixture.small(dir.resolve(store)), properties).build();
     }
 
     private static Message message(String body) {

@@ -10,8 +10,11 @@ import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,6 +32,26 @@ class FerryServerCommandTest {
         FerryServerCommand command = new FerryServerCommand();
         new CommandLine(command).parseArgs(args); // also injects the command's spec
         return command;
+    }
+
+    @Test
+    void shouldPrintTheHelpOfEveryCommandWithoutPicocliWarnings() {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        StringWriter help = new StringWriter();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            CommandLine line = FerryServerCommand.commandLine().setOut(new PrintWriter(help));
+            for (String[] args : List.of(new String[] {"--help"}, new String[] {"namesrv", "--help"},
+                    new String[] {"broker", "--help"}, new String[] {"admin", "--help"})) {
+                assertThat(line.execute(args)).isZero();
+            }
+        } finally {
+            System.setErr(stderr);
+        }
+        // a description with a bare % is not a format string picocli can render: it warns and prints it raw
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(help.toString()).contains("diskMaxUsedSpaceRatio (%)").contains("--store-dir");
     }
 
     @Test
