@@ -17,6 +17,7 @@ import dev.ferry.spi.PluginJars;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
@@ -158,7 +159,7 @@ public final class FerryServer implements AutoCloseable {
         try {
             return PluginJars.open(dir, FerryServer.class.getClassLoader());
         } catch (IllegalArgumentException e) {
-            throw new StartupException("pluginDir", "cannot read " + dir + " (" + (java.nio.file.Files.exists(dir)
+            throw new StartupException("pluginDir", "cannot read " + dir + " (" + (Files.exists(dir)
                     ? "not a directory" : "no such directory") + ")", e);
         } catch (UncheckedIOException e) {
             throw new StartupException("pluginDir", "cannot read " + dir + " (" + FileErrors.reason(e.getCause())
@@ -166,8 +167,9 @@ public final class FerryServer implements AutoCloseable {
         }
     }
 
-    /** Starts the broker, if it runs one (the name server is already listening). */
     /**
+     * Starts the broker, if it runs one (the name server is already listening).
+     *
      * @throws StartupException when a port is taken or the host is not this machine's, naming the config key; the
      *                          server is closed then
      */

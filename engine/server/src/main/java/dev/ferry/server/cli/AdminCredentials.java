@@ -1,5 +1,7 @@
 package dev.ferry.server.cli;
 
+import static dev.ferry.server.cli.AdminTarget.given;
+
 import dev.ferry.remoting.Credentials;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
@@ -43,9 +45,5 @@ final class AdminCredentials {
                     + "set " + ACCESS_KEY_VARIABLE);
         }
         return new Credentials(accessKey.trim(), secretKey);
-    }
-
-    private static boolean given(String value) {
-        return value != null && !value.isBlank();
     }
 }

@@ -29,7 +29,8 @@ record AdminTarget(String nameServer, String broker) {
         return new AdminTarget(nameServer, given(brokerOption) ? brokerOption.trim() : null);
     }
 
-    private static boolean given(String value) {
+    /** Whether an option or variable holds a value: set, and not blank. */
+    static boolean given(String value) {
         return value != null && !value.isBlank();
     }
 }
