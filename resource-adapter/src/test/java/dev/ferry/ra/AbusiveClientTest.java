@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and stall. The bytes requests hold stay within the engine's default inbound budget, every order is delivered, and
  * the heap is back where it was once the flood ends.
  */
+@Tag("integration")
 class AbusiveClientTest {
     private static final int FLOODERS = 6;
     private static final int FRAMES_PER_FLOODER = 50;

@@ -20,10 +20,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Starting, stopping and restarting adapters; remote mode; two adapters side by side. */
+@Tag("integration")
 class AdapterLifecycleTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 

@@ -26,10 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One adapter in embedded mode, with activations delivering what its connection factory sends. */
+@Tag("integration")
 class EmbeddedAdapterTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 

@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server as a broker of the same cluster ({@code nameServer}, {@code brokerName}): both brokers serve the topic, and
  * the beans of one group, one in each, share its queues and together get every message once.
  */
+@Tag("integration")
 class EmbeddedClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -21,10 +21,12 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The adapter's management beans in the platform MBean server: the embedded engine and each activation. */
+@Tag("integration")
 class ManagementBeansTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final MBeanServer BEANS = ManagementFactory.getPlatformMBeanServer();

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.security.auth.Subject;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The adapter with security: the embedded engine's ACL and TLS switches as adapter properties, credentials of
  * connection factories (properties or the container's {@link Subject}) and activations, and no secret in any message.
  */
+@Tag("integration")
 class SecuredAdapterTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String SUPER_PASSWORD = "super-Secret-1";

@@ -21,6 +21,7 @@ import org.apache.rocketmq.remoting.protocol.body.UserInfo;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import picocli.CommandLine;
  * {@code ferry-server admin user|acl} against Apache RocketMQ 5.3.3 with ACL 2.0 on, signed with a credentials file in
  * the form of mqadmin's {@code conf/tools.yml}; what it made is read back with Apache's own admin client.
  */
+@Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AdminUserAclCliTest {
     @TempDir

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Base of the tests that run against a {@link ClusterUnderTest} (the shared Apache peer): one
  * {@link FerryClient} per class, more on demand, all closed after the class.
  */
+@Tag("integration")
 @ExtendWith(ClusterUnderTestExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AgainstCluster {

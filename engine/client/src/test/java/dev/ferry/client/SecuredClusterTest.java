@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (authentication and authorization) and TLS enforcing, its requests signed as Apache's {@code AclClientRPCHook} signs
  * them.
  */
+@Tag("integration")
 class SecuredClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String USER = ApachePeer.SUPER_USER;

@@ -20,6 +20,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -31,6 +32,7 @@ import org.osgi.framework.wiring.BundleWiring;
  * {@code META-INF/services} and those that bundles register as services, by the same names as through
  * ServiceLoader outside a framework.
  */
+@Tag("integration")
 class BundlePluginsTest {
     /** The client's warnings and worse, as logged during a test (its System.Logger writes to java.util.logging). */
     private final List<String> warnings = new CopyOnWriteArrayList<>();

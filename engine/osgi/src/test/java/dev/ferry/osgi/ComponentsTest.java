@@ -27,6 +27,7 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -38,6 +39,7 @@ import org.osgi.framework.ServiceRegistration;
  * the server runs from its configuration, serves a client outside the framework and a consumer component inside
  * it, restarts when the configuration changes, and stops when it is deleted.
  */
+@Tag("integration")
 class ComponentsTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -32,6 +33,7 @@ import org.osgi.framework.wiring.BundleWiring;
  * those packages, their manifests follow the rules (package imports with version ranges, versioned exports, no
  * Require-Bundle), and a broker and a client loaded from them exchange a message.
  */
+@Tag("integration")
 class FerryBundlesTest {
     private static final Set<String> FERRY_BUNDLES = Set.of("dev.ferry.api", "dev.ferry.spi", "dev.ferry.format",
             "dev.ferry.remoting", "dev.ferry.store", "dev.ferry.server", "dev.ferry.client", "dev.ferry.strategies",

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.TestFactory;
  * (this runs after packaging), on the ports they name and in a scratch directory. A block that fails as written
  * fails here.
  */
+@Tag("integration")
 class DocumentedCommandsTest {
     @TestFactory
     Stream<DynamicTest> everyRunnableBlockRunsAsWritten() {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A thread dump of a running server tells its threads apart: each is named for what it does; and the broker's port
  * has the event loops it is configured with.
  */
+@Tag("integration")
 class ThreadNamesOfServerTest {
     @TempDir
     Path dir;

@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * store: every acknowledged append must be readable with identical bytes, nothing beyond the torn point is served, and
  * consume queues agree with the commit log.
  */
+@Tag("integration")
 class SigkillRecoveryTest {
     private static final int ROUNDS = 20;
 

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that transaction commits, delivered again when it rolls back (with or without an exception), and dead-lettered once
  * its retries are spent, as a failing non-transacted delivery is.
  */
+@Tag("integration")
 class TransactedDeliveryTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 

@@ -38,6 +38,7 @@ import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Sends inside XA and local transactions against the embedded engine: held as half messages until commit, discarded
  * by rollback, found again by recovery after the adapter went away, and never decided by a broker's check-back.
  */
+@Tag("integration")
 class TransactionalSendTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final AtomicInteger XIDS = new AtomicInteger();

@@ -24,6 +24,7 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster the files describe: every broker registered under its name, id and role, each slave following its master,
  * and a message sent to a master readable.
  */
+@Tag("integration")
 class ApacheBrokerFilesTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String CLUSTER = "DefaultCluster";

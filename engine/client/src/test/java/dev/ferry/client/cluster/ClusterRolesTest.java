@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stops leaves every name server at once. What the name servers say is read with Apache's admin client, as
  * {@code mqadmin clusterList} reads it.
  */
+@Tag("integration")
 class ClusterRolesTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 

@@ -28,6 +28,7 @@ import java.util.function.IntPredicate;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * two and the consumers keep consuming those; when it comes back on its store, its messages are consumed too. No
  * acknowledged message is lost; duplicates (offsets the killed broker had not yet written) are counted and printed.
  */
+@Tag("integration")
 class ManyBrokersTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String TOPIC = "Spread";

@@ -31,6 +31,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * broker. Either way the cluster lists both, a topic made on both spreads over them, and Apache's and Ferry's
  * clients send to both and consume every message from both.
  */
+@Tag("integration")
 class MixedClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int MESSAGES = 200;

@@ -42,6 +42,7 @@ import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the master and deleting its store loses no acknowledged message; consumers read from the slave meanwhile, and what
  * they commit there is kept when the master returns.
  */
+@Tag("integration")
 class ReplicationTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String CLUSTER = "HaCluster";

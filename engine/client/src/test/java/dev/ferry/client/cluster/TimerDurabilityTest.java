@@ -17,6 +17,7 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 5.3.3's clients: a SIGKILL while they fire and a clean restart while others wait lose none, and deliver none twice
  * or before its time.
  */
+@Tag("integration")
 class TimerDurabilityTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String GROUP = "broker-d";

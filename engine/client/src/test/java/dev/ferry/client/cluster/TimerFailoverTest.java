@@ -23,6 +23,7 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fires the timers the master had not delivered, none early, and none of those the master delivered again: counted
  * in the promoted broker's queues, where each delivery names the broker that stored it.
  */
+@Tag("integration")
 class TimerFailoverTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String CLUSTER = "TimerCluster";

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * changed, cut short, lengthened within its announced body, its length field changed). None becomes a slave, every one
  * is closed (at once or at the deadline), and afterwards the real slave replicates.
  */
+@Tag("integration")
 class HaStreamFuzzTest {
     private static final int CONNECTIONS = 400;
     private static final int PARALLEL = 8;

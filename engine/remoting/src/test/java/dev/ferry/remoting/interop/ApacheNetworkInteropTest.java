@@ -26,11 +26,13 @@ import org.apache.rocketmq.remoting.netty.NettyRequestProcessor;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.netty.ResponseFuture;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Apache's remoting client calls a Ferry server, and Ferry's client calls Apache's server. */
+@Tag("integration")
 class ApacheNetworkInteropTest {
     private static final int ECHO = 9001;
     private static final int NOTE = 9002;

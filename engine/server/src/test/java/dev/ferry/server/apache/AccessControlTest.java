@@ -50,6 +50,7 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ACL 2.0 on ferry-server, driven by Apache RocketMQ 5.3.3's clients: {@code AclClientRPCHook}-signed producers and
  * consumers, {@code DefaultMQAdminExt} for users and policies, and raw requests of each kind for every refusal.
  */
+@Tag("integration")
 class AccessControlTest {
     private static final String ADMIN = "rocketmq";
     private static final String ADMIN_PASSWORD = "12345678";

@@ -44,6 +44,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.apache.rocketmq.tools.command.broker.BrokerStatusSubCommand;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Apache RocketMQ 5.3.3's admin client ({@code DefaultMQAdminExt}, what mqadmin and the Dashboard run) against
  * ferry-server: each admin operation is checked by its effect on the broker, the name server or the clients.
  */
+@Tag("integration")
 class AdminToolsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 

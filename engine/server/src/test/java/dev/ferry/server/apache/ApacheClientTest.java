@@ -29,10 +29,12 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The unmodified Apache rocketmq-client 5.3.3 against a ferry-server. */
+@Tag("integration")
 class ApacheClientTest {
     @TempDir
     Path dir;

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +54,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * response code Apache's broker gives for the same request (INVALID_PARAMETER where Apache checks nothing and would
  * have created state) and a remark naming the field; nothing with a bad name is ever kept.
  */
+@Tag("integration")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BadNamesTest {
     private static final String GOOD_TOPIC = "TopicNames";

@@ -23,10 +23,12 @@ import org.apache.rocketmq.remoting.protocol.header.PullMessageRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeaderV2;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bad requests get RocketMQ's response codes with remarks, and the broker keeps serving. */
+@Tag("integration")
 class BrokerBadInputTest {
     @TempDir
     static Path dir;

@@ -16,10 +16,12 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Delay levels: a delayed message arrives once its level's delay has passed, never before, also across a restart. */
+@Tag("integration")
 class DelayedMessageTest {
     /** How late a delivery may be: the broker looks every 100 ms, then the long poll answers. */
     private static final long LATENESS_BOUND_MILLIS = 2_500;

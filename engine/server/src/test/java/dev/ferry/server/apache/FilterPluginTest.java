@@ -30,10 +30,12 @@ import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.filter.FilterAPI;
 import org.apache.rocketmq.remoting.protocol.header.PullMessageRequestHeader;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Server-side filtering: SQL92 from the Apache client, and a filter type from a plugin jar in the plugin dir. */
+@Tag("integration")
 class FilterPluginTest {
     @TempDir
     Path dir;

@@ -33,6 +33,7 @@ import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.header.namesrv.PutKVConfigRequestHeader;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Unauthenticated clients trying to exhaust ferry-server as a hostile client would, each attack followed by an
  * unmodified Apache producer that must be served within its own send timeout while the attack goes on.
  */
+@Tag("integration")
 class HostileClientsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 

@@ -18,10 +18,12 @@ import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.netty.ResponseFuture;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.header.PullMessageRequestHeader;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A pull with nothing to read is held until a message arrives, or answered empty when its time is up. */
+@Tag("integration")
 class LongPollingTest {
     @TempDir
     Path dir;

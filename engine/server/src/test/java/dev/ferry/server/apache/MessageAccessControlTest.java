@@ -35,6 +35,7 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.ProducerData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Mallory may use only her own topics and groups ({@code notes*}); Victor owns {@code payroll*}; Peggy may read every
  * topic, but only through her own groups ({@code peggy*}). Each refusal is shown with the owner's request served.
  */
+@Tag("integration")
 class MessageAccessControlTest {
     private static final String ADMIN = "rocketmq";
     private static final String ADMIN_PASSWORD = "12345678";

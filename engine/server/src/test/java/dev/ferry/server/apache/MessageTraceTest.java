@@ -26,6 +26,7 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.apache.rocketmq.tools.command.message.QueryMsgTraceByIdSubCommand;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mqadmin queryMsgTraceById} (which the Dashboard's trace view queries the same way: QUERY_MESSAGE by the
  * message id on the trace topic) shows them.
  */
+@Tag("integration")
 class MessageTraceTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 

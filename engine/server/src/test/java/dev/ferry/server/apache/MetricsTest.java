@@ -36,6 +36,7 @@ import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The Prometheus endpoint (metricsExporterType=PROM) scraped under traffic of Apache 5.3.3 clients: Apache's metric
  * names and labels, counters moving by exactly the traffic sent, and the lag gauge agreeing with consumerProgress.
  */
+@Tag("integration")
 class MetricsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     /**

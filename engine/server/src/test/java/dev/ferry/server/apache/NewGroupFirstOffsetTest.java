@@ -22,6 +22,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * A consumer group with no committed offset starts where Apache's would: at a young queue's first message (so what
  * was sent just before the group's consumer started is delivered), at the end of an old queue.
  */
+@Tag("integration")
 class NewGroupFirstOffsetTest {
     private static final int BEFORE = 12;
     private static final int AFTER = 12;

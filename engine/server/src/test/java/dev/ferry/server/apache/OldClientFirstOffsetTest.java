@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Apache's newest 4.x client (4.9.8, in a child JVM: it cannot share a class path with the 5.x client) gets a new
  * group's first offset by Apache's rule too: from the first message of a young topic, from the end of an old one.
  */
+@Tag("integration")
 class OldClientFirstOffsetTest {
     /** Where the build copies the 4.9.8 client and its dependencies (engine/server's pom). */
     private static final Path CLIENT_JARS = Path.of("target", "apache-client-4.9.8");

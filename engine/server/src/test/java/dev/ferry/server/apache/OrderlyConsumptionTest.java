@@ -29,10 +29,12 @@ import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.body.LockBatchRequestBody;
 import org.apache.rocketmq.remoting.protocol.body.LockBatchResponseBody;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Orderly consumers hold their queues through broker locks, so each order's steps are consumed in order. */
+@Tag("integration")
 class OrderlyConsumptionTest {
     private static final int ORDERS = 10;
     private static final int STEPS = 20;

@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The start-up line that tells an operator which plugins the server found, and where. */
+@Tag("integration")
 class PluginInventoryTest {
     @Test
     void shouldListBuiltInPluginsAndThoseOfThePluginDirectoryByKind(@TempDir Path dir) throws Exception {

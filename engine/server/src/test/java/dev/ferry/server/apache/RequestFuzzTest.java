@@ -54,6 +54,7 @@ import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +67,7 @@ import org.junit.jupiter.api.io.TempDir;
  * limits), and no more than were in flight then; the server still serves, it kept only valid names, and after a
  * restart every message and offset written before the fuzzing is there.
  */
+@Tag("integration")
 class RequestFuzzTest {
     private static final int DEFAULT_REQUESTS = 100_000;
     private static final int IN_FLIGHT = 128;

@@ -28,6 +28,7 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code MessageUtil.createReplyMessage}; a reply sent through a second broker of the cluster reaches the requester's
  * connection to that broker; a reply nobody waits for is dropped and counted; a reply without its properties refused.
  */
+@Tag("integration")
 class RequestReplyTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final long REQUEST_TIMEOUT_MILLIS = 10_000;

@@ -20,10 +20,12 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A message a listener rejects comes back later, and after its last attempt goes to the group's DLQ. */
+@Tag("integration")
 class RetryAndDeadLetterTest {
     /** Level 3 (the first retry) waits 1 s, level 4 (the second) 2 s. */
     private static final DelayLevels LEVELS = DelayLevels.parse("1s 1s 1s 2s");

@@ -18,10 +18,12 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** ferry-server as a process: ready line, clean SIGTERM stop, and what survives a restart or a SIGKILL. */
+@Tag("integration")
 class ServerRestartTest {
     @TempDir
     Path dir;

@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ends, killed or not: a second ferry-server on the same directory is refused in one line, and starts once the first
  * is gone.
  */
+@Tag("integration")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StoreDirectoryLockTest {
     @TempDir

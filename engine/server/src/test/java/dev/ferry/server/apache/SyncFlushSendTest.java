@@ -18,10 +18,12 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A ferry-server with synchronous flush, sent to by the Apache client: acknowledged means durable. */
+@Tag("integration")
 class SyncFlushSendTest {
     private static final int SENDERS = 8;
     private static final int SENDS_EACH = 50;

@@ -33,6 +33,7 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeaderV2;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RocketMQ 5's timer messages as Apache 5.3.3's client sends them (setDeliverTimeMs, setDelayTimeSec, setDelayTimeMs):
  * held until their time, never delivered before it, with the properties Apache's broker gives a fired message.
  */
+@Tag("integration")
 class TimerMessageTest {
     /** How late a delivery may be: up to a slot (1 s), the timer's tick, then the long poll. */
     private static final long LATENESS_BOUND_MILLIS = 3_000;

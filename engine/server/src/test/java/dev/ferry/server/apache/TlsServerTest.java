@@ -33,6 +33,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -41,6 +42,7 @@ import picocli.CommandLine;
  * ferry-server with TLS from its config keys, against Apache RocketMQ 5.3.3's client ({@code setUseTLS}); the broker
  * registers with its name server over TLS too, or nothing would route.
  */
+@Tag("integration")
 class TlsServerTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 

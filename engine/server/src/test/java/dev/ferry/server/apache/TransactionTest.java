@@ -22,10 +22,12 @@ import org.apache.rocketmq.client.producer.TransactionListener;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Transactional messages with Apache's TransactionMQProducer: commit, rollback, check-back, restart. */
+@Tag("integration")
 class TransactionTest {
     @TempDir
     Path dir;

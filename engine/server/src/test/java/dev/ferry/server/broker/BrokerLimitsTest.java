@@ -36,10 +36,12 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every table, cache and queue a client can grow is bounded, and going beyond a bound refuses only that request. */
+@Tag("integration")
 class BrokerLimitsTest {
     private static final long TIMEOUT_MILLIS = 10_000;
 

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The broker reads back whatever it wrote, however large the validators let its tables grow, and never silently
  * replaces a file it cannot read.
  */
+@Tag("integration")
 class ConfigFilesTest {
     @TempDir
     Path dir;

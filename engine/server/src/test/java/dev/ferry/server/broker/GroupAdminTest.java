@@ -23,10 +23,12 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the group admin requests let a client make the broker keep, and what a deleted group leaves behind. */
+@Tag("integration")
 class GroupAdminTest {
     private static final long TIMEOUT_MILLIS = 10_000;
 

@@ -32,6 +32,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Apache slave would, hellos of another broker name or with a forged signature, random bytes): none becomes a slave,
  * and the real slave connects, replicates and confirms sends throughout.
  */
+@Tag("integration")
 class HaPortFloodTest {
     private static final String GROUP = "broker-ha";
     private static final Credentials BROKER = new Credentials("ferry-broker", "broker-secret");

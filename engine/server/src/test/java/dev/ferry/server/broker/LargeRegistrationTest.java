@@ -25,10 +25,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.rocketmq.common.MQVersion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A broker's topic table reaches the name server however large it is. */
+@Tag("integration")
 class LargeRegistrationTest {
     private static final int TOPICS = 100_000;
 

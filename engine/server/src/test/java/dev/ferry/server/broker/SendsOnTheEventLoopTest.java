@@ -23,6 +23,7 @@ import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Sends the broker stores on the event loop that read them ({@link InlineSends}) while its send lane is idle: they
  * skip the send thread, and a connection's sends are stored in the order they were sent whichever way each went.
  */
+@Tag("integration")
 class SendsOnTheEventLoopTest {
     private static final long TIMEOUT_MILLIS = 10_000;
 

@@ -24,6 +24,7 @@ import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * another), so the heartbeat may be taken between the pull's look at the subscription and its hold; the pull must not
  * then sit out its whole hold time (15 s for Apache's client), which once stalled every queue of a new consumer.
  */
+@Tag("integration")
 class SubscriptionCatchUpTest {
     private static final long SUSPEND_MILLIS = 30_000;
     /** A message's properties that tag it {@code TagA}. */

@@ -35,6 +35,7 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import picocli.CommandLine;
  * {@code ferry-server admin} against a ferry-server with authentication and authorization on: every subcommand signs
  * every request, with credentials from the environment or from a credentials file, and a refusal is one line.
  */
+@Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SecuredAdminCommandTest {
     private static final String ADMIN = "rocketmq";

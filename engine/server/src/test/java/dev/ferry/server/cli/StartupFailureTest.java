@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import picocli.CommandLine;
  * line on stderr naming the key to fix, the stack trace only with --verbose. A start that does not fail would block
  * until stopped: the timeout turns that into a failure.
  */
+@Tag("integration")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StartupFailureTest {
     @TempDir

@@ -7,9 +7,11 @@ import dev.ferry.server.FerryServerConfig;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
 import java.util.Properties;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("integration")
 class EmbeddedEngineTest {
     @TempDir
     Path dir;

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * answered with a well-formed status the endpoint gives, or closed without a word, within the endpoint's deadlines; never
  * a 500, never left hanging; and a scrape is answered afterwards.
  */
+@Tag("integration")
 class MetricsEndpointFuzzTest {
     private static final int DEFAULT_CASES = 1_500;
     private static final Duration DEADLINE = Duration.ofMillis(300);

@@ -26,12 +26,14 @@ import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The metrics endpoint alone on a free port, against clients that stall, flood, send too much or the wrong thing: scrapes
  * are still answered within seconds, and what they are answered with is what Prometheus' own server answered.
  */
+@Tag("integration")
 class MetricsEndpointTest {
     private static final Duration SCRAPE_WITHIN = Duration.ofSeconds(2);
     /** Heads a client never finishes: cut in the request line, between headers, inside one. */
