@@ -10,7 +10,8 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The resource adapter's settings, validated once when it starts.
+ * The resource adapter's settings, validated once when it starts: {@link AdapterConfigReader} reads the adapter's
+ * JavaBean properties into a {@link #builder builder}.
  *
  * @param mode whether the adapter runs the engine itself or uses a remote cluster
  * @param nameServer remote mode: the name servers, {@code host:port;host:port}; embedded mode: those its broker
@@ -73,6 +74,131 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         engineSettings = copy;
         Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(clientTls, "clientTls");
+    }
+
+    /**
+     * A builder starting from the adapter's defaults (those its config properties declare): embedded mode on
+     * 127.0.0.1:9876 and :10911, 128 MiB commit-log files, ASYNC_FLUSH, broker-a of DefaultCluster, no TLS.
+     */
+    public static Builder builder(Path storeDir) {
+        return new Builder(storeDir);
+    }
+
+    /** Builds an {@link AdapterConfig}; not thread-safe. */
+    public static final class Builder {
+        private Mode mode = Mode.EMBEDDED;
+        private Optional<String> nameServer = Optional.empty();
+        private String host = "127.0.0.1";
+        private int namesrvPort = 9876;
+        private int brokerPort = 10911;
+        private final Path storeDir;
+        private Optional<Path> pluginDir = Optional.empty();
+        private int commitLogSegmentSize = 128 * 1024 * 1024;
+        private String messageDelayLevel = EmbeddedEngine.DEFAULT_MESSAGE_DELAY_LEVEL;
+        private String flushMode = "ASYNC_FLUSH";
+        private String brokerName = "broker-a";
+        private String clusterName = "DefaultCluster";
+        private boolean autoCreateTopics = true;
+        private long brokerId;
+        private WorkManagerThreadFactory.Placement threadPlacement = WorkManagerThreadFactory.Placement.SPAWNED;
+        private Properties engineSettings = new Properties();
+        private Optional<Credentials> credentials = Optional.empty();
+        private TlsConfig clientTls = TlsConfig.DISABLED;
+
+        private Builder(Path storeDir) {
+            this.storeDir = Objects.requireNonNull(storeDir, "storeDir");
+        }
+
+        public Builder mode(Mode mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        public Builder nameServer(Optional<String> nameServer) {
+            this.nameServer = nameServer;
+            return this;
+        }
+
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        public Builder namesrvPort(int namesrvPort) {
+            this.namesrvPort = namesrvPort;
+            return this;
+        }
+
+        public Builder brokerPort(int brokerPort) {
+            this.brokerPort = brokerPort;
+            return this;
+        }
+
+        public Builder pluginDir(Optional<Path> pluginDir) {
+            this.pluginDir = pluginDir;
+            return this;
+        }
+
+        public Builder commitLogSegmentSize(int commitLogSegmentSize) {
+            this.commitLogSegmentSize = commitLogSegmentSize;
+            return this;
+        }
+
+        public Builder messageDelayLevel(String messageDelayLevel) {
+            this.messageDelayLevel = messageDelayLevel;
+            return this;
+        }
+
+        public Builder flushMode(String flushMode) {
+            this.flushMode = flushMode;
+            return this;
+        }
+
+        public Builder brokerName(String brokerName) {
+            this.brokerName = brokerName;
+            return this;
+        }
+
+        public Builder clusterName(String clusterName) {
+            this.clusterName = clusterName;
+            return this;
+        }
+
+        public Builder autoCreateTopics(boolean autoCreateTopics) {
+            this.autoCreateTopics = autoCreateTopics;
+            return this;
+        }
+
+        public Builder brokerId(long brokerId) {
+            this.brokerId = brokerId;
+            return this;
+        }
+
+        public Builder threadPlacement(WorkManagerThreadFactory.Placement threadPlacement) {
+            this.threadPlacement = threadPlacement;
+            return this;
+        }
+
+        public Builder engineSettings(Properties engineSettings) {
+            this.engineSettings = engineSettings;
+            return this;
+        }
+
+        public Builder credentials(Optional<Credentials> credentials) {
+            this.credentials = credentials;
+            return this;
+        }
+
+        public Builder clientTls(TlsConfig clientTls) {
+            this.clientTls = clientTls;
+            return this;
+        }
+
+        public AdapterConfig build() {
+            return new AdapterConfig(mode, nameServer, host, namesrvPort, brokerPort, storeDir, pluginDir,
+                    commitLogSegmentSize, messageDelayLevel, flushMode, brokerName, clusterName, autoCreateTopics,
+                    brokerId, threadPlacement, engineSettings, credentials, clientTls);
+        }
     }
 
     /** The settings without their values' secrets: the engine settings by key only, credentials without secret. */

@@ -1,10 +1,6 @@
 package dev.ferry.ra;
 
-import dev.ferry.ra.inbound.DeliveryTransaction;
-import dev.ferry.remoting.Credentials;
-import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.embedded.EmbeddedEngine;
-import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.BootstrapContext;
@@ -14,20 +10,8 @@ import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
-import jakarta.resource.spi.work.HintsContext;
-import java.io.IOException;
-import java.lang.System.Logger.Level;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.transaction.xa.XAResource;
 
 /**
@@ -42,10 +26,13 @@ import javax.transaction.xa.XAResource;
  * property. If a server ever misses a property, a {@code src/main/rar/META-INF/ra.xml} with
  * {@code metadata-complete="false"} can add it without losing the rest.
  *
- * <p>Config properties are JavaBean setters (as JCA requires) that only store what they are given; {@link
- * #start} validates them all at once into an {@link AdapterConfig}. Nothing is static: two adapters in one
- * server, pointing at two clusters, share nothing. Threads: {@code start}, {@code stop} and the activation
- * calls come from the server; everything else runs on works of the server's {@code WorkManager}.
+ * <p>This class is the adapter's JavaBean: its config properties are setters (as JCA requires, on the class the
+ * server instantiates; kept here rather than in a superclass, whose annotated setters servers scan unevenly) that
+ * only store what they are given. The rest is done by others: {@link AdapterConfigReader} validates the properties
+ * all at once into an {@link AdapterConfig}, {@link AdapterLifecycle} starts and stops the engine, the runtime and
+ * the {@link EndpointActivations}. Nothing is static: two adapters in one server, pointing at two clusters, share
+ * nothing. Threads: {@code start}, {@code stop} and the activation calls come from the server; everything else runs
+ * on works of the server's {@code WorkManager}.
  */
 @Connector(
         displayName = "Ferry",
@@ -58,7 +45,6 @@ import javax.transaction.xa.XAResource;
         reauthenticationSupport = false,
         transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction)
 public class FerryResourceAdapter implements ResourceAdapter {
-    private static final System.Logger LOG = System.getLogger(FerryResourceAdapter.class.getName());
 
     private String mode = "embedded";
     private String nameServer;
@@ -90,190 +76,12 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private String accessKey;
     private String secretKey;
 
-    private volatile AdapterRuntime runtime;
-    private final Map<ActivationKey, AutoCloseable> activations = new ConcurrentHashMap<>();
+    private final AdapterLifecycle lifecycle = new AdapterLifecycle();
 
-    /** Identity of one activation: the server passes the same two objects to deactivate it. */
-    private record ActivationKey(MessageEndpointFactory factory, ActivationSpec spec) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ActivationKey other && other.factory == factory && other.spec == spec;
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * System.identityHashCode(factory) + System.identityHashCode(spec);
-        }
-    }
-
+    /** Reads the properties into an {@link AdapterConfig}, naming every bad one, then starts the adapter. */
     @Override
     public void start(BootstrapContext context) throws ResourceAdapterInternalException {
-        if (runtime != null) {
-            throw new ResourceAdapterInternalException("FERRY-RA-0005 the adapter is started already");
-        }
-        AdapterConfig config = validate();
-        WorkManagerThreadFactory threads = new WorkManagerThreadFactory(context.getWorkManager(),
-                config.threadPlacement(), "ferry-ra-engine",
-                context.isContextSupported(HintsContext.class), FerryResourceAdapter.class.getClassLoader());
-        EmbeddedEngine engine = config.mode() == AdapterConfig.Mode.EMBEDDED ? startEngine(config, threads) : null;
-        try {
-            this.runtime = new AdapterRuntime(config, threads, engine);
-        } catch (RuntimeException e) {
-            // the plugin directory went away since validate(), say: nothing the adapter started may outlive start()
-            if (engine != null) {
-                engine.close();
-            }
-            String message = "FERRY-RA-0006 cannot start the adapter: " + rootMessage(e);
-            LOG.log(Level.ERROR, message, e);
-            throw new ResourceAdapterInternalException(message, e);
-        }
-        if (engine != null && config.nameServer().isPresent()) {
-            LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode as broker {0} id {1} of cluster {2}, "
-                    + "registered with {3}: broker port {4}, store {5}", config.brokerName(),
-                    String.valueOf(config.brokerId()), config.clusterName(), runtime.nameServerAddress(),
-                    String.valueOf(engine.brokerPort()), config.storeDir().toAbsolutePath());
-        } else if (engine != null) {
-            LOG.log(Level.INFO, "FERRY-RA-0001 started in embedded mode: name server {0}, broker port {1}, store {2}",
-                    runtime.nameServerAddress(), String.valueOf(engine.brokerPort()),
-                    config.storeDir().toAbsolutePath());
-        } else {
-            LOG.log(Level.INFO, "FERRY-RA-0001 started in remote mode: name server {0}", runtime.nameServerAddress());
-        }
-    }
-
-    private static EmbeddedEngine startEngine(AdapterConfig config, WorkManagerThreadFactory threads)
-            throws ResourceAdapterInternalException {
-        try {
-            Files.createDirectories(config.storeDir());
-            return config.engine().threadFactory(threads).start();
-        } catch (IOException | RuntimeException e) {
-            String message = "FERRY-RA-0003 cannot start the embedded engine (store " + config.storeDir().toAbsolutePath()
-                    + ", name server port " + config.namesrvPort() + ", broker port " + config.brokerPort() + "): "
-                    + rootMessage(e);
-            LOG.log(Level.ERROR, message, e);
-            throw new ResourceAdapterInternalException(message, e);
-        }
-    }
-
-    private static String rootMessage(Throwable e) {
-        List<String> messages = new ArrayList<>();
-        for (Throwable t = e; t != null && messages.size() < 5; t = t.getCause()) {
-            messages.add(t.getMessage() != null ? t.getMessage() : t.getClass().getName());
-        }
-        return String.join(" <- ", messages);
-    }
-
-    /** Checks every property, naming all the bad ones at once. */
-    AdapterConfig validate() throws ResourceAdapterInternalException {
-        PropertyProblems problems = new PropertyProblems();
-        AdapterConfig.Mode parsedMode = problems.parse("mode", String.valueOf(mode), AdapterConfig.Mode::parse,
-                "must be embedded or remote").orElse(AdapterConfig.Mode.EMBEDDED);
-        Optional<String> names = Optional.ofNullable(nameServer).map(String::trim).filter(s -> !s.isEmpty());
-        if (parsedMode == AdapterConfig.Mode.REMOTE) {
-            problems.require(names.isPresent(), "nameServer", nameServer, "remote mode needs the name servers");
-        }
-        names.ifPresent(n -> problems.require(PropertyProblems.isAddressList(n), "nameServer", n,
-                "must be host:port, several separated by ';'"));
-        problems.require(namesrvPort != null, "namesrvPort", namesrvPort, "must be set");
-        problems.require(brokerPort != null, "brokerPort", brokerPort, "must be set");
-        problems.require(commitLogSegmentSize != null, "commitLogSegmentSize", commitLogSegmentSize, "must be set");
-        problems.require(autoCreateTopics != null, "autoCreateTopics", autoCreateTopics, "must be true or false");
-        WorkManagerThreadFactory.Placement placement = problems.parse("threadPlacement",
-                String.valueOf(threadPlacement),
-                v -> WorkManagerThreadFactory.Placement.valueOf(v.trim().toUpperCase(Locale.ROOT)),
-                "must be spawned or work").orElse(null);
-        Path store = path(problems, "storeDir", storeDir).orElse(null);
-        problems.require(store != null, "storeDir", storeDir, "must be a directory path");
-        Optional<Path> plugins = Optional.ofNullable(pluginDir).filter(s -> !s.isBlank())
-                .flatMap(p -> path(problems, "pluginDir", p));
-        plugins.ifPresent(p -> problems.require(Files.isDirectory(p), "pluginDir", p, "must be an existing directory"));
-        Properties settings = engineSettings(problems);
-        AdapterSecurity security = new AdapterSecurity(authenticationEnabled, authorizationEnabled,
-                initAuthenticationUser, tlsMode, tlsCertPath, tlsKeyPath, tlsTrustCertPath, tlsNeedClientAuth, useTls,
-                accessKey, secretKey);
-        if (parsedMode == AdapterConfig.Mode.EMBEDDED) {
-            security.addEngineSettings(settings, problems);
-        }
-        Optional<Credentials> credentials = security.credentials(problems);
-        TlsConfig clientTls = security.clientTls(parsedMode, problems);
-        EmbeddedEngine.Settings engine = EmbeddedEngine.settings(store != null ? store : Path.of("ferry-data"))
-                .host(host).messageDelayLevel(messageDelayLevel).flushMode(flushMode)
-                .brokerName(brokerName).clusterName(clusterName).engineConfig(settings);
-        problems.require(brokerId != null, "brokerId", brokerId, "must be set");
-        if (parsedMode == AdapterConfig.Mode.EMBEDDED) {
-            names.ifPresent(engine::nameServer); // a broker of that cluster
-            if (brokerId != null) {
-                engine.brokerId(brokerId);
-            }
-        }
-        if (namesrvPort != null) {
-            engine.namesrvPort(namesrvPort);
-        }
-        if (brokerPort != null) {
-            engine.brokerPort(brokerPort);
-        }
-        if (commitLogSegmentSize != null) {
-            engine.commitLogSegmentSize(commitLogSegmentSize);
-        }
-        for (EmbeddedEngine.Problem problem : engine.problems()) {
-            // the engine names the adapter's properties, and its config file engineConfig
-            if ("engineConfig".equals(problem.property())) {
-                problems.addAlso("engineConfig", engineConfig, problem.rule());
-            } else {
-                problems.add(problem.property(), problem.value(), problem.rule());
-            }
-        }
-        if (!problems.isEmpty()) {
-            String message = "FERRY-RA-0002 " + problems.describe("resource adapter configuration");
-            LOG.log(Level.ERROR, message);
-            throw new ResourceAdapterInternalException(message);
-        }
-        return new AdapterConfig(parsedMode, names, host.trim(), namesrvPort, brokerPort, store, plugins,
-                commitLogSegmentSize, messageDelayLevel, flushMode, brokerName, clusterName, autoCreateTopics,
-                brokerId == null ? 0 : brokerId, placement, settings, credentials, clientTls);
-    }
-
-    /** Keys the adapter has properties of its own for: set there, not in the engine config file. */
-    private static final java.util.Set<String> ADAPTER_KEYS = java.util.Set.of("host", "namesrvPort", "brokerPort",
-            "storeDir", "pluginDir", "commitLogSegmentSize", "delayLevels", "flushMode", "brokerName", "clusterName",
-            "autoCreateTopics", "namesrvAddr", "brokerId");
-
-    private Properties engineSettings(PropertyProblems problems) {
-        Properties settings = new Properties();
-        Optional<Path> file = Optional.ofNullable(engineConfig).filter(s -> !s.isBlank())
-                .flatMap(p -> path(problems, "engineConfig", p));
-        if (file.isEmpty()) {
-            return settings;
-        }
-        try (java.io.InputStream in = Files.newInputStream(file.get())) {
-            settings.load(in);
-        } catch (java.io.IOException | IllegalArgumentException e) {
-            problems.add("engineConfig", file.get(), "cannot be read as a properties file: " + e.getMessage());
-            return settings;
-        }
-        java.util.List<String> wrong = new java.util.ArrayList<>();
-        for (String key : new java.util.TreeSet<>(settings.stringPropertyNames())) {
-            String name = EmbeddedEngine.configKeyName(key); // Apache's names of these count too
-            if (ADAPTER_KEYS.contains(name)) {
-                wrong.add("sets " + key + ", which is the adapter property " + name + ": set it there");
-            }
-        }
-        if (!wrong.isEmpty()) {
-            problems.add("engineConfig", file.get(), String.join("; ", wrong));
-        }
-        return settings;
-    }
-
-    private static Optional<Path> path(PropertyProblems problems, String property, String value) {
-        if (value == null || value.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Path.of(value.trim()));
-        } catch (InvalidPathException e) {
-            problems.add(property, value, "is not a valid path: " + e.getMessage());
-            return Optional.empty();
-        }
+        lifecycle.start(AdapterConfigReader.read(this), context);
     }
 
     /**
@@ -282,45 +90,18 @@ public class FerryResourceAdapter implements ResourceAdapter {
      */
     @Override
     public void stop() {
-        AdapterRuntime current = runtime;
-        if (current == null) {
-            return;
-        }
-        current.beginStop();
-        for (ActivationKey key : List.copyOf(activations.keySet())) {
-            deactivate(key);
-        }
-        current.close();
-        runtime = null;
-        LOG.log(Level.INFO, "FERRY-RA-0009 stopped");
+        lifecycle.stop();
     }
 
     @Override
     public void endpointActivation(MessageEndpointFactory endpointFactory, ActivationSpec spec)
             throws ResourceException {
-        if (!(spec instanceof Activatable activatable)) {
-            throw new NotSupportedException("FERRY-RA-0020 activation spec " + spec + " is not Ferry's");
-        }
-        AutoCloseable activation = activatable.activate(endpointFactory, runtime());
-        activations.put(new ActivationKey(endpointFactory, spec), activation);
+        lifecycle.activate(endpointFactory, spec);
     }
 
     @Override
     public void endpointDeactivation(MessageEndpointFactory endpointFactory, ActivationSpec spec) {
-        deactivate(new ActivationKey(endpointFactory, spec));
-    }
-
-    private void deactivate(ActivationKey key) {
-        AutoCloseable activation = activations.remove(key);
-        if (activation == null) {
-            LOG.log(Level.WARNING, "FERRY-RA-0021 no activation of {0} to deactivate", key.spec());
-            return;
-        }
-        try {
-            activation.close();
-        } catch (Exception e) {
-            LOG.log(Level.WARNING, "FERRY-RA-0022 deactivating " + activation + " failed", e);
-        }
+        lifecycle.deactivate(endpointFactory, spec);
     }
 
     /**
@@ -332,7 +113,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
     @Override
     public XAResource[] getXAResources(ActivationSpec[] specs) {
         XAResource[] resources = new XAResource[specs == null ? 0 : specs.length];
-        Arrays.setAll(resources, i -> DeliveryTransaction.forRecovery());
+        Arrays.setAll(resources, i -> new DeliveryRecovery());
         return resources;
     }
 
@@ -342,24 +123,20 @@ public class FerryResourceAdapter implements ResourceAdapter {
      * @throws ResourceAdapterInternalException when the adapter is not started
      */
     public AdapterRuntime runtime() throws ResourceAdapterInternalException {
-        AdapterRuntime current = runtime;
-        if (current == null) {
-            throw new ResourceAdapterInternalException("FERRY-RA-0004 the Ferry resource adapter is not started");
-        }
-        return current;
+        return lifecycle.runtime();
     }
 
     /** The runtime, while the adapter runs. */
     public Optional<AdapterRuntime> runningRuntime() {
-        return Optional.ofNullable(runtime);
+        return lifecycle.runningRuntime();
     }
 
     /** How many activations deliver now. */
     public int activationCount() {
-        return activations.size();
+        return lifecycle.activationCount();
     }
 
-    // JavaBean config properties. Setters only store; start() validates.
+    // JavaBean config properties. Setters only store; start() validates them all (AdapterConfigReader).
 
     public String getMode() {
         return mode;

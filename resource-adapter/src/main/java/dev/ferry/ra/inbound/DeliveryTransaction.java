@@ -1,5 +1,6 @@
 package dev.ferry.ra.inbound;
 
+import dev.ferry.ra.DeliveryXaResource;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
@@ -10,17 +11,16 @@ import javax.transaction.xa.Xid;
  * when that transaction commits; a rollback, whether the bean threw or called {@code setRollbackOnly}, delivers it
  * again. When the adapter's own part of the delivery fails (recording the offset in the application's database), it
  * votes the transaction down. It holds nothing at a broker, so it has nothing to prepare or recover: a transaction
- * the server lost between prepare and commit leaves the message unacknowledged, and it is delivered again
- * ({@link #forRecovery}). One per delivery; thread-safe.
+ * the server lost between prepare and commit leaves the message unacknowledged, and it is delivered again (the
+ * server's recovery gets the core's {@code DeliveryRecovery}). One per delivery; thread-safe.
  */
-public final class DeliveryTransaction implements XAResource {
+public final class DeliveryTransaction extends DeliveryXaResource {
     /** What the transaction manager said last. */
     enum Outcome { NONE, COMMITTED, ROLLED_BACK }
 
     private volatile Outcome outcome = Outcome.NONE;
     /** Why this resource votes the transaction down; {@code null} while it votes yes. */
     private volatile String rollbackReason;
-    private boolean recovering;
 
     /**
      * The adapter's own part of the delivery failed, or the delivery was stopped: this resource votes to roll the
@@ -30,13 +30,6 @@ public final class DeliveryTransaction implements XAResource {
      */
     void rollbackOnly(String reason) {
         rollbackReason = reason;
-    }
-
-    /** What the server's recovery gets: nothing in doubt, and no branch it could be asked to finish. */
-    public static XAResource forRecovery() {
-        DeliveryTransaction recovering = new DeliveryTransaction();
-        recovering.recovering = true;
-        return recovering;
     }
 
     Outcome outcome() {
@@ -63,7 +56,6 @@ public final class DeliveryTransaction implements XAResource {
      */
     @Override
     public int prepare(Xid xid) throws XAException {
-        unknownWhenRecovering();
         String reason = rollbackReason;
         if (reason != null) {
             outcome = Outcome.ROLLED_BACK;
@@ -74,7 +66,6 @@ public final class DeliveryTransaction implements XAResource {
 
     @Override
     public void commit(Xid xid, boolean onePhase) throws XAException {
-        unknownWhenRecovering();
         String reason = rollbackReason;
         if (reason != null && onePhase) {
             outcome = Outcome.ROLLED_BACK;
@@ -90,45 +81,8 @@ public final class DeliveryTransaction implements XAResource {
     }
 
     @Override
-    public void rollback(Xid xid) throws XAException {
-        unknownWhenRecovering();
+    public void rollback(Xid xid) {
         outcome = Outcome.ROLLED_BACK;
-    }
-
-    /** A recovery resource knows no branch: the one asked about ended with the process that delivered it. */
-    private void unknownWhenRecovering() throws XAException {
-        if (recovering) {
-            XAException e = new XAException("FERRY-RA-0225 no delivery branch to finish: its message is delivered"
-                    + " again");
-            e.errorCode = XAException.XAER_NOTA;
-            throw e;
-        }
-    }
-
-    @Override
-    public Xid[] recover(int flag) {
-        return new Xid[0];
-    }
-
-    @Override
-    public void forget(Xid xid) {
-        // heuristic outcomes are never taken
-    }
-
-    /** Each delivery is a resource manager of its own, so that each is told its own outcome. */
-    @Override
-    public boolean isSameRM(XAResource other) {
-        return other == this;
-    }
-
-    @Override
-    public int getTransactionTimeout() {
-        return 0;
-    }
-
-    @Override
-    public boolean setTransactionTimeout(int seconds) throws XAException {
-        return false;
     }
 
     @Override

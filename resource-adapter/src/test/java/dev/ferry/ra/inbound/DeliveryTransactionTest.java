@@ -52,13 +52,4 @@ class DeliveryTransactionTest {
         assertThat(refused.errorCode).isEqualTo(XAException.XA_RBROLLBACK);
         assertThat(transaction.outcome()).isEqualTo(DeliveryTransaction.Outcome.ROLLED_BACK);
     }
-
-    @Test
-    void shouldKnowNoBranchWhenRecovering() throws Exception {
-        XAResource recovery = DeliveryTransaction.forRecovery();
-
-        assertThat(recovery.recover(XAResource.TMSTARTRSCAN)).isEmpty();
-        XAException unknown = catchThrowableOfType(XAException.class, () -> recovery.commit(XID, false));
-        assertThat(unknown.errorCode).isEqualTo(XAException.XAER_NOTA);
-    }
 }

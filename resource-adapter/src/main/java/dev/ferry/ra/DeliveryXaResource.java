@@ -1,0 +1,36 @@
+package dev.ferry.ra;
+
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * What the XA resources of inbound deliveries share: each is a resource manager of its own (so that each delivery is
+ * told its own outcome), holds nothing durable to recover, takes no heuristic outcome and has no timeout of its own.
+ */
+public abstract class DeliveryXaResource implements XAResource {
+
+    @Override
+    public final Xid[] recover(int flag) {
+        return new Xid[0];
+    }
+
+    @Override
+    public final void forget(Xid xid) {
+        // heuristic outcomes are never taken
+    }
+
+    @Override
+    public final boolean isSameRM(XAResource other) {
+        return other == this;
+    }
+
+    @Override
+    public final int getTransactionTimeout() {
+        return 0;
+    }
+
+    @Override
+    public final boolean setTransactionTimeout(int seconds) {
+        return false;
+    }
+}
