@@ -19,16 +19,6 @@ final class DeliveryRecovery extends DeliveryXaResource {
     }
 
     @Override
-    public void start(Xid xid, int flags) {
-        // a branch is never started on a recovery resource
-    }
-
-    @Override
-    public void end(Xid xid, int flags) {
-        // nor ended
-    }
-
-    @Override
     public int prepare(Xid xid) throws XAException {
         throw unknownBranch();
     }

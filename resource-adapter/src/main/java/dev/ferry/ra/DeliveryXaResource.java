@@ -5,9 +5,20 @@ import javax.transaction.xa.Xid;
 
 /**
  * What the XA resources of inbound deliveries share: each is a resource manager of its own (so that each delivery is
- * told its own outcome), holds nothing durable to recover, takes no heuristic outcome and has no timeout of its own.
+ * told its own outcome), holds nothing per branch and nothing durable to recover (the outcome comes with commit or
+ * rollback), takes no heuristic outcome and has no timeout of its own.
  */
 public abstract class DeliveryXaResource implements XAResource {
+
+    @Override
+    public final void start(Xid xid, int flags) {
+        // nothing held per branch
+    }
+
+    @Override
+    public final void end(Xid xid, int flags) {
+        // the outcome comes with commit or rollback
+    }
 
     @Override
     public final Xid[] recover(int flag) {

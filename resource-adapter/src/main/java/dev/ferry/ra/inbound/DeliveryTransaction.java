@@ -40,16 +40,6 @@ public final class DeliveryTransaction extends DeliveryXaResource {
         return outcome == Outcome.COMMITTED;
     }
 
-    @Override
-    public void start(Xid xid, int flags) {
-        // nothing held per branch
-    }
-
-    @Override
-    public void end(Xid xid, int flags) {
-        // the outcome comes with commit or rollback
-    }
-
     /**
      * Votes yes (not read-only: the outcome must come back to it), unless the delivery is to roll back; a no vote is
      * the outcome, since the transaction manager does not tell a resource that voted no how the transaction ended.
