@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The resource adapter's settings, validated once when it starts: {@link AdapterConfigReader} reads the adapter's
+ * The resource adapter's settings, validated once when it starts: {@code AdapterConfigReader} reads the adapter's
  * JavaBean properties into a {@link #builder builder}.
  *
  * @param mode whether the adapter runs the engine itself or uses a remote cluster

@@ -21,7 +21,8 @@ import java.util.TreeSet;
 /**
  * Reads the adapter's JavaBean config properties, as the server set them, into an {@link AdapterConfig}: every
  * property is checked, and all the bad ones are named at once ({@code FERRY-RA-0002}). The one place the adapter's
- * properties are validated; stateless.
+ * properties are validated (the security ones through {@link AdapterSecurity}, problems collected by {@link
+ * PropertyProblems}); stateless.
  */
 final class AdapterConfigReader {
     private static final System.Logger LOG = System.getLogger(AdapterConfigReader.class.getName());

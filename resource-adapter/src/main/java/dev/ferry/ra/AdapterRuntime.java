@@ -21,7 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * What a started adapter offers its activations and connection factories: the name server address, clients
  * whose threads come from the server's WorkManager, and a place to register what must close when the adapter
- * stops. Created by {@link AdapterLifecycle#start} and closed by its {@code stop}; thread-safe.
+ * stops. Created by {@code AdapterLifecycle.start} and closed by its {@code stop}; thread-safe.
  */
 public final class AdapterRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AdapterRuntime.class.getName());

@@ -28,9 +28,9 @@ import javax.transaction.xa.XAResource;
  *
  * <p>This class is the adapter's JavaBean: its config properties are setters (as JCA requires, on the class the
  * server instantiates; kept here rather than in a superclass, whose annotated setters servers scan unevenly) that
- * only store what they are given. The rest is done by others: {@link AdapterConfigReader} validates the properties
- * all at once into an {@link AdapterConfig}, {@link AdapterLifecycle} starts and stops the engine, the runtime and
- * the {@link EndpointActivations}. Nothing is static: two adapters in one server, pointing at two clusters, share
+ * only store what they are given. The rest is done by others: {@code AdapterConfigReader} validates the properties
+ * all at once into an {@link AdapterConfig}, {@code AdapterLifecycle} starts and stops the engine, the runtime and
+ * the {@code EndpointActivations}. Nothing is static: two adapters in one server, pointing at two clusters, share
  * nothing. Threads: {@code start}, {@code stop} and the activation calls come from the server; everything else runs
  * on works of the server's {@code WorkManager}.
  */
