@@ -31,7 +31,7 @@ import java.util.zip.CRC32;
  * frame is split into registrations of part of the topics each, which name servers merge, since a
  * registration never removes the topics it omits.
  */
-final class BrokerRegistration {
+final class BrokerRegistration implements NameServerRegistration {
     private static final System.Logger LOG = System.getLogger(BrokerRegistration.class.getName());
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     /** JSON bodies up to this go as they are, the form every name server reads. */
@@ -67,12 +67,14 @@ final class BrokerRegistration {
     }
 
     /** {@code listener} gets the master's address and HA address from each answer that names them (slaves). */
-    void whenMasterNamed(BiConsumer<String, String> listener) {
+    @Override
+    public void whenMasterNamed(BiConsumer<String, String> listener) {
         this.masterListener = listener;
     }
 
     /** Where clients reach the broker, and where slaves would replicate from. */
-    void addresses(String address, String haAddress) {
+    @Override
+    public void addresses(String address, String haAddress) {
         this.brokerAddress = address;
         this.haAddress = haAddress;
     }
@@ -81,7 +83,8 @@ final class BrokerRegistration {
      * Registers with every name server at once (one slow or unreachable name server delays none of the others);
      * returns how many accepted all the parts.
      */
-    int registerAll() {
+    @Override
+    public int registerAll() {
         List<RemotingCommand> requests = requests(topics.snapshot());
         List<CompletableFuture<Boolean>> answers = new ArrayList<>();
         for (String nameServer : config.nameServers()) {
@@ -160,7 +163,8 @@ final class BrokerRegistration {
         return RemotingCommand.request(RequestCode.REGISTER_BROKER, header).body(body).build();
     }
 
-    void unregisterAll() {
+    @Override
+    public void unregisterAll() {
         UnregisterBrokerRequestHeader header = new UnregisterBrokerRequestHeader(config.brokerName(), brokerAddress,
                 config.clusterName(), config.brokerId());
         for (String nameServer : config.nameServers()) {

@@ -1,7 +1,6 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.remoting.RemotingClient;
-import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.ha.HaIdentity;
 import dev.ferry.remoting.ha.HaSource;
@@ -67,17 +66,13 @@ final class BrokerReplication implements AutoCloseable {
     }
 
     /** Registers what this role answers: a master its slaves' copy requests, a slave its refusal of writes. */
-    void registerProcessors(RemotingServer remoting, ConsumerOffsetTable offsets, ScheduleService schedule,
+    void registerProcessors(RequestTable requests, ConsumerOffsetTable offsets, ScheduleService schedule,
                             TimerStore timers, Clock clock, BodyCodec json, Executor admin, Executor send) {
-        SlaveCopyProcessor copies = new SlaveCopyProcessor(offsets, schedule, json, timers, clock);
-        for (int code : SlaveCopyProcessor.CODES) {
-            remoting.registerProcessor(code, copies, admin);
-        }
+        requests.route(new SlaveCopyProcessor(offsets, schedule, json, timers, clock), admin,
+                SlaveCopyProcessor.CODES);
         if (isSlave()) {
-            SlaveRefusal refusal = new SlaveRefusal(config);
-            for (int code : SlaveRefusal.CODES) {
-                remoting.registerProcessor(code, refusal, send);
-            }
+            // what would write to the log is refused in place of its processor
+            requests.replace(new SlaveRefusal(config), send, SlaveRefusal.CODES);
         }
     }
 

@@ -1,0 +1,155 @@
+package dev.ferry.server.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ferry.format.DaemonThreads;
+import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
+import dev.ferry.server.MutableClock;
+import dev.ferry.store.StoreConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A broker built from its parts with fakes in place of name servers: its lifecycle, without {@code FerryServer}. */
+class BrokerTest {
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final FakeRegistration registration = new FakeRegistration();
+    private final AtomicInteger storesOpened = new AtomicInteger();
+    private final AtomicReference<Broker> built = new AtomicReference<>();
+
+    /** Records what the broker tells its name servers, and which of its threads still ran at unregistration. */
+    private final class FakeRegistration implements NameServerRegistration {
+        final List<String> calls = new CopyOnWriteArrayList<>();
+        final List<String> runningAtUnregistration = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void whenMasterNamed(BiConsumer<String, String> listener) {
+            calls.add("whenMasterNamed");
+        }
+
+        @Override
+        public void addresses(String address, String haAddress) {
+            calls.add("addresses " + address);
+        }
+
+        @Override
+        public int registerAll() {
+            calls.add("registerAll");
+            return 1;
+        }
+
+        @Override
+        public void unregisterAll() {
+            calls.add("unregisterAll");
+            BrokerExecutors executors = built.get().threads();
+            executors.requestPools().forEach((kind, pool) -> {
+                if (!pool.isShutdown()) {
+                    runningAtUnregistration.add(kind);
+                }
+            });
+            if (!executors.scheduler().isShutdown()) {
+                runningAtUnregistration.add("scheduler");
+            }
+            if (!executors.registrar().isShutdown()) {
+                runningAtUnregistration.add("registrar");
+            }
+        }
+    }
+
+    private Broker broker() {
+        return broker(BrokerConfig.builder(dir.resolve("broker")));
+    }
+
+    private Broker broker(BrokerConfig.Builder builder) {
+        BrokerConfig config = builder.brokerName("fake-a").clusterName("FakeCluster").host("127.0.0.1").port(0)
+                .nameServers(List.of()).build();
+        BrokerParts parts = new BrokerParts((storeConfig, storeClock, threads, arrivals) -> {
+            storesOpened.incrementAndGet();
+            return BrokerParts.standard().store().open(storeConfig, storeClock, threads, arrivals);
+        }, (brokerConfig, topics, client, json) -> registration);
+        Broker broker = new Broker(config, StoreConfig.builder(dir.resolve("store")).build(), clock,
+                new DaemonThreads("broker-test"), BrokerTest.class.getClassLoader(), parts);
+        built.set(broker);
+        return broker;
+    }
+
+    @AfterEach
+    void close() {
+        if (built.get() != null) {
+            built.get().close();
+        }
+    }
+
+    @Test
+    void shouldRegisterWithTheGivenRegistrationWhenStarted() {
+        Broker broker = broker().start();
+
+        assertThat(storesOpened).hasValue(1);
+        assertThat(registration.calls).containsExactly("whenMasterNamed", "addresses " + broker.address(),
+                "registerAll");
+    }
+
+    @Test
+    void shouldAnswerARequestThroughItsRequestTable() throws Exception {
+        Broker broker = broker().start();
+        assertThat(broker.requests().routeOf(RequestCode.GET_MAX_OFFSET).orElseThrow().executor())
+                .isSameAs(broker.threads().client());
+
+        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build(),
+                new DaemonThreads("broker-test-client"))) {
+            RemotingCommand answer = client.invokeSync(broker.address(), RemotingCommand.request(
+                    RequestCode.GET_MAX_OFFSET, new GetMaxOffsetRequestHeader("fake-a", 0, null, null)).build(),
+                    Duration.ofSeconds(5));
+
+            assertThat(answer.code()).as(answer.remark()).isEqualTo(ResponseCode.SUCCESS);
+            assertThat(answer.extField("offset")).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void shouldRefuseWritesInPlaceOfTheirProcessorsWhenSlave() {
+        Broker broker = broker(BrokerConfig.builder(dir.resolve("broker")).brokerRole(BrokerRole.SLAVE).brokerId(1))
+                .start();
+
+        for (int code : SlaveRefusal.CODES) {
+            assertThat(broker.requests().routeOf(code).orElseThrow().processor()).isInstanceOf(SlaveRefusal.class);
+        }
+        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build(),
+                new DaemonThreads("broker-test-client"))) {
+            RemotingCommand answer = client.invokeSync(broker.address(),
+                    RemotingCommand.request(RequestCode.SEND_MESSAGE).build(), Duration.ofSeconds(5));
+
+            assertThat(answer.code()).isEqualTo(ResponseCode.SYSTEM_BUSY);
+            assertThat(answer.remark()).contains("fake-a id 1 is a slave");
+        }
+    }
+
+    @Test
+    void shouldStopDutiesThenUnregisterThenDrainRequestsWhenClosed() {
+        Broker broker = broker().start();
+
+        broker.close();
+
+        assertThat(registration.calls).endsWith("unregisterAll");
+        assertThat(registration.runningAtUnregistration).as("duties stopped first, requests still served")
+                .containsExactlyInAnyOrder("send", "pull", "client", "query", "admin");
+        assertThat(broker.threads().requestPools().values()).allMatch(pool -> pool.isTerminated());
+        assertThat(broker.threads().scheduler().isTerminated()).isTrue();
+        assertThat(broker.threads().timer().isTerminated()).isTrue();
+    }
+}
