@@ -15,15 +15,11 @@ import dev.ferry.server.auth.RequestResources;
 import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.server.timer.TimerStore;
 import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.RequestObserver;
-import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.BrokerStatsBody;
-import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
-import dev.ferry.remoting.protocol.header.NotifyConsumerIdsChangedRequestHeader;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
 import dev.ferry.store.MessageStore;
@@ -32,10 +28,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -51,13 +44,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>It keeps the lifecycle and wires parts that each have one job: its threads ({@link BrokerExecutors}), which
  * processor answers each request code and where ({@link RequestTable}, filled by {@link BrokerProcessors}), its
- * periodic duties ({@link BrokerDuties}), registration with name servers ({@link CoalescedRegistration}) and the
- * topics it starts with ({@link BuiltInTopics}). All threads come from the given factory. {@link #close()} stops the
+ * periodic duties ({@link BrokerDuties}), registration with name servers ({@link CoalescedRegistration}), notices
+ * to rebalance ({@link MembershipNotices}) and the topics it starts with ({@link BuiltInTopics}). All threads come from the given factory. {@link #close()} stops the
  * duties, unregisters, lets queued requests finish, and persists offsets and topics before closing the store.
  */
 public final class Broker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Broker.class.getName());
-    private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(3);
     /** How long a stop waits for each of the broker's threads. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
@@ -70,6 +62,7 @@ public final class Broker implements AutoCloseable {
     private final ConsumerGroups consumers;
     private final ProducerGroups producers;
     private final PullRequestHold hold;
+    private final MembershipNotices notices;
     private final RemotingServer remoting;
     private final RequestTable requests;
     private final RemotingClient nameServerClient;
@@ -121,6 +114,7 @@ public final class Broker implements AutoCloseable {
         this.producers = new ProducerGroups(clock, limits.maxProducerGroups(), limits.maxGroupsPerConnection(),
                 limits.maxMemberships());
         this.executors = new BrokerExecutors(limits, threadFactory);
+        this.notices = new MembershipNotices(consumers, subscriptionGroups::get, executors.client());
         this.hold = new PullRequestHold(clock, executors.pull(), limits.maxHeldPulls(),
                 limits.maxHeldPullsPerConnection());
         this.store = parts.store().open(storeConfig, clock, threadFactory,
@@ -182,7 +176,7 @@ public final class Broker implements AutoCloseable {
             if (event.type() == ConnectionEvent.Type.CLOSE) {
                 producers.connectionClosed(event.channel().id());
                 queueLocks.connectionClosed(event.channel().id());
-                consumers.connectionClosed(event.channel().id()).forEach(this::notifyMembershipChanged);
+                consumers.connectionClosed(event.channel().id()).forEach(notices::changed);
             }
         });
     }
@@ -193,7 +187,7 @@ public final class Broker implements AutoCloseable {
         PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
                 clock, counters, subscriptionGroups, pullOffsets);
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
-                filters, config.limits(), json, this::notifyMembershipChanged, hold::onSubscriptionChanged);
+                filters, config.limits(), json, notices::changed, hold::onSubscriptionChanged);
         ReplyMessageProcessor reply = new ReplyMessageProcessor(topics, producers, replies, settings,
                 this::storeHost, clock);
         OffsetRequestProcessor offsetRequests = new OffsetRequestProcessor(store, offsets, subscriptionGroups, topics,
@@ -395,31 +389,7 @@ public final class Broker implements AutoCloseable {
 
     private void expireClients() {
         producers.expire(config.channelExpiry());
-        consumers.expire(config.channelExpiry()).forEach(this::notifyMembershipChanged);
-    }
-
-    /** Tells every client of the group to rebalance now. */
-    private void notifyMembershipChanged(String group) {
-        List<RemoteChannel> channels = new ArrayList<>(consumers.channels(group));
-        if (channels.isEmpty() || closed || !subscriptionGroups.get(group)
-                .map(SubscriptionGroupConfig::notifiesConsumerIdsChanged).orElse(true)) {
-            return;
-        }
-        RemotingCommand notice = RemotingCommand.request(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED,
-                new NotifyConsumerIdsChangedRequestHeader(group, null)).build();
-        try {
-            executors.client().execute(() -> {
-                for (RemoteChannel channel : channels) {
-                    try {
-                        channel.invokeOneway(notice, NOTIFY_TIMEOUT);
-                    } catch (RemotingException e) {
-                        LOG.log(System.Logger.Level.DEBUG, "cannot notify {0}: {1}", channel, e.getMessage());
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            LOG.log(System.Logger.Level.DEBUG, "not notifying group {0}: stopping", group);
-        }
+        consumers.expire(config.channelExpiry()).forEach(notices::changed);
     }
 
     /** The counters {@code ferry-server admin} shows. */
@@ -433,6 +403,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         closed = true;
+        notices.stop();
         boolean timerStopped = executors.shutdown(() -> {
             registration.unregisterAll();
             // sends waiting for a sync-flush force are answered before their connections close
