@@ -19,10 +19,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A broker built from its parts with fakes in place of name servers: its lifecycle, without {@code FerryServer}. */
+@Tag("integration")
 class BrokerTest {
     @TempDir
     Path dir;
