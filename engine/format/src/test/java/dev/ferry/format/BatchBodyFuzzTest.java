@@ -82,7 +82,7 @@ class BatchBodyFuzzTest {
         assertThat(BatchBody.encode(decoded)).isEqualTo(batch.bytes());
     }
 
-    @Property(tries = 100_000, seed = "20261201")
+    @Property(seed = "20261201") // tries: the budget's (jqwik.tries.default, docs/testing.md)
     void shouldDecodeWhatFitsOrRefuseWithAClearError(@ForAll("hostileBodies") byte[] body) {
         List<BatchBody.Item> decoded;
         try {
