@@ -5,6 +5,7 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.BodyCompression;
 import dev.ferry.remoting.protocol.header.ReplyMessageRequestHeader;
 import dev.ferry.format.MessageProperties;
+import dev.ferry.format.StoredEntries;
 import dev.ferry.format.StoredMessageCodec;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SysFlags;
@@ -35,18 +36,15 @@ final class MessageDecoder {
         if (body == null) {
             return List.of();
         }
-        ByteBuffer buffer = ByteBuffer.wrap(body);
-        List<ReceivedMessage> messages = new ArrayList<>();
-        int start = 0;
-        while (start < body.length) {
-            int remaining = body.length - start;
-            int totalSize = remaining < 4 ? -1 : buffer.getInt(start);
-            if (totalSize <= 0 || totalSize > remaining) {
-                throw new FerryException("malformed message records from " + brokerName + ": the record at byte "
-                        + start + " claims " + totalSize + " bytes, " + remaining + " remain");
-            }
-            messages.add(decode(buffer.slice(start, totalSize), brokerName));
-            start += totalSize;
+        List<ByteBuffer> records;
+        try {
+            records = StoredEntries.records(ByteBuffer.wrap(body));
+        } catch (IllegalArgumentException e) {
+            throw new FerryException("malformed message records from " + brokerName + ": " + e.getMessage(), e);
+        }
+        List<ReceivedMessage> messages = new ArrayList<>(records.size());
+        for (ByteBuffer record : records) {
+            messages.add(decode(record, brokerName));
         }
         return messages;
     }

@@ -9,7 +9,8 @@ import java.util.Set;
  * pair, the separator following the last pair too. Also the names of the properties RocketMQ itself sets.
  *
  * <p>One rule for reading, Apache's: a pair needs a non-empty name and a non-empty value, anything else is skipped,
- * and when a name comes twice the later value wins. {@link #parse} and {@link #find} agree on it.
+ * and when a name comes twice the later value wins. {@link #parse}, {@link #find} and {@link #has} agree on it. No
+ * other code scans the encoded form.
  */
 public final class MessageProperties {
     public static final char NAME_VALUE_SEPARATOR = '\u0001';
@@ -115,7 +116,18 @@ public final class MessageProperties {
 
     /** The value {@link #parse} would give {@code name}, or null; no map is built. */
     public static String find(String properties, String name) {
-        String found = null;
+        int value = lastValueStart(properties, name);
+        return value < 0 ? null : properties.substring(value, pairEnd(properties, value));
+    }
+
+    /** Whether {@link #parse} would give {@code name} a value; nothing is copied. */
+    public static boolean has(String properties, String name) {
+        return properties != null && lastValueStart(properties, name) >= 0;
+    }
+
+    /** Where the value {@link #parse} would give {@code name} starts, or -1. */
+    private static int lastValueStart(String properties, String name) {
+        int found = -1;
         int start = 0;
         int length = properties.length();
         while (start < length) {
@@ -123,7 +135,7 @@ public final class MessageProperties {
             int split = start + name.length();
             if (isPair(start, split, end) && properties.charAt(split) == NAME_VALUE_SEPARATOR
                     && properties.startsWith(name, start)) {
-                found = properties.substring(split + 1, end);
+                found = split + 1;
             }
             start = end + 1;
         }

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.StoredEntries;
 import dev.ferry.format.StoredMessageCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -23,35 +24,27 @@ final class ReplicaEntries {
      */
     static List<Entry> check(long offset, ByteBuffer entries, int segmentSize) {
         List<Entry> checked = new ArrayList<>();
-        long at = offset;
-        int position = entries.position();
-        while (position < entries.limit()) {
+        int from = entries.position();
+        int end = StoredEntries.split(entries, from, entries.limit(), segmentSize, offset, (position, size, blank) -> {
+            long at = offset + position - from;
             int left = (int) (segmentSize - at % segmentSize);
-            if (entries.limit() - position < StoredMessageCodec.BLANK_MARKER_SIZE) {
-                throw new IllegalArgumentException("a partial entry at " + at);
+            if (blank && size != left) {
+                throw new IllegalArgumentException("a blank marker at " + at + " covers " + size + " bytes but "
+                        + "its segment has " + left + " left: the master's segments are not " + segmentSize
+                        + " bytes");
             }
-            int size = entries.getInt(position + StoredMessageCodec.TOTAL_SIZE_POSITION);
-            int magic = entries.getInt(position + StoredMessageCodec.MAGIC_POSITION);
-            if (magic == StoredMessageCodec.BLANK_MAGIC) {
-                if (size != left) {
-                    throw new IllegalArgumentException("a blank marker at " + at + " covers " + size + " bytes but "
-                            + "its segment has " + left + " left: the master's segments are not " + segmentSize
-                            + " bytes");
-                }
-                checked.add(new Entry(at, position, size, true));
-                position += Math.min(size, entries.limit() - position); // the marker alone, or the whole rest
-            } else {
-                if (size <= 0 || size > left || entries.limit() - position < size) {
-                    throw new IllegalArgumentException("an entry of " + size + " bytes at " + at + " is not whole "
-                            + "or does not fit its segment (" + left + " bytes left)");
-                }
-                if (!StoredMessageCodec.isIntactEntry(entries.slice(position, size), at)) {
-                    throw new IllegalArgumentException("the entry at " + at + " is damaged or not stored there");
-                }
-                checked.add(new Entry(at, position, size, false));
-                position += size;
+            if (!blank && size > left) {
+                throw new IllegalArgumentException("an entry of " + size + " bytes at " + at + " is not whole "
+                        + "or does not fit its segment (" + left + " bytes left)");
             }
-            at += size;
+            if (!blank && !StoredMessageCodec.isIntactEntry(entries.slice(position, size), at)) {
+                throw new IllegalArgumentException("the entry at " + at + " is damaged or not stored there");
+            }
+            checked.add(new Entry(at, position, size, blank));
+        });
+        if (end < entries.limit()) {
+            throw new IllegalArgumentException("the entry at " + (offset + end - from) + " is not whole: "
+                    + (entries.limit() - end) + " bytes of it were sent");
         }
         return checked;
     }

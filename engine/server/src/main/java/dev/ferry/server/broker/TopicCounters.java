@@ -1,5 +1,7 @@
 package dev.ferry.server.broker;
 
+import static dev.ferry.format.MessageProperties.has;
+
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.NameRules;
 import java.util.Map;
@@ -72,12 +74,6 @@ final class TopicCounters {
                 return DELAY;
             }
             return has(properties, MessageProperties.SHARDING_KEY) ? FIFO : NORMAL;
-        }
-
-        /** Whether the encoded properties ({@code name\u0001value\u0002...}) hold {@code name}, without parsing. */
-        private static boolean has(String properties, String name) {
-            int at = properties.indexOf(name + MessageProperties.NAME_VALUE_SEPARATOR);
-            return at == 0 || at > 0 && properties.charAt(at - 1) == MessageProperties.PROPERTY_SEPARATOR;
         }
     }
 

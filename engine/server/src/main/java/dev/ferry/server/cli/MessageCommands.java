@@ -3,6 +3,8 @@ package dev.ferry.server.cli;
 import dev.ferry.format.BodyCompression;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.OffsetMessageId;
+import dev.ferry.format.StoredEntries;
+import dev.ferry.format.StoredMessageCodec;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SysFlags;
 import dev.ferry.remoting.RemotingCommand;
@@ -108,19 +110,21 @@ final class MessageCommands {
 
     /** The stored messages a body holds one after another, each led by its total size. */
     static List<StoredMessageView> messages(byte[] body) {
-        List<StoredMessageView> messages = new ArrayList<>();
         if (body == null) {
-            return messages;
+            return new ArrayList<>();
         }
-        ByteBuffer all = ByteBuffer.wrap(body);
-        while (all.remaining() >= 4) {
-            int size = all.getInt(all.position());
-            if (size <= 0 || size > all.remaining()) {
-                throw new AdminCalls.Refused("a stored message in the answer is cut short", ResponseCode.SYSTEM_ERROR);
+        List<StoredMessageView> messages = new ArrayList<>();
+        try {
+            for (ByteBuffer record : StoredEntries.records(ByteBuffer.wrap(body))) {
+                String problem = StoredMessageCodec.layoutProblem(record);
+                if (problem != null) {
+                    throw new IllegalArgumentException(problem);
+                }
+                messages.add(StoredMessageView.over(record));
             }
-            ByteBuffer entry = all.slice(all.position(), size);
-            messages.add(StoredMessageView.over(entry));
-            all.position(all.position() + size);
+        } catch (IllegalArgumentException e) {
+            throw new AdminCalls.Refused("a stored message in the answer is malformed: " + e.getMessage(),
+                    ResponseCode.SYSTEM_ERROR);
         }
         return messages;
     }

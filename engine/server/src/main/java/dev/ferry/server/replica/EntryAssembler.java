@@ -1,5 +1,6 @@
 package dev.ferry.server.replica;
 
+import dev.ferry.format.StoredEntries;
 import dev.ferry.format.StoredMessageCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -59,34 +60,22 @@ final class EntryAssembler {
         }
         append(data);
         buffer.flip();
-        int start = 0;
-        int at = 0;
-        while (buffer.limit() - at >= StoredMessageCodec.BLANK_MARKER_SIZE) {
-            int size = buffer.getInt(at + StoredMessageCodec.TOTAL_SIZE_POSITION);
-            int magic = buffer.getInt(at + StoredMessageCodec.MAGIC_POSITION);
-            if (magic == StoredMessageCodec.BLANK_MAGIC) {
-                if (size < StoredMessageCodec.BLANK_MARKER_SIZE) {
-                    throw new IllegalStateException("a blank marker of " + size + " bytes at " + (bufferOffset + at));
+        int[] start = {0};
+        int at;
+        try {
+            at = StoredEntries.split(buffer, 0, buffer.limit(), maxEntrySize, bufferOffset, (position, size, blank) -> {
+                if (blank) {
+                    out.add(copy(start[0], position + StoredMessageCodec.BLANK_MARKER_SIZE));
+                    int dropped = Math.min(size, buffer.limit() - position);
+                    skip = size - dropped;
+                    start[0] = position + dropped;
                 }
-                out.add(copy(start, at + StoredMessageCodec.BLANK_MARKER_SIZE));
-                int present = buffer.limit() - at;
-                int dropped = Math.min(size, present);
-                skip = size - dropped;
-                at += dropped;
-                start = at;
-                continue;
-            }
-            if (size < StoredMessageCodec.BLANK_MARKER_SIZE || size > maxEntrySize) {
-                throw new IllegalStateException("an entry of " + size + " bytes at " + (bufferOffset + at)
-                        + " (at most " + maxEntrySize + " expected): not a commit-log stream");
-            }
-            if (buffer.limit() - at < size) {
-                break;
-            }
-            at += size;
+            });
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage() + ": not a commit-log stream", e);
         }
-        if (at > start) {
-            out.add(copy(start, at));
+        if (at > start[0]) {
+            out.add(copy(start[0], at));
         }
         buffer.position(at);
         bufferOffset += at;
