@@ -200,7 +200,7 @@ class AdapterLifecycleTest {
                 .hasMessageContaining("FERRY-RA-0002")
                 .hasMessageContaining("12 bad properties")
                 .hasMessageContaining("flushMode = 'SOMETIMES': must be ASYNC_FLUSH or SYNC_FLUSH")
-                .hasMessageContaining("brokerName = 'broker a': must be letters, digits, '_' or '-'")
+                .hasMessageContaining("brokerName = 'broker a': must be letters, digits, '%', '|', '.', '_' or '-'")
                 .hasMessageContaining("clusterName = ''")
                 .hasMessageContaining("threadPlacement = 'elsewhere'")
                 .hasMessageContaining("messageDelayLevel = '1s soon'")

@@ -70,6 +70,8 @@ public final class MessageProperties {
     public static final String TIMER_ENQUEUE_MS = "TIMER_ENQUEUE_MS";
     /** When the broker took a timer message out of its timer store to deliver it. */
     public static final String TIMER_DEQUEUE_MS = "TIMER_DEQUEUE_MS";
+    /** The start of every timer property's name. */
+    public static final String TIMER_PREFIX = "TIMER_";
     /** Cancels the pending timer message {@code topic+uniqKey} due at the same time. */
     public static final String TIMER_DEL_UNIQKEY = "TIMER_DEL_UNIQKEY";
 
@@ -140,6 +142,11 @@ public final class MessageProperties {
             start = end + 1;
         }
         return found;
+    }
+
+    /** Whether the properties may name a timer: a test before anything is parsed, false when none can be there. */
+    public static boolean mayNameTimer(String properties) {
+        return properties != null && properties.contains(TIMER_PREFIX);
     }
 
     /** The consume-queue tag code: {@code TAGS.hashCode()}, 0 when the message has no tags. */

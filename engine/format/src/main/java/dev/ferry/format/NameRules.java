@@ -86,22 +86,40 @@ public final class NameRules {
                 + " characters long; at most " + GROUP_MAX_LENGTH + " are allowed";
     }
 
+    /** The rule {@link #brokerNameProblem} applies, as a config's message states it. */
+    public static final String BROKER_NAME_RULE = "must be letters, digits, '%', '|', '.', '_' or '-', at most "
+            + GROUP_MAX_LENGTH + " characters";
+
     /**
      * Why {@code name} is not a valid broker or cluster name, or {@code null}: a group's characters plus {@code '.'},
-     * since Apache's brokers are named after their host by default, at most {@value #GROUP_MAX_LENGTH}.
+     * since Apache's brokers are named after their host by default, at most {@value #GROUP_MAX_LENGTH}. The one rule
+     * for these names, whether they come in a config or a request.
      */
     public static String brokerNameProblem(String field, String name) {
         if (name == null || name.isEmpty()) {
             return field + " is blank";
         }
+        if (!isValidBrokerName(name)) {
+            return name.length() <= GROUP_MAX_LENGTH
+                    ? field + " " + shown(name) + " contains characters outside ^[%|a-zA-Z0-9._-]+$"
+                    : field + " " + shown(name) + " is " + name.length() + " characters long; at most "
+                    + GROUP_MAX_LENGTH + " are allowed";
+        }
+        return null;
+    }
+
+    /** Whether {@code name} is a valid broker or cluster name ({@link #BROKER_NAME_RULE}). */
+    public static boolean isValidBrokerName(String name) {
+        if (name == null || name.isEmpty() || name.length() > GROUP_MAX_LENGTH) {
+            return false;
+        }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c != '.' && (c >= LEGAL.length || !LEGAL[c])) {
-                return field + " " + shown(name) + " contains characters outside ^[%|a-zA-Z0-9._-]+$";
+                return false;
             }
         }
-        return name.length() <= GROUP_MAX_LENGTH ? null : field + " " + shown(name) + " is " + name.length()
-                + " characters long; at most " + GROUP_MAX_LENGTH + " are allowed";
+        return true;
     }
 
     /**

@@ -2,7 +2,11 @@ package dev.ferry.format;
 
 import java.util.Set;
 
-/** The topics RocketMQ reserves, and the retry and dead-letter topics derived from group names. */
+/**
+ * The names RocketMQ reserves: its system topics, the retry and dead-letter topics derived from group names, and its
+ * system groups. The one place these names are spelled (property names are {@link MessageProperties}'); a test keeps
+ * every other main source file free of them.
+ */
 public final class SystemTopics {
     /** The topic whose route producers use for a topic that does not exist yet. */
     public static final String AUTO_CREATE_TOPIC = "TBW102";
@@ -26,6 +30,11 @@ public final class SystemTopics {
     private static final Set<String> RESERVED = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC, "BenchmarkTest", TRACE_TOPIC, "TRANS_CHECK_MAX_TIME_TOPIC",
             "SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC");
+    /** The prefix of Apache's own consumer groups, which its broker creates on first use whatever its settings. */
+    public static final String SYSTEM_GROUP_PREFIX = "CID_RMQ_SYS_";
+    /** Groups Apache's broker creates at start (its tools use them), besides those with the prefix above. */
+    private static final Set<String> SYSTEM_GROUPS = Set.of("TOOLS_CONSUMER", "FILTERSRV_CONSUMER",
+            "SELF_TEST_C_GROUP", "CID_ONS-HTTP-PROXY", "CID_ONSAPI_PERMISSION", "CID_ONSAPI_OWNER", "CID_ONSAPI_PULL");
     /** What a cluster's name is followed by in the name of its reply topic, Apache's {@code <cluster>_REPLY_TOPIC}. */
     public static final String REPLY_TOPIC_SUFFIX = "_REPLY_TOPIC";
     /** The prefix of Apache's newer system topics. */
@@ -69,6 +78,16 @@ public final class SystemTopics {
     /** Whether {@code topic} is one the system reserves, so that admin requests may not create or delete it. */
     public static boolean isSystemTopic(String topic) {
         return RESERVED.contains(topic) || topic.startsWith(SYSTEM_PREFIX);
+    }
+
+    /** Whether {@code group} is one of Apache's own consumer groups ({@link #SYSTEM_GROUP_PREFIX}). */
+    public static boolean hasSystemGroupPrefix(String group) {
+        return group != null && group.startsWith(SYSTEM_GROUP_PREFIX);
+    }
+
+    /** Whether {@code group} is one Apache's broker has without being asked: its own groups and its tools'. */
+    public static boolean isSystemGroup(String group) {
+        return hasSystemGroupPrefix(group) || SYSTEM_GROUPS.contains(group);
     }
 
     /** Whether only the broker itself writes to {@code topic}: producers may not send to it. */

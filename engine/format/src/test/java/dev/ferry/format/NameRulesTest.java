@@ -85,6 +85,10 @@ class NameRulesTest {
         assertThat(NameRules.brokerNameProblem("brokerName", "host-1.example.com")).isNull();
         assertThat(NameRules.brokerNameProblem("brokerName", "a/b")).contains("characters outside");
         assertThat(NameRules.brokerNameProblem("clusterName", "c".repeat(256))).contains("at most 255");
+        for (String name : new String[] {"broker-a", "host-1.example.com", "a/b", "broker a", "", "c".repeat(256)}) {
+            assertThat(NameRules.isValidBrokerName(name)).as(name)
+                    .isEqualTo(NameRules.brokerNameProblem("brokerName", name) == null);
+        }
     }
 
     @Test

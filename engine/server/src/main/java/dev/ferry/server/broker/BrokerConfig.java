@@ -83,13 +83,10 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            TimerSettings timers) {
 
     public static final int DEFAULT_PORT = 10911;
-    /** What a broker or cluster name must be. */
-    public static final String NAME_RULE = "must be letters, digits, '_' or '-'";
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
 
     public BrokerConfig {
-        require(isValidName(brokerName), "brokerName", brokerName, NAME_RULE);
-        require(isValidName(clusterName), "clusterName", clusterName, NAME_RULE);
+        require(NameRules.isValidBrokerName(brokerName), "brokerName", brokerName, NameRules.BROKER_NAME_RULE);
+        require(NameRules.isValidBrokerName(clusterName), "clusterName", clusterName, NameRules.BROKER_NAME_RULE);
         Objects.requireNonNull(host, "host");
         require(port >= 0 && port <= 65535, "brokerPort", port, "must be within 0..65535");
         nameServers = List.copyOf(Objects.requireNonNull(nameServers, "nameServers"));
@@ -165,11 +162,6 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
 
     private static void positive(String key, Duration value) {
         require(value != null && !value.isNegative() && !value.isZero(), key, value, "must be a positive duration");
-    }
-
-    /** Whether {@code name} is a valid broker or cluster name. */
-    public static boolean isValidName(String name) {
-        return name != null && NAME.matcher(name).matches();
     }
 
     /** The address clients reach this broker at. */

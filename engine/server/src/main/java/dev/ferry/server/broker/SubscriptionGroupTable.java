@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.NameRules;
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupWrapper;
@@ -147,13 +148,8 @@ final class SubscriptionGroupTable {
 
     /** Whether a group's first use may create it: always, or only Apache's system groups (as Apache's broker). */
     private boolean creatable(String group) {
-        return autoCreate || group.startsWith(SYSTEM_GROUP_PREFIX) || SYSTEM_GROUPS.contains(group);
+        return autoCreate || SystemTopics.isSystemGroup(group);
     }
-
-    /** Apache's broker creates these at start; its tools use them. */
-    private static final Set<String> SYSTEM_GROUPS = Set.of("TOOLS_CONSUMER", "FILTERSRV_CONSUMER",
-            "SELF_TEST_C_GROUP", "CID_ONS-HTTP-PROXY", "CID_ONSAPI_PERMISSION", "CID_ONSAPI_OWNER", "CID_ONSAPI_PULL");
-    private static final String SYSTEM_GROUP_PREFIX = "CID_RMQ_SYS_";
 
     /** Why a group is not served: its name, a group no one created, or a full table. */
     String refusal(String group) {

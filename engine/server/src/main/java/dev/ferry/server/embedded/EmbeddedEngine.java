@@ -1,12 +1,12 @@
 package dev.ferry.server.embedded;
 
 import dev.ferry.format.DaemonThreads;
+import dev.ferry.format.NameRules;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
-import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerFigures;
 import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
@@ -331,12 +331,13 @@ public final class EmbeddedEngine implements AutoCloseable {
                         .ifPresent(builder::flushMode);
             }
             if (brokerName != null) {
-                check(problems, BrokerConfig.isValidName(brokerName), "brokerName", brokerName, BrokerConfig.NAME_RULE);
+                check(problems, NameRules.isValidBrokerName(brokerName), "brokerName", brokerName,
+                        NameRules.BROKER_NAME_RULE);
                 builder.brokerName(brokerName);
             }
             if (clusterName != null) {
-                check(problems, BrokerConfig.isValidName(clusterName), "clusterName", clusterName,
-                        BrokerConfig.NAME_RULE);
+                check(problems, NameRules.isValidBrokerName(clusterName), "clusterName", clusterName,
+                        NameRules.BROKER_NAME_RULE);
                 builder.clusterName(clusterName);
             }
             if (autoCreateTopics != null) {

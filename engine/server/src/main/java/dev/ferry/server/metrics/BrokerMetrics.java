@@ -186,7 +186,7 @@ public final class BrokerMetrics {
                         "protocol_type", "is_system")
                 .callback(cb -> figures.consumerConnections().forEach(c -> cb.call(c.count(), c.group(),
                         lower(c.language()), c.version(), c.consumeMode(), "remoting",
-                        String.valueOf(systemGroup(c.group()))))).register(registry);
+                        String.valueOf(SystemTopics.hasSystemGroupPrefix(c.group()))))).register(registry);
     }
 
     private static void progress(BrokerFigures figures, PrometheusRegistry registry, Labels common) {
@@ -320,11 +320,6 @@ public final class BrokerMetrics {
     }
 
     private static String system(String topic, String group) {
-        return String.valueOf(SystemTopics.isSystemTopic(topic) || systemGroup(group));
-    }
-
-    /** Apache's system groups: its own consumer groups. */
-    private static boolean systemGroup(String group) {
-        return group != null && group.startsWith("CID_RMQ_SYS_");
+        return String.valueOf(SystemTopics.isSystemTopic(topic) || SystemTopics.hasSystemGroupPrefix(group));
     }
 }

@@ -42,7 +42,7 @@ public final class TimerRouting {
 
     /** Whether the properties may name a timer at all: checked before anything is parsed. */
     public static boolean mayBeTimer(String properties) {
-        return properties != null && properties.contains("TIMER_");
+        return MessageProperties.mayNameTimer(properties);
     }
 
     /** Whether the properties ask for a time, as a batch's message must not. */
@@ -50,10 +50,9 @@ public final class TimerRouting {
         if (!mayBeTimer(properties)) {
             return false;
         }
-        Map<String, String> parsed = MessageProperties.parse(properties);
-        return parsed.containsKey(MessageProperties.TIMER_DELIVER_MS)
-                || parsed.containsKey(MessageProperties.TIMER_DELAY_SEC)
-                || parsed.containsKey(MessageProperties.TIMER_DELAY_MS);
+        return MessageProperties.has(properties, MessageProperties.TIMER_DELIVER_MS)
+                || MessageProperties.has(properties, MessageProperties.TIMER_DELAY_SEC)
+                || MessageProperties.has(properties, MessageProperties.TIMER_DELAY_MS);
     }
 
     /** Drops the timer properties, as Apache's broker does for a message with a delay level. */
