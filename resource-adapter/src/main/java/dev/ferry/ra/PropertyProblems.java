@@ -1,48 +1,41 @@
 package dev.ferry.ra;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.Credentials;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Collects every bad configuration property of one bean, so that validation reports them all at once, each by
- * name, value and rule. Not thread-safe; one per validation.
+ * name, value and rule: the engine's {@link ConfigProblems} in the adapter's wording ({@code property = 'value':
+ * rule}), plus the rules only the adapter's beans share. Not thread-safe; one per validation.
  */
 public final class PropertyProblems {
-    private final Map<String, String> problems = new LinkedHashMap<>();
+    private final ConfigProblems problems = ConfigProblems.collecting((property, value, rule) -> property + " = '"
+            + value + "': " + rule);
 
     /** Records that {@code property} = {@code value} breaks {@code rule} (the first problem of a property wins). */
     public void add(String property, Object value, String rule) {
-        problems.putIfAbsent(property, property + " = '" + value + "': " + rule);
+        problems.add(property, value, rule);
     }
 
     /** Records another problem of {@code property}, after any it has already. */
     public void addAlso(String property, Object value, String rule) {
-        problems.merge(property, property + " = '" + value + "': " + rule, (first, next) -> first + "; " + rule);
+        problems.addAlso(property, value, rule);
     }
 
     /** Checks {@code ok}, recording the problem when it is false. */
     public void require(boolean ok, String property, Object value, String rule) {
-        if (!ok) {
-            add(property, value, rule);
-        }
+        problems.require(ok, property, value, rule);
     }
 
     /** {@code value} parsed by {@code parser}, or empty (and a recorded problem) when it throws. */
     public <T> Optional<T> parse(String property, String value, Function<String, T> parser, String rule) {
-        try {
-            return Optional.of(parser.apply(value));
-        } catch (RuntimeException e) {
-            add(property, value, rule);
-            return Optional.empty();
-        }
+        return problems.parse(property, value, parser, rule);
     }
 
     /**
@@ -83,19 +76,19 @@ public final class PropertyProblems {
 
     /** The names of the bad properties, in the order found. */
     public List<String> properties() {
-        return new ArrayList<>(problems.keySet());
+        return new ArrayList<>(problems.keys());
     }
 
     /** One message naming every bad property. */
     public String describe(String what) {
-        return "invalid " + what + " (" + problems.size() + " bad propert" + (problems.size() == 1 ? "y" : "ies")
-                + "): " + problems.values().stream().collect(Collectors.joining("; "));
+        int count = problems.keys().size();
+        return "invalid " + what + " (" + count + " bad propert" + (count == 1 ? "y" : "ies") + "): "
+                + problems.joined();
     }
 
     /** Names of enum constants, for rules. */
     public static String oneOf(Class<? extends Enum<?>> type) {
-        return "must be one of " + java.util.Arrays.stream(type.getEnumConstants()).map(Enum::name)
-                .collect(Collectors.joining(", "));
+        return ConfigProblems.oneOf(type);
     }
 
     /** Whether {@code value} is a list of {@code host:port} separated by ';'. */

@@ -1,5 +1,7 @@
 package dev.ferry.client;
 
+import static dev.ferry.client.ConfigCheck.CLIENT;
+
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingClientConfig;
@@ -48,28 +50,28 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
     public static final int DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
 
     public ClientConfig {
-        ConfigCheck.require(nameServerAddresses != null && !nameServerAddresses.isEmpty(), "nameServerAddresses",
+        CLIENT.require(nameServerAddresses != null && !nameServerAddresses.isEmpty(), "nameServerAddresses",
                 nameServerAddresses, "at least one name server is needed");
         nameServerAddresses = List.copyOf(nameServerAddresses);
         for (String address : nameServerAddresses) {
-            ConfigCheck.require(address.lastIndexOf(':') > 0, "nameServerAddresses", address, "must be host:port");
+            CLIENT.require(address.lastIndexOf(':') > 0, "nameServerAddresses", address, "must be host:port");
         }
-        ConfigCheck.notBlank("clientIp", clientIp);
-        ConfigCheck.notBlank("instanceName", instanceName);
-        ConfigCheck.require(!instanceName.contains("@"), "instanceName", instanceName, "must not contain '@'");
-        ConfigCheck.positive("requestTimeout", requestTimeout);
-        ConfigCheck.positive("routeRefreshInterval", routeRefreshInterval);
-        ConfigCheck.positive("heartbeatInterval", heartbeatInterval);
-        ConfigCheck.positive("offsetPersistInterval", offsetPersistInterval);
+        CLIENT.notBlank("clientIp", clientIp);
+        CLIENT.notBlank("instanceName", instanceName);
+        CLIENT.require(!instanceName.contains("@"), "instanceName", instanceName, "must not contain '@'");
+        CLIENT.positive("requestTimeout", requestTimeout);
+        CLIENT.positive("routeRefreshInterval", routeRefreshInterval);
+        CLIENT.positive("heartbeatInterval", heartbeatInterval);
+        CLIENT.positive("offsetPersistInterval", offsetPersistInterval);
         Objects.requireNonNull(localOffsetDirectory, "localOffsetDirectory");
         Objects.requireNonNull(remoting, "remoting");
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(ticker, "ticker");
-        ConfigCheck.require(pluginClassLoaders != null && !pluginClassLoaders.isEmpty(), "pluginClassLoaders",
+        CLIENT.require(pluginClassLoaders != null && !pluginClassLoaders.isEmpty(), "pluginClassLoaders",
                 pluginClassLoaders, "at least one class loader is needed");
         pluginClassLoaders = List.copyOf(pluginClassLoaders);
-        ConfigCheck.require(maxBodySize > 0, "maxBodySize", maxBodySize, "must be positive");
+        CLIENT.require(maxBodySize > 0, "maxBodySize", maxBodySize, "must be positive");
     }
 
     /** The id brokers know this client by: {@code clientIp@instanceName}. */

@@ -1,36 +1,22 @@
 package dev.ferry.client;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
-import java.time.Duration;
 import java.util.Optional;
 
-/** Validation of configuration values, with messages that name the bad key and value. */
+/** The client's config rules beyond the typed checks of {@link ConfigProblems}: names and the trace topic. */
 final class ConfigCheck {
     private ConfigCheck() {
     }
 
-    static void require(boolean ok, String key, Object value, String rule) {
-        if (!ok) {
-            throw new IllegalArgumentException("invalid client config '" + key + "' = '" + value + "': " + rule);
-        }
-    }
-
-    static void positive(String key, Duration value) {
-        require(value != null && !value.isNegative() && !value.isZero(), key, value, "must be a positive duration");
-    }
-
-    static void positive(String key, long value) {
-        require(value > 0, key, value, "must be positive");
-    }
-
-    static void notBlank(String key, String value) {
-        require(value != null && !value.isBlank(), key, value, "must not be blank");
-    }
+    /** The client's wording of a bad value; the first one throws. */
+    static final ConfigProblems CLIENT = ConfigProblems.failingFast((key, value, rule) -> "invalid client config '"
+            + key + "' = '" + value + "': " + rule);
 
     /** Checks a trace topic's name, when tracing is on. */
     static void traceTopic(Optional<String> traceTopic) {
-        require(traceTopic != null, "traceTopic", null, "must be a topic or empty");
+        CLIENT.require(traceTopic != null, "traceTopic", null, "must be a topic or empty");
         traceTopic.ifPresent(topic -> {
             String problem = NameRules.topicProblem("customizedTraceTopic", topic);
             if (problem != null) {

@@ -1,5 +1,7 @@
 package dev.ferry.client;
 
+import static dev.ferry.client.ConfigCheck.CLIENT;
+
 import dev.ferry.format.SystemTopics;
 import java.time.Duration;
 import java.util.Optional;
@@ -27,14 +29,14 @@ public record ProducerConfig(String group, Duration sendTimeout, int retriesWhen
 
     public ProducerConfig {
         ConfigCheck.group("group", group);
-        ConfigCheck.positive("sendTimeout", sendTimeout);
-        ConfigCheck.require(retriesWhenSendFailed >= 0, "retriesWhenSendFailed", retriesWhenSendFailed,
+        CLIENT.positive("sendTimeout", sendTimeout);
+        CLIENT.require(retriesWhenSendFailed >= 0, "retriesWhenSendFailed", retriesWhenSendFailed,
                 "must not be negative");
-        ConfigCheck.positive("compressThreshold", compressThreshold);
-        ConfigCheck.require(maxMessageSize > 0 && maxMessageSize <= 4 * 1024 * 1024, "maxMessageSize",
+        CLIENT.positive("compressThreshold", compressThreshold);
+        CLIENT.require(maxMessageSize > 0 && maxMessageSize <= 4 * 1024 * 1024, "maxMessageSize",
                 maxMessageSize, "must be between 1 and 4194304 bytes");
-        ConfigCheck.positive("defaultTopicQueueNums", defaultTopicQueueNums);
-        ConfigCheck.positive("brokerFailurePause", brokerFailurePause);
+        CLIENT.positive("defaultTopicQueueNums", defaultTopicQueueNums);
+        CLIENT.positive("brokerFailurePause", brokerFailurePause);
         ConfigCheck.traceTopic(traceTopic);
     }
 

@@ -1,5 +1,7 @@
 package dev.ferry.client;
 
+import static dev.ferry.client.ConfigCheck.CLIENT;
+
 import dev.ferry.format.SystemTopics;
 import dev.ferry.spi.PluginConfig;
 import java.time.Duration;
@@ -37,21 +39,21 @@ public record PullConsumerConfig(String group, ConsumeFromWhere consumeFromWhere
 
     public PullConsumerConfig {
         ConfigCheck.group("group", group);
-        ConfigCheck.require(consumeFromWhere != null, "consumeFromWhere", consumeFromWhere, "must be set");
-        ConfigCheck.require(consumeTimestamp != null, "consumeTimestamp", consumeTimestamp, "must be set");
-        ConfigCheck.notBlank("allocateStrategy", allocateStrategy);
-        ConfigCheck.require(allocateStrategyConfig != null, "allocateStrategyConfig", null, "must be set");
-        ConfigCheck.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
+        CLIENT.require(consumeFromWhere != null, "consumeFromWhere", consumeFromWhere, "must be set");
+        CLIENT.require(consumeTimestamp != null, "consumeTimestamp", consumeTimestamp, "must be set");
+        CLIENT.notBlank("allocateStrategy", allocateStrategy);
+        CLIENT.require(allocateStrategyConfig != null, "allocateStrategyConfig", null, "must be set");
+        CLIENT.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
                 .orElse(true), "fallbackAllocateStrategy", fallbackAllocateStrategy, "must be a name or empty");
-        ConfigCheck.positive("autoCommitInterval", autoCommitInterval);
-        ConfigCheck.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
+        CLIENT.positive("autoCommitInterval", autoCommitInterval);
+        CLIENT.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
                 "must be between 1 and 1024");
-        ConfigCheck.positive("pullThresholdForQueue", pullThresholdForQueue);
-        ConfigCheck.positive("rebalanceInterval", rebalanceInterval);
-        ConfigCheck.positive("suspendTimeout", suspendTimeout);
-        ConfigCheck.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
+        CLIENT.positive("pullThresholdForQueue", pullThresholdForQueue);
+        CLIENT.positive("rebalanceInterval", rebalanceInterval);
+        CLIENT.positive("suspendTimeout", suspendTimeout);
+        CLIENT.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
                 pullTimeout, "must be longer than suspendTimeout " + suspendTimeout);
-        ConfigCheck.positive("pullErrorPause", pullErrorPause);
+        CLIENT.positive("pullErrorPause", pullErrorPause);
         ConfigCheck.traceTopic(traceTopic);
     }
 

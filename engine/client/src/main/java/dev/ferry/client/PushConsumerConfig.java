@@ -1,5 +1,7 @@
 package dev.ferry.client;
 
+import static dev.ferry.client.ConfigCheck.CLIENT;
+
 import dev.ferry.api.MessageModel;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.spi.PluginConfig;
@@ -56,36 +58,36 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
 
     public PushConsumerConfig {
         ConfigCheck.group("group", group);
-        ConfigCheck.require(subscriptions != null && !subscriptions.isEmpty(), "subscriptions", subscriptions,
+        CLIENT.require(subscriptions != null && !subscriptions.isEmpty(), "subscriptions", subscriptions,
                 "subscribe to at least one topic");
         subscriptions = List.copyOf(subscriptions);
-        ConfigCheck.require(subscriptions.stream().map(Subscription::topic).distinct().count() == subscriptions.size(),
+        CLIENT.require(subscriptions.stream().map(Subscription::topic).distinct().count() == subscriptions.size(),
                 "subscriptions", subscriptions, "one subscription per topic");
         Objects.requireNonNull(messageModel, "messageModel");
         Objects.requireNonNull(consumeFromWhere, "consumeFromWhere");
         Objects.requireNonNull(consumeTimestamp, "consumeTimestamp");
-        ConfigCheck.notBlank("allocateStrategy", allocateStrategy);
+        CLIENT.notBlank("allocateStrategy", allocateStrategy);
         Objects.requireNonNull(allocateStrategyConfig, "allocateStrategyConfig");
-        ConfigCheck.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
+        CLIENT.require(fallbackAllocateStrategy != null && fallbackAllocateStrategy.map(n -> !n.isBlank())
                 .orElse(true), "fallbackAllocateStrategy", fallbackAllocateStrategy, "must be a name or empty");
         Objects.requireNonNull(offsetStore, "offsetStore");
         Objects.requireNonNull(offsetStoreConfig, "offsetStoreConfig");
-        ConfigCheck.positive("consumeThreads", consumeThreads);
-        ConfigCheck.require(consumeBatchSize >= 1 && consumeBatchSize <= 1024, "consumeBatchSize", consumeBatchSize,
+        CLIENT.positive("consumeThreads", consumeThreads);
+        CLIENT.require(consumeBatchSize >= 1 && consumeBatchSize <= 1024, "consumeBatchSize", consumeBatchSize,
                 "must be between 1 and 1024");
-        ConfigCheck.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
+        CLIENT.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
                 "must be between 1 and 1024");
-        ConfigCheck.positive("pullThresholdForQueue", pullThresholdForQueue);
-        ConfigCheck.positive("pullThresholdSizeForQueue", pullThresholdSizeForQueue);
-        ConfigCheck.positive("consumeConcurrentlyMaxSpan", consumeConcurrentlyMaxSpan);
-        ConfigCheck.require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
-        ConfigCheck.positive("rebalanceInterval", rebalanceInterval);
-        ConfigCheck.positive("suspendTimeout", suspendTimeout);
+        CLIENT.positive("pullThresholdForQueue", pullThresholdForQueue);
+        CLIENT.positive("pullThresholdSizeForQueue", pullThresholdSizeForQueue);
+        CLIENT.positive("consumeConcurrentlyMaxSpan", consumeConcurrentlyMaxSpan);
+        CLIENT.require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
+        CLIENT.positive("rebalanceInterval", rebalanceInterval);
+        CLIENT.positive("suspendTimeout", suspendTimeout);
         ConfigCheck.traceTopic(traceTopic);
-        ConfigCheck.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
+        CLIENT.require(pullTimeout != null && pullTimeout.compareTo(suspendTimeout) > 0, "pullTimeout",
                 pullTimeout, "must be longer than suspendTimeout " + suspendTimeout);
-        ConfigCheck.positive("flowControlPause", flowControlPause);
-        ConfigCheck.positive("pullErrorPause", pullErrorPause);
+        CLIENT.positive("flowControlPause", flowControlPause);
+        CLIENT.positive("pullErrorPause", pullErrorPause);
     }
 
     public static Builder builder(String group) {

@@ -1,5 +1,7 @@
 package dev.ferry.client;
 
+import static dev.ferry.client.ConfigCheck.CLIENT;
+
 import dev.ferry.api.Message;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
 import java.util.Objects;
@@ -20,7 +22,7 @@ public record Subscription(String topic, String expressionType, String expressio
 
     public Subscription {
         Message.validateTopic(topic);
-        ConfigCheck.notBlank("expressionType", expressionType);
+        CLIENT.notBlank("expressionType", expressionType);
         expression = expression == null || expression.isBlank() ? "*" : expression.trim();
         Objects.requireNonNull(expression, "expression");
     }

@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.format.ConfigProblems;
 import java.util.Objects;
 
 /**
@@ -10,11 +11,12 @@ import java.util.Objects;
  * @param secretKey the password
  */
 public record Credentials(String accessKey, String secretKey) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     public Credentials {
-        Validation.require(accessKey != null && !accessKey.isBlank(), "accessKey", accessKey, "must not be blank");
+        CHECK.require(accessKey != null && !accessKey.isBlank(), "accessKey", accessKey, "must not be blank");
         // the value is not shown: it is a secret
-        Validation.require(secretKey != null && !secretKey.isEmpty(), "secretKey", "(hidden)", "must not be empty");
+        CHECK.require(secretKey != null && !secretKey.isEmpty(), "secretKey", "(hidden)", "must not be empty");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.remoting.protocol.SerializeType;
 import java.time.Duration;
 import java.util.Objects;
@@ -25,16 +26,17 @@ public record RemotingClientConfig(int ioThreads, int callbackThreads, Duration 
                                    Duration maxIdleTime, int asyncPermits, int onewayPermits, Duration scanInterval,
                                    SerializeType serializeType, TlsConfig tls,
                                    Optional<Credentials> credentials) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     public RemotingClientConfig {
-        Validation.require(ioThreads > 0, "ioThreads", ioThreads, "must be positive");
-        Validation.require(callbackThreads > 0, "callbackThreads", callbackThreads, "must be positive");
-        Validation.positive("connectTimeout", connectTimeout);
-        Validation.require(maxFrameLength >= 8, "maxFrameLength", maxFrameLength, "must be at least 8 bytes");
-        Validation.positive("maxIdleTime", maxIdleTime);
-        Validation.require(asyncPermits > 0, "asyncPermits", asyncPermits, "must be positive");
-        Validation.require(onewayPermits > 0, "onewayPermits", onewayPermits, "must be positive");
-        Validation.positive("scanInterval", scanInterval);
+        CHECK.require(ioThreads > 0, "ioThreads", ioThreads, "must be positive");
+        CHECK.require(callbackThreads > 0, "callbackThreads", callbackThreads, "must be positive");
+        CHECK.positive("connectTimeout", connectTimeout);
+        CHECK.require(maxFrameLength >= 8, "maxFrameLength", maxFrameLength, "must be at least 8 bytes");
+        CHECK.positive("maxIdleTime", maxIdleTime);
+        CHECK.require(asyncPermits > 0, "asyncPermits", asyncPermits, "must be positive");
+        CHECK.require(onewayPermits > 0, "onewayPermits", onewayPermits, "must be positive");
+        CHECK.positive("scanInterval", scanInterval);
         Objects.requireNonNull(serializeType, "serializeType");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(credentials, "credentials");

@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.format.ConfigProblems;
 import java.time.Duration;
 
 /**
@@ -33,36 +34,37 @@ public record RemotingLimits(int maxConnections, int maxConnectionsPerAddress, l
                              long maxInboundBytesPerConnection, Duration frameTimeout, Duration firstRequestTimeout,
                              int writeBufferLowWaterMark, int writeBufferHighWaterMark, long maxOutboundBytes,
                              Duration writeStallTimeout) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     /** The least {@code maxOutboundBytes}: one large admin answer (all topics' configs) must fit. */
     public static final long MIN_OUTBOUND_BYTES = 1L << 20;
 
     public RemotingLimits {
-        Validation.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
+        CHECK.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
         // one above maxConnections is allowed: it means no share per address
-        Validation.require(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress", maxConnectionsPerAddress,
+        CHECK.require(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress", maxConnectionsPerAddress,
                 "must be positive");
-        Validation.require(maxInboundBytesPerConnection >= RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH,
+        CHECK.require(maxInboundBytesPerConnection >= RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH,
                 "maxInboundBytesPerConnection", maxInboundBytesPerConnection, "must be at least the largest frame, "
                         + RemotingServerConfig.DEFAULT_MAX_FRAME_LENGTH + " bytes");
-        Validation.require(maxInboundBytes >= maxInboundBytesPerConnection, "maxInboundBytes", maxInboundBytes,
+        CHECK.require(maxInboundBytes >= maxInboundBytesPerConnection, "maxInboundBytes", maxInboundBytes,
                 "must be at least maxInboundBytesPerConnection (" + maxInboundBytesPerConnection + ")");
-        Validation.positive("frameTimeout", frameTimeout);
-        Validation.positive("firstRequestTimeout", firstRequestTimeout);
+        CHECK.positive("frameTimeout", frameTimeout);
+        CHECK.positive("firstRequestTimeout", firstRequestTimeout);
         checkOutbound(writeBufferLowWaterMark, writeBufferHighWaterMark, maxOutboundBytes, writeStallTimeout);
     }
 
     /** The checks of the outbound limits, which a server's own config repeats. */
     static void checkOutbound(int writeBufferLowWaterMark, int writeBufferHighWaterMark, long maxOutboundBytes,
                               Duration writeStallTimeout) {
-        Validation.require(writeBufferLowWaterMark > 0, "writeBufferLowWaterMark", writeBufferLowWaterMark,
+        CHECK.require(writeBufferLowWaterMark > 0, "writeBufferLowWaterMark", writeBufferLowWaterMark,
                 "must be positive");
-        Validation.require(writeBufferHighWaterMark >= writeBufferLowWaterMark, "writeBufferHighWaterMark",
+        CHECK.require(writeBufferHighWaterMark >= writeBufferLowWaterMark, "writeBufferHighWaterMark",
                 writeBufferHighWaterMark, "must be at least writeBufferLowWaterMark (" + writeBufferLowWaterMark + ")");
-        Validation.require(maxOutboundBytes >= Math.max(MIN_OUTBOUND_BYTES, writeBufferHighWaterMark),
+        CHECK.require(maxOutboundBytes >= Math.max(MIN_OUTBOUND_BYTES, writeBufferHighWaterMark),
                 "maxOutboundBytes", maxOutboundBytes, "must be at least " + MIN_OUTBOUND_BYTES
                         + " bytes and at least writeBufferHighWaterMark (" + writeBufferHighWaterMark + ")");
-        Validation.positive("writeStallTimeout", writeStallTimeout);
+        CHECK.positive("writeStallTimeout", writeStallTimeout);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.format.ConfigProblems;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -35,30 +36,31 @@ public record RemotingServerConfig(String host, int port, int ioThreads, int max
                                    int maxConnectionsPerAddress, Duration firstRequestTimeout,
                                    int writeBufferLowWaterMark, int writeBufferHighWaterMark, long maxOutboundBytes,
                                    Duration writeStallTimeout) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
 
     public RemotingServerConfig {
         Objects.requireNonNull(host, "host");
-        Validation.require(port >= 0 && port <= 65535, "port", port, "must be within 0..65535");
-        Validation.require(ioThreads > 0, "ioThreads", ioThreads, "must be positive");
-        Validation.require(maxFrameLength >= 8, "maxFrameLength", maxFrameLength, "must be at least 8 bytes");
-        Validation.positive("maxIdleTime", maxIdleTime);
-        Validation.require(asyncPermits > 0, "asyncPermits", asyncPermits, "must be positive");
-        Validation.require(onewayPermits > 0, "onewayPermits", onewayPermits, "must be positive");
-        Validation.positive("scanInterval", scanInterval);
-        Validation.notNegative("shutdownTimeout", shutdownTimeout);
+        CHECK.require(port >= 0 && port <= 65535, "port", port, "must be within 0..65535");
+        CHECK.require(ioThreads > 0, "ioThreads", ioThreads, "must be positive");
+        CHECK.require(maxFrameLength >= 8, "maxFrameLength", maxFrameLength, "must be at least 8 bytes");
+        CHECK.positive("maxIdleTime", maxIdleTime);
+        CHECK.require(asyncPermits > 0, "asyncPermits", asyncPermits, "must be positive");
+        CHECK.require(onewayPermits > 0, "onewayPermits", onewayPermits, "must be positive");
+        CHECK.positive("scanInterval", scanInterval);
+        CHECK.notNegative("shutdownTimeout", shutdownTimeout);
         Objects.requireNonNull(tls, "tls");
-        Validation.require(maxInboundBytesPerConnection >= maxFrameLength, "maxInboundBytesPerConnection",
+        CHECK.require(maxInboundBytesPerConnection >= maxFrameLength, "maxInboundBytesPerConnection",
                 maxInboundBytesPerConnection, "must be at least maxFrameLength (" + maxFrameLength + ")");
-        Validation.require(maxInboundBytes >= maxInboundBytesPerConnection, "maxInboundBytes", maxInboundBytes,
+        CHECK.require(maxInboundBytes >= maxInboundBytesPerConnection, "maxInboundBytes", maxInboundBytes,
                 "must be at least maxInboundBytesPerConnection (" + maxInboundBytesPerConnection + ")");
-        Validation.positive("frameTimeout", frameTimeout);
-        Validation.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
+        CHECK.positive("frameTimeout", frameTimeout);
+        CHECK.require(maxConnections > 0, "maxConnections", maxConnections, "must be positive");
         // one above maxConnections is allowed: it means no share per address
-        Validation.require(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress", maxConnectionsPerAddress,
+        CHECK.require(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress", maxConnectionsPerAddress,
                 "must be positive");
-        Validation.positive("firstRequestTimeout", firstRequestTimeout);
+        CHECK.positive("firstRequestTimeout", firstRequestTimeout);
         RemotingLimits.checkOutbound(writeBufferLowWaterMark, writeBufferHighWaterMark, maxOutboundBytes,
                 writeStallTimeout);
     }

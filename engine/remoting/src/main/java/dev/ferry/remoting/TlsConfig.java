@@ -1,5 +1,6 @@
 package dev.ferry.remoting;
 
+import dev.ferry.format.ConfigProblems;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -18,6 +19,7 @@ import java.util.Objects;
  */
 public record TlsConfig(Mode mode, Path certificateChain, Path privateKey, Path trustCertificates,
                         boolean needClientAuth, boolean verifyHostname) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     /** How a server treats TLS (Apache's {@code tls.server.mode}). */
     public enum Mode {
@@ -43,16 +45,16 @@ public record TlsConfig(Mode mode, Path certificateChain, Path privateKey, Path 
 
     public TlsConfig {
         Objects.requireNonNull(mode, "mode");
-        Validation.require((certificateChain == null) == (privateKey == null), "tlsKeyPath", privateKey,
+        CHECK.require((certificateChain == null) == (privateKey == null), "tlsKeyPath", privateKey,
                 "a certificate and its key are given together");
-        Validation.require(!needClientAuth || trustCertificates != null, "tlsTrustCertPath", trustCertificates,
+        CHECK.require(!needClientAuth || trustCertificates != null, "tlsTrustCertPath", trustCertificates,
                 "requiring client certificates needs the certificates to trust");
     }
 
     /** A server in {@code mode} presenting {@code certificateChain}. */
     public static TlsConfig server(Mode mode, Path certificateChain, Path privateKey) {
         if (mode != Mode.DISABLED) {
-            Validation.require(certificateChain != null, "tlsCertPath", null, "a TLS server needs a certificate");
+            CHECK.require(certificateChain != null, "tlsCertPath", null, "a TLS server needs a certificate");
         }
         return new TlsConfig(mode, certificateChain, privateKey, null, false, true);
     }

@@ -7,16 +7,16 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Remoting knows frames and Netty, no business (docs/architecture.md, Modules). */
+/** Remoting knows frames and Netty, no business; of Ferry only the format below it (docs/architecture.md, Modules). */
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.remoting");
 
     @Test
-    void shouldDependOnNettyJacksonAndTheJdkOnly() {
+    void shouldDependOnTheFormatNettyJacksonAndTheJdkOnly() {
         classes()
-                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.remoting..", "io.netty..",
-                        "com.fasterxml.jackson..", "java..", "javax.net.ssl..", "javax.crypto..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.remoting..", "dev.ferry.format..",
+                        "io.netty..", "com.fasterxml.jackson..", "java..", "javax.net.ssl..", "javax.crypto..")
                 .check(CLASSES);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.ConfigProblems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -46,6 +47,9 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
                           double diskCleanRatio, double diskRejectRatio, Duration diskCheckInterval,
                           int indexHashSlots, int indexMaxEntries, int maxEntriesScannedPerRead,
                           Path commitLogDir, Set<Integer> deleteHours, ZoneId deleteZone) {
+    /** The store's wording of a bad value ({@code store.key=value: rule}); the first one throws. */
+    private static final ConfigProblems CHECK = ConfigProblems.failingFast((key, value, rule) -> "store." + key + "="
+            + value + ": " + rule);
 
     /** Smallest segment that still holds one maximal fixed header plus the end-of-segment marker. */
     static final int MIN_SEGMENT_SIZE = 4096;
@@ -56,72 +60,35 @@ public record StoreConfig(Path storeDir, int commitLogSegmentSize, int consumeQu
         Objects.requireNonNull(commitLogDir, "commitLogDir");
         deleteHours = Set.copyOf(Objects.requireNonNull(deleteHours, "deleteHours"));
         for (int hour : deleteHours) {
-            if (hour < 0 || hour > 23) {
-                throw invalid("deleteHours", deleteHours, "hours of the day are 0..23");
-            }
+            CHECK.require(hour >= 0 && hour <= 23, "deleteHours", deleteHours, "hours of the day are 0..23");
         }
         Objects.requireNonNull(deleteZone, "deleteZone");
-        requireAtLeast("commitLogSegmentSize", commitLogSegmentSize, MIN_SEGMENT_SIZE);
-        requireAtLeast("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment, 1);
-        if ((long) consumeQueueEntriesPerSegment * ConsumeQueue.ENTRY_SIZE > Integer.MAX_VALUE) {
-            throw invalid("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment,
-                "must fit a segment of at most 2 GiB");
-        }
-        requirePositive("flushInterval", flushInterval);
-        requirePositive("indexFlushInterval", indexFlushInterval);
-        requirePositive("syncFlushTimeout", syncFlushTimeout);
-        requireNotNegative("groupCommitLinger", groupCommitLinger);
-        requireAtLeast("maxMessageBodySize", maxMessageBodySize, 0);
-        requirePositive("fileRetention", fileRetention);
-        requirePositive("retentionCheckInterval", retentionCheckInterval);
-        requireRatio("diskCleanRatio", diskCleanRatio);
-        requireRatio("diskRejectRatio", diskRejectRatio);
-        if (diskRejectRatio < diskCleanRatio) {
-            throw invalid("diskRejectRatio", diskRejectRatio, "must be >= diskCleanRatio " + diskCleanRatio);
-        }
-        requireNotNegative("diskCheckInterval", diskCheckInterval);
-        requireAtLeast("indexHashSlots", indexHashSlots, 1);
-        requireAtLeast("indexMaxEntries", indexMaxEntries, 1);
-        if (IndexFile.fileSize(indexHashSlots, indexMaxEntries) > Integer.MAX_VALUE) {
-            throw invalid("indexMaxEntries", indexMaxEntries, "with indexHashSlots " + indexHashSlots
-                + " makes an index file larger than 2 GiB");
-        }
-        requireAtLeast("maxEntriesScannedPerRead", maxEntriesScannedPerRead, 1);
+        CHECK.atLeast("commitLogSegmentSize", commitLogSegmentSize, MIN_SEGMENT_SIZE);
+        CHECK.atLeast("consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment, 1);
+        CHECK.require((long) consumeQueueEntriesPerSegment * ConsumeQueue.ENTRY_SIZE <= Integer.MAX_VALUE,
+                "consumeQueueEntriesPerSegment", consumeQueueEntriesPerSegment, "must fit a segment of at most 2 GiB");
+        CHECK.positive("flushInterval", flushInterval);
+        CHECK.positive("indexFlushInterval", indexFlushInterval);
+        CHECK.positive("syncFlushTimeout", syncFlushTimeout);
+        CHECK.notNegative("groupCommitLinger", groupCommitLinger);
+        CHECK.atLeast("maxMessageBodySize", maxMessageBodySize, 0);
+        CHECK.positive("fileRetention", fileRetention);
+        CHECK.positive("retentionCheckInterval", retentionCheckInterval);
+        CHECK.fraction("diskCleanRatio", diskCleanRatio);
+        CHECK.fraction("diskRejectRatio", diskRejectRatio);
+        CHECK.require(diskRejectRatio >= diskCleanRatio, "diskRejectRatio", diskRejectRatio,
+                "must be >= diskCleanRatio " + diskCleanRatio);
+        CHECK.notNegative("diskCheckInterval", diskCheckInterval);
+        CHECK.atLeast("indexHashSlots", indexHashSlots, 1);
+        CHECK.atLeast("indexMaxEntries", indexMaxEntries, 1);
+        CHECK.require(IndexFile.fileSize(indexHashSlots, indexMaxEntries) <= Integer.MAX_VALUE, "indexMaxEntries",
+                indexMaxEntries, "with indexHashSlots " + indexHashSlots + " makes an index file larger than 2 GiB");
+        CHECK.atLeast("maxEntriesScannedPerRead", maxEntriesScannedPerRead, 1);
     }
 
     /** A builder with RocketMQ's defaults. */
     public static Builder builder(Path storeDir) {
         return new Builder(storeDir);
-    }
-
-    private static void requireAtLeast(String key, long value, long min) {
-        if (value < min) {
-            throw invalid(key, value, "must be >= " + min);
-        }
-    }
-
-    private static void requirePositive(String key, Duration value) {
-        Objects.requireNonNull(value, key);
-        if (value.isNegative() || value.isZero()) {
-            throw invalid(key, value, "must be positive");
-        }
-    }
-
-    private static void requireNotNegative(String key, Duration value) {
-        Objects.requireNonNull(value, key);
-        if (value.isNegative()) {
-            throw invalid(key, value, "must not be negative");
-        }
-    }
-
-    private static void requireRatio(String key, double value) {
-        if (!(value > 0 && value <= 1)) {
-            throw invalid(key, value, "must be in (0, 1]");
-        }
-    }
-
-    private static IllegalArgumentException invalid(String key, Object value, String rule) {
-        return new IllegalArgumentException("store." + key + "=" + value + ": " + rule);
     }
 
     /** Builds a validated {@link StoreConfig}. */

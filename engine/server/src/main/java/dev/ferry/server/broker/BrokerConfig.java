@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.Credentials;
@@ -81,29 +82,32 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule,
                            Optional<String> traceTopic, boolean autoCreateSubscriptionGroup,
                            TimerSettings timers) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     public static final int DEFAULT_PORT = 10911;
 
     public BrokerConfig {
-        require(NameRules.isValidBrokerName(brokerName), "brokerName", brokerName, NameRules.BROKER_NAME_RULE);
-        require(NameRules.isValidBrokerName(clusterName), "clusterName", clusterName, NameRules.BROKER_NAME_RULE);
+        CHECK.require(NameRules.isValidBrokerName(brokerName), "brokerName", brokerName,
+                NameRules.BROKER_NAME_RULE);
+        CHECK.require(NameRules.isValidBrokerName(clusterName), "clusterName", clusterName,
+                NameRules.BROKER_NAME_RULE);
         Objects.requireNonNull(host, "host");
-        require(port >= 0 && port <= 65535, "brokerPort", port, "must be within 0..65535");
+        CHECK.require(port >= 0 && port <= 65535, "brokerPort", port, "must be within 0..65535");
         nameServers = List.copyOf(Objects.requireNonNull(nameServers, "nameServers"));
         Objects.requireNonNull(storeDir, "storeDir");
-        require(defaultTopicQueues > 0 && defaultTopicQueues <= 1024, "defaultTopicQueues", defaultTopicQueues,
+        CHECK.require(defaultTopicQueues > 0 && defaultTopicQueues <= 1024, "defaultTopicQueues", defaultTopicQueues,
                 "must be within 1..1024");
-        require(maxMessageSize > 0, "maxMessageSize", maxMessageSize, "must be positive");
-        positive("registerInterval", registerInterval);
-        positive("offsetPersistInterval", offsetPersistInterval);
-        positive("channelExpiry", channelExpiry);
-        require(maxPullMessages > 0, "maxPullMessages", maxPullMessages, "must be positive");
+        CHECK.require(maxMessageSize > 0, "maxMessageSize", maxMessageSize, "must be positive");
+        CHECK.positive("registerInterval", registerInterval);
+        CHECK.positive("offsetPersistInterval", offsetPersistInterval);
+        CHECK.positive("channelExpiry", channelExpiry);
+        CHECK.require(maxPullMessages > 0, "maxPullMessages", maxPullMessages, "must be positive");
         Objects.requireNonNull(delayLevels, "delayLevels");
-        require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
-        positive("transactionCheckInterval", transactionCheckInterval);
-        require(transactionTimeout != null && !transactionTimeout.isNegative(), "transactionTimeout",
+        CHECK.require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
+        CHECK.positive("transactionCheckInterval", transactionCheckInterval);
+        CHECK.require(transactionTimeout != null && !transactionTimeout.isNegative(), "transactionTimeout",
                 transactionTimeout, "must not be negative");
-        require(transactionCheckMax > 0, "transactionCheckMax", transactionCheckMax, "must be positive");
+        CHECK.require(transactionCheckMax > 0, "transactionCheckMax", transactionCheckMax, "must be positive");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(remotingLimits, "remotingLimits");
         Objects.requireNonNull(tls, "tls");
@@ -111,18 +115,17 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(nameServerCredentials, "nameServerCredentials");
         Objects.requireNonNull(brokerRole, "brokerRole");
         Objects.requireNonNull(traceTopic, "traceTopic");
-        require(haPort == HA_PORT_AFTER_BROKER || haPort >= 0 && haPort <= 65535, "haListenPort", haPort,
+        CHECK.require(haPort == HA_PORT_AFTER_BROKER || haPort >= 0 && haPort <= 65535, "haListenPort", haPort,
                 "must be within 0..65535");
-        require(haPort <= 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
+        CHECK.require(haPort <= 0 || haPort != port, "haListenPort", haPort, "must differ from the broker's port");
         if (brokerRole.isMaster()) {
-            require(brokerId == MASTER_ID, "brokerId", brokerId, "a master's must be 0 (brokerRole = " + brokerRole
-                    + ")");
+            CHECK.require(brokerId == MASTER_ID, "brokerId", brokerId, "a master's must be 0 (brokerRole = "
+                    + brokerRole + ")");
         } else {
-            require(brokerId > MASTER_ID, "brokerId", brokerId, "a slave's must be 1 or more");
+            CHECK.require(brokerId > MASTER_ID, "brokerId", brokerId, "a slave's must be 1 or more");
         }
-        positive("slaveSyncInterval", slaveSyncInterval);
-        require(ioThreads > 0 && ioThreads <= MAX_IO_THREADS, "ioThreads", ioThreads,
-                "must be within 1.." + MAX_IO_THREADS);
+        CHECK.positive("slaveSyncInterval", slaveSyncInterval);
+        CHECK.within("ioThreads", ioThreads, 1, MAX_IO_THREADS);
         Objects.requireNonNull(haLimits, "haLimits");
         Objects.requireNonNull(firstOffsetRule, "firstOffsetRule");
         Objects.requireNonNull(timers, "timers");
@@ -152,16 +155,6 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return -1;
         }
         return port == 0 ? 0 : boundPort + 1;
-    }
-
-    private static void require(boolean ok, String key, Object value, String rule) {
-        if (!ok) {
-            throw new IllegalArgumentException(key + " = " + value + ": " + rule);
-        }
-    }
-
-    private static void positive(String key, Duration value) {
-        require(value != null && !value.isNegative() && !value.isZero(), key, value, "must be a positive duration");
     }
 
     /** The address clients reach this broker at. */

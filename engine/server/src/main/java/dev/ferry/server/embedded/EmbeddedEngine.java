@@ -1,5 +1,6 @@
 package dev.ferry.server.embedded;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.NameRules;
 import dev.ferry.remoting.Credentials;
@@ -250,9 +251,9 @@ public final class EmbeddedEngine implements AutoCloseable {
 
         /** Every setting that cannot be used, each named; empty when the engine can be started. */
         public List<Problem> problems() {
-            List<Problem> problems = new ArrayList<>();
+            ConfigProblems problems = ConfigProblems.collecting(ConfigProblems.KEY_EQUALS_VALUE);
             build(problems, new ArrayList<>());
-            return problems;
+            return problems.problems().stream().map(p -> new Problem(p.key(), p.value(), p.rule())).toList();
         }
 
         /**
@@ -262,13 +263,10 @@ public final class EmbeddedEngine implements AutoCloseable {
          * @throws RuntimeException         when the engine cannot start (a port in use, an unreadable store)
          */
         public EmbeddedEngine start() {
-            List<Problem> problems = new ArrayList<>();
+            ConfigProblems problems = ConfigProblems.collecting(ConfigProblems.KEY_EQUALS_VALUE);
             List<String> warnings = new ArrayList<>();
             FerryServerConfig config = build(problems, warnings);
-            if (!problems.isEmpty()) {
-                throw new IllegalArgumentException(problems.stream().map(Problem::toString)
-                        .reduce((a, b) -> a + "; " + b).orElseThrow());
-            }
+            problems.throwIfAny();
             warnings.forEach(line -> LOG.log(System.Logger.Level.WARNING, line));
             FerryServer server = new FerryServer(config, clock, threadFactory != null ? threadFactory
                     : daemonThreads());
@@ -292,12 +290,12 @@ public final class EmbeddedEngine implements AutoCloseable {
          * The server's config, or {@code null} with the reasons in {@code problems}; the engine config file's
          * warning (Apache keys Ferry ignores) goes to {@code warnings}.
          */
-        private FerryServerConfig build(List<Problem> problems, List<String> warnings) {
+        private FerryServerConfig build(ConfigProblems problems, List<String> warnings) {
             FerryServerConfig.Builder builder = FerryServerConfig.builder(storeDir);
-            check(problems, host != null && !host.isBlank(), "host", host, "must not be blank");
-            check(problems, namesrvPort >= 0 && namesrvPort <= 65535, "namesrvPort", namesrvPort,
+            problems.require(host != null && !host.isBlank(), "host", host, "must not be blank");
+            problems.require(namesrvPort >= 0 && namesrvPort <= 65535, "namesrvPort", namesrvPort,
                     "must be between 0 (any free port) and 65535");
-            check(problems, brokerPort >= 0 && brokerPort <= 65535, "brokerPort", brokerPort,
+            problems.require(brokerPort >= 0 && brokerPort <= 65535, "brokerPort", brokerPort,
                     "must be between 0 (any free port) and 65535");
             if (host != null && !host.isBlank()) {
                 builder.host(host.trim());
@@ -309,15 +307,15 @@ public final class EmbeddedEngine implements AutoCloseable {
                         builder.role(FerryServerConfig.Role.BROKER).nameServers(addresses));
             }
             if (brokerId != null) {
-                check(problems, brokerId >= 0, "brokerId", brokerId, "must be 0 (a master) or more (a slave)");
-                check(problems, brokerId == 0 || nameServer != null, "brokerId", brokerId,
+                problems.require(brokerId >= 0, "brokerId", brokerId, "must be 0 (a master) or more (a slave)");
+                problems.require(brokerId == 0 || nameServer != null, "brokerId", brokerId,
                         "a slave needs nameServer: its master registers with the cluster's name servers");
                 long id = brokerId;
                 // a slave unless the engine config file says which role
                 builder.broker(b -> b.brokerId(id).brokerRole(id > 0 ? BrokerRole.SLAVE : BrokerRole.ASYNC_MASTER));
             }
             if (commitLogSegmentSize != null) {
-                check(problems, commitLogSegmentSize >= MIN_SEGMENT_SIZE, "commitLogSegmentSize",
+                problems.require(commitLogSegmentSize >= MIN_SEGMENT_SIZE, "commitLogSegmentSize",
                         commitLogSegmentSize, "must be at least " + MIN_SEGMENT_SIZE + " bytes");
                 builder.commitLogSegmentSize(Math.max(MIN_SEGMENT_SIZE, commitLogSegmentSize));
             }
@@ -331,12 +329,12 @@ public final class EmbeddedEngine implements AutoCloseable {
                         .ifPresent(builder::flushMode);
             }
             if (brokerName != null) {
-                check(problems, NameRules.isValidBrokerName(brokerName), "brokerName", brokerName,
+                problems.require(NameRules.isValidBrokerName(brokerName), "brokerName", brokerName,
                         NameRules.BROKER_NAME_RULE);
                 builder.brokerName(brokerName);
             }
             if (clusterName != null) {
-                check(problems, NameRules.isValidBrokerName(clusterName), "clusterName", clusterName,
+                problems.require(NameRules.isValidBrokerName(clusterName), "clusterName", clusterName,
                         NameRules.BROKER_NAME_RULE);
                 builder.clusterName(clusterName);
             }
@@ -346,7 +344,7 @@ public final class EmbeddedEngine implements AutoCloseable {
             try {
                 FerryServerProperties.read(builder, engineConfig).warning().ifPresent(warnings::add);
             } catch (IllegalArgumentException e) {
-                problems.add(new Problem("engineConfig", engineConfig.stringPropertyNames(), e.getMessage()));
+                problems.add("engineConfig", engineConfig.stringPropertyNames(), e.getMessage());
             }
             if (!problems.isEmpty()) {
                 return null;
@@ -354,7 +352,8 @@ public final class EmbeddedEngine implements AutoCloseable {
             try {
                 return builder.build();
             } catch (IllegalArgumentException e) {
-                problems.add(fromConfig(e.getMessage()));
+                Problem problem = fromConfig(e.getMessage());
+                problems.add(problem.property(), problem.value(), problem.rule());
                 return null;
             }
         }
@@ -373,19 +372,12 @@ public final class EmbeddedEngine implements AutoCloseable {
             return new Problem("engineConfig", engineConfig.stringPropertyNames(), message);
         }
 
-        private static void check(List<Problem> problems, boolean ok, String property, Object value, String rule) {
-            if (!ok) {
-                problems.add(new Problem(property, value, rule));
-            }
-        }
-
-        private static <T> Optional<T> parse(List<Problem> problems, String property, String value,
+        private static <T> Optional<T> parse(ConfigProblems problems, String property, String value,
                                                        Function<String, T> parser, String rule) {
             try {
                 return Optional.of(parser.apply(value));
             } catch (RuntimeException e) {
-                problems.add(new Problem(property, value, rule + (e.getMessage() == null ? "" : " (" + e.getMessage()
-                        + ")")));
+                problems.add(property, value, rule + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
                 return Optional.empty();
             }
         }

@@ -1,5 +1,6 @@
 package dev.ferry.server.metrics;
 
+import dev.ferry.format.ConfigProblems;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -23,6 +24,7 @@ import java.util.Objects;
  */
 public record MetricsConfig(ExporterType exporterType, String host, int port, Duration headerTimeout,
                             Duration idleTimeout, int maxConnections, int maxHeaderBytes, int scrapeThreads) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
     public static final int DEFAULT_PORT = 5557;
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(120);
@@ -54,14 +56,14 @@ public record MetricsConfig(ExporterType exporterType, String host, int port, Du
     public MetricsConfig {
         Objects.requireNonNull(exporterType, "exporterType");
         Objects.requireNonNull(host, "host");
-        require(port >= 0 && port <= 65535, "metricsPromExporterPort", port, "must be within 0..65535");
+        CHECK.require(port >= 0 && port <= 65535, "metricsPromExporterPort", port, "must be within 0..65535");
         requireTimeout("metricsHeaderTimeout", headerTimeout);
         requireTimeout("metricsIdleTimeout", idleTimeout);
-        require(maxConnections >= 1 && maxConnections <= 1024, "metricsMaxConnections", maxConnections,
+        CHECK.require(maxConnections >= 1 && maxConnections <= 1024, "metricsMaxConnections", maxConnections,
                 "must be within 1..1024");
-        require(maxHeaderBytes >= 1024 && maxHeaderBytes <= 65536, "metricsMaxHeaderBytes", maxHeaderBytes,
+        CHECK.require(maxHeaderBytes >= 1024 && maxHeaderBytes <= 65536, "metricsMaxHeaderBytes", maxHeaderBytes,
                 "must be within 1024..65536");
-        require(scrapeThreads >= 1 && scrapeThreads <= 16, "metricsScrapeThreads", scrapeThreads,
+        CHECK.require(scrapeThreads >= 1 && scrapeThreads <= 16, "metricsScrapeThreads", scrapeThreads,
                 "must be within 1..16");
     }
 
@@ -85,15 +87,9 @@ public record MetricsConfig(ExporterType exporterType, String host, int port, Du
         return new Builder(this);
     }
 
-    private static void require(boolean ok, String key, Object value, String rule) {
-        if (!ok) {
-            throw new IllegalArgumentException(key + " = " + value + ": " + rule);
-        }
-    }
-
     private static void requireTimeout(String key, Duration value) {
         Objects.requireNonNull(value, key);
-        require(!value.isNegative() && !value.isZero() && value.compareTo(MAX_TIMEOUT) <= 0, key, value,
+        CHECK.require(!value.isNegative() && !value.isZero() && value.compareTo(MAX_TIMEOUT) <= 0, key, value,
                 "must be positive and at most 1h");
     }
 

@@ -1,5 +1,6 @@
 package dev.ferry.server.namesrv;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.TlsConfig;
 import java.nio.file.Path;
@@ -36,35 +37,30 @@ public record NameServerConfig(String host, int port, Duration brokerExpiry, Dur
                                Optional<Path> kvConfigPath, int maxRegistrationBytes, int registerQueueCapacity,
                                int routeQueueCapacity, RemotingLimits remotingLimits, TlsConfig tls,
                                boolean authenticateRouteQueries) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     public static final int DEFAULT_PORT = 9876;
 
     public NameServerConfig {
         Objects.requireNonNull(host, "host");
-        require(port >= 0 && port <= 65535, "namesrvPort", port, "must be within 0..65535");
-        require(brokerExpiry != null && brokerExpiry.toMillis() > 0, "brokerExpiry", brokerExpiry,
+        CHECK.require(port >= 0 && port <= 65535, "namesrvPort", port, "must be within 0..65535");
+        CHECK.require(brokerExpiry != null && brokerExpiry.toMillis() > 0, "brokerExpiry", brokerExpiry,
                 "must be a positive duration");
-        require(scanInterval != null && scanInterval.toMillis() > 0, "scanInterval", scanInterval,
+        CHECK.require(scanInterval != null && scanInterval.toMillis() > 0, "scanInterval", scanInterval,
                 "must be a positive duration");
-        require(maxTopics > 0, "maxTopics", maxTopics, "must be positive");
-        require(maxTopicsPerBroker > 0, "nameServerMaxTopicsPerBroker", maxTopicsPerBroker, "must be positive");
-        require(maxBrokers > 0, "maxBrokers", maxBrokers, "must be positive");
-        require(maxBrokersPerAddress > 0, "nameServerMaxBrokersPerAddress", maxBrokersPerAddress,
+        CHECK.require(maxTopics > 0, "maxTopics", maxTopics, "must be positive");
+        CHECK.require(maxTopicsPerBroker > 0, "nameServerMaxTopicsPerBroker", maxTopicsPerBroker, "must be positive");
+        CHECK.require(maxBrokers > 0, "maxBrokers", maxBrokers, "must be positive");
+        CHECK.require(maxBrokersPerAddress > 0, "nameServerMaxBrokersPerAddress", maxBrokersPerAddress,
                 "must be positive");
-        require(maxKvBytes >= 1024 && maxKvBytes <= 1L << 30, "nameServerMaxKvBytes", maxKvBytes,
+        CHECK.require(maxKvBytes >= 1024 && maxKvBytes <= 1L << 30, "nameServerMaxKvBytes", maxKvBytes,
                 "must be within 1024..1073741824");
         Objects.requireNonNull(kvConfigPath, "kvConfigPath");
-        require(maxRegistrationBytes > 0, "maxRegistrationBytes", maxRegistrationBytes, "must be positive");
-        require(registerQueueCapacity > 0, "registerQueueCapacity", registerQueueCapacity, "must be positive");
-        require(routeQueueCapacity > 0, "routeQueueCapacity", routeQueueCapacity, "must be positive");
+        CHECK.require(maxRegistrationBytes > 0, "maxRegistrationBytes", maxRegistrationBytes, "must be positive");
+        CHECK.require(registerQueueCapacity > 0, "registerQueueCapacity", registerQueueCapacity, "must be positive");
+        CHECK.require(routeQueueCapacity > 0, "routeQueueCapacity", routeQueueCapacity, "must be positive");
         Objects.requireNonNull(remotingLimits, "remotingLimits");
         Objects.requireNonNull(tls, "tls");
-    }
-
-    private static void require(boolean ok, String key, Object value, String rule) {
-        if (!ok) {
-            throw new IllegalArgumentException(key + " = " + value + ": " + rule);
-        }
     }
 
     /** RocketMQ's defaults: 127.0.0.1:9876, brokers expire after 120 s, scanned every 5 s. */
