@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.TlsConfig;
@@ -35,6 +36,7 @@ import java.util.function.BiConsumer;
  * reason. docs/operations.md has the table.
  */
 public final class FerryServerProperties {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
     private static final System.Logger LOG = System.getLogger(FerryServerProperties.class.getName());
 
     /**
@@ -358,10 +360,8 @@ public final class FerryServerProperties {
 
     /** A file read after the builder was made may name its store directory, as Apache's do, but only that one. */
     private static void requireBuilderStoreDir(FerryServerConfig.Builder builder, String key, String value) {
-        if (!samePath(value, builder.storeDir().toString())) {
-            throw new IllegalArgumentException(key + " = " + value + ": this broker's store directory is "
-                    + builder.storeDir() + " (set by the launcher's --store-dir or the adapter's storeDir)");
-        }
+        CHECK.require(samePath(value, builder.storeDir().toString()), key, value, "this broker's store directory is "
+                + builder.storeDir() + " (set by the launcher's --store-dir or the adapter's storeDir)");
     }
 
     private static boolean samePath(String a, String b) {
@@ -382,39 +382,26 @@ public final class FerryServerProperties {
         switch (target.server.role()) {
             case NAME_SERVER -> target.server.namesrvPort(port);
             case BROKER -> target.server.brokerPort(port);
-            default -> throw new IllegalArgumentException("listenPort = " + value + ": a process running a name "
-                    + "server and a broker has two ports; set namesrvPort and brokerPort");
+            default -> CHECK.add("listenPort", value, "a process running a name server and a broker has two ports; "
+                    + "set namesrvPort and brokerPort");
         }
     }
 
     static int integer(String key, String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " = " + value + ": not an integer");
-        }
+        return CHECK.parse(key, value, Integer::parseInt, "not an integer").orElseThrow();
     }
 
     static long longValue(String key, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " = " + value + ": not an integer");
-        }
+        return CHECK.parse(key, value, Long::parseLong, "not an integer").orElseThrow();
     }
 
     static boolean bool(String key, String value) {
-        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException(key + " = " + value + ": expected true or false");
-        }
+        CHECK.require(value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"), key, value,
+                "expected true or false");
         return Boolean.parseBoolean(value);
     }
 
     private static FlushMode flushMode(String value) {
-        try {
-            return FlushMode.valueOf(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("flushMode = " + value + ": expected ASYNC_FLUSH or SYNC_FLUSH");
-        }
+        return CHECK.parse("flushMode", value, FlushMode::valueOf, "expected ASYNC_FLUSH or SYNC_FLUSH").orElseThrow();
     }
 }
