@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.format.NameRules;
 import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
@@ -35,6 +36,7 @@ import java.util.function.Consumer;
  */
 public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker, StoreConfig store, Path pluginDir,
                                 AuthConfig auth, MetricsConfig metrics, Role role) {
+    private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     /** What one process runs. */
     public enum Role {
@@ -115,18 +117,14 @@ public record FerryServerConfig(NameServerConfig nameServer, BrokerConfig broker
                 continue;
             }
             // the one rule for addresses, and a name server has a port of its own (not 0)
-            if (NameRules.addressProblem("namesrvAddr", address) != null
-                    || Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)) == 0) {
-                throw new IllegalArgumentException("namesrvAddr = " + value + ": '" + address
-                        + "' is not host:port with a port within 1..65535");
-            }
+            CHECK.require(NameRules.addressProblem("namesrvAddr", address) == null
+                    && Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)) != 0, "namesrvAddr", value,
+                    "'" + address + "' is not host:port with a port within 1..65535");
             if (!addresses.contains(address)) {
                 addresses.add(address);
             }
         }
-        if (addresses.isEmpty()) {
-            throw new IllegalArgumentException("namesrvAddr = " + value + ": names no name server (host:port;...)");
-        }
+        CHECK.require(!addresses.isEmpty(), "namesrvAddr", value, "names no name server (host:port;...)");
         return List.copyOf(addresses);
     }
 
