@@ -1,6 +1,7 @@
 package dev.ferry.api;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -18,5 +19,10 @@ class ArchitectureTest {
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.api..", "dev.ferry.format..",
                         "java..", "javax.naming..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void shouldHaveNoPackageCycles() {
+        slices().matching("dev.ferry.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ferry.spi;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -30,5 +31,10 @@ class ArchitectureTest {
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.ferry.spi..", "org.osgi.framework..",
                         "java..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void shouldHaveNoPackageCycles() {
+        slices().matching("dev.ferry.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 }

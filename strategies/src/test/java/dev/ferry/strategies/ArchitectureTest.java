@@ -1,6 +1,7 @@
 package dev.ferry.strategies;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -20,5 +21,10 @@ class ArchitectureTest {
                         // the JDK's JDBC data sources and JNDI, for the jdbc offset store
                         "javax.sql..", "javax.naming..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void shouldHaveNoPackageCycles() {
+        slices().matching("dev.ferry.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 }

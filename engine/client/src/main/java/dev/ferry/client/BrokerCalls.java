@@ -1,7 +1,7 @@
 package dev.ferry.client;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 

@@ -7,7 +7,7 @@ import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.UniqueMessageIds;
 import dev.ferry.remoting.NettyThreadLocals;
-import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.protocol.RequestCode;

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -28,5 +29,10 @@ class ArchitectureTest {
                 .that().doNotHaveFullyQualifiedName("dev.ferry.client.ClientMetrics")
                 .should().dependOnClassesThat().resideInAPackage("io.prometheus..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void shouldHaveNoPackageCycles() {
+        slices().matching("dev.ferry.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 }

@@ -2,6 +2,8 @@ package dev.ferry.remoting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingServer;
 import dev.ferry.remoting.protocol.ResponseCode;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -3,6 +3,9 @@ package dev.ferry.remoting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingServer;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.testing.Frames;
 import java.io.IOException;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.codec.CommandCodec;
+import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingServer;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.testing.TestCertificates;
 import io.netty.buffer.ByteBuf;

@@ -2,6 +2,7 @@ package dev.ferry.server;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -82,5 +83,10 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.ferry.server.broker..")
                 .should().dependOnClassesThat().resideInAPackage("dev.ferry.server.namesrv..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void shouldHaveNoPackageCycles() {
+        slices().matching("dev.ferry.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 }

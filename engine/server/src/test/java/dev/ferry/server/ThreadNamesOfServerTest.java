@@ -3,9 +3,9 @@ package dev.ferry.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.format.DaemonThreads;
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import java.nio.file.Path;

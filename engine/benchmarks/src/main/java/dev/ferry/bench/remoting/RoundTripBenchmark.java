@@ -1,10 +1,10 @@
 package dev.ferry.bench.remoting;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingServer;
 import io.netty.channel.ChannelHandlerContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -13,7 +13,7 @@ import dev.ferry.client.Producer;
 import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
-import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;

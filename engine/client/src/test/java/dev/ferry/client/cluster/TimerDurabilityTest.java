@@ -3,8 +3,8 @@ package dev.ferry.client.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

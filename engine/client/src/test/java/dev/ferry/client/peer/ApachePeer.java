@@ -1,9 +1,9 @@
 package dev.ferry.client.peer;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.TlsConfig;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;

@@ -1,6 +1,6 @@
 package dev.ferry.remoting.internal;
 
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;

@@ -1,6 +1,5 @@
 package dev.ferry.remoting.protocol;
 
-import dev.ferry.remoting.BadRequestException;
 
 /** A command's extension fields do not make the typed header asked for. */
 public class HeaderFormatException extends BadRequestException {

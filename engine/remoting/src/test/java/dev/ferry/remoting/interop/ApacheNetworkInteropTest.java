@@ -2,11 +2,11 @@ package dev.ferry.remoting.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingServer;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.SerializeType;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,10 +1,10 @@
 package dev.ferry.server.auth;
 
-import dev.ferry.remoting.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
 import dev.ferry.remoting.RequestSignature;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.AclInfo;

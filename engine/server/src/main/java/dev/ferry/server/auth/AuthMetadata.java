@@ -1,6 +1,6 @@
 package dev.ferry.server.auth;
 
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.AclInfo;
 import dev.ferry.remoting.protocol.body.UserInfo;

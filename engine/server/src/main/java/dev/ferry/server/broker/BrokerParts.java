@@ -1,6 +1,6 @@
 package dev.ferry.server.broker;
 
-import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.store.MessageArrivalListener;
 import dev.ferry.store.MessageStore;

@@ -1,8 +1,8 @@
 package dev.ferry.server.broker;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;

@@ -1,6 +1,5 @@
 package dev.ferry.server.broker;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.ha.HaIdentity;
 import dev.ferry.remoting.ha.HaSource;

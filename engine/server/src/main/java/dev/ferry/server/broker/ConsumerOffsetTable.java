@@ -1,7 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.NameRules;
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.server.files.JsonFile;

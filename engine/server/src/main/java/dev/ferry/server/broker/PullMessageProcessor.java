@@ -3,7 +3,7 @@ package dev.ferry.server.broker;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.PullFlags;
 import dev.ferry.format.SystemTopics;
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;

@@ -2,7 +2,7 @@ package dev.ferry.server.broker;
 
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SystemTopics;
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;

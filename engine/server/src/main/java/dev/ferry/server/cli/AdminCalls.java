@@ -1,7 +1,7 @@
 package dev.ferry.server.cli;
 
 import dev.ferry.remoting.Credentials;
-import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingException;
 import dev.ferry.remoting.TlsConfig;

@@ -2,7 +2,7 @@ package dev.ferry.server.namesrv;
 
 import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.ConnectionEvent;
-import dev.ferry.remoting.RemotingServer;
+import dev.ferry.remoting.endpoint.RemotingServer;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.server.auth.AccessGuard;
 import dev.ferry.server.auth.AuthMetadata;

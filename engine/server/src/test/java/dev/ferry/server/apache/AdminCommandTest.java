@@ -105,7 +105,7 @@ class AdminCommandTest {
     void shouldPrintTheBrokersHealthWhatItRefusedAndHowFullItsTablesAre() throws Exception {
         try (FerryServerFixture ferry = new FerryServerFixture(dir)) {
             String broker = "127.0.0.1:" + ferry.server().brokerPort();
-            try (dev.ferry.remoting.RemotingClient client = new dev.ferry.remoting.RemotingClient(
+            try (dev.ferry.remoting.endpoint.RemotingClient client = new dev.ferry.remoting.endpoint.RemotingClient(
                     dev.ferry.remoting.RemotingClientConfig.builder().build())) {
                 client.invokeSync(broker, dev.ferry.remoting.RemotingCommand.request(38)
                         .extField("consumerGroup", "bad group!").build(), java.time.Duration.ofSeconds(5));

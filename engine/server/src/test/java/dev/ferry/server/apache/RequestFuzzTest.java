@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingConnectException;
 import dev.ferry.remoting.RemotingSendException;
 import dev.ferry.remoting.RemotingTimeoutException;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.CompressedRegistration;

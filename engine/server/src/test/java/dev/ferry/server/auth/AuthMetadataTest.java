@@ -3,7 +3,7 @@ package dev.ferry.server.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

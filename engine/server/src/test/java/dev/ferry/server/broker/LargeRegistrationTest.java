@@ -2,10 +2,10 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.remoting.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.CompressedRegistration;
 import dev.ferry.remoting.protocol.body.DataVersion;

@@ -3,7 +3,7 @@ package dev.ferry.server.namesrv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ferry.remoting.RemotingClient;
+import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;

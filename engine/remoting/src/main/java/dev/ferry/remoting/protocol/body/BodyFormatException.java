@@ -1,6 +1,6 @@
 package dev.ferry.remoting.protocol.body;
 
-import dev.ferry.remoting.BadRequestException;
+import dev.ferry.remoting.protocol.BadRequestException;
 
 /** A command body is not the JSON its request code calls for. */
 public class BodyFormatException extends BadRequestException {

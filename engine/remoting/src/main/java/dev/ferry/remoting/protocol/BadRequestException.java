@@ -1,4 +1,4 @@
-package dev.ferry.remoting;
+package dev.ferry.remoting.protocol;
 
 /**
  * A request that cannot be served as sent: a field missing or malformed, a name breaking the rules, a body that is
@@ -7,13 +7,12 @@ package dev.ferry.remoting;
  */
 public class BadRequestException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
-    /** RocketMQ's SYSTEM_ERROR, what Apache's servers answer to a request they cannot decode. */
-    private static final int SYSTEM_ERROR = 1;
 
     private final int responseCode;
 
     public BadRequestException(String message) {
-        this(SYSTEM_ERROR, message);
+        // what Apache's servers answer to a request they cannot decode
+        this(ResponseCode.SYSTEM_ERROR, message);
     }
 
     public BadRequestException(int responseCode, String message) {
@@ -23,7 +22,7 @@ public class BadRequestException extends IllegalArgumentException {
 
     public BadRequestException(String message, Throwable cause) {
         super(message, cause);
-        this.responseCode = SYSTEM_ERROR;
+        this.responseCode = ResponseCode.SYSTEM_ERROR;
     }
 
     /** The response code to answer with. */

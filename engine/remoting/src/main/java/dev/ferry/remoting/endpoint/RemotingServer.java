@@ -1,5 +1,16 @@
-package dev.ferry.remoting;
+package dev.ferry.remoting.endpoint;
 
+import dev.ferry.remoting.ConnectionListener;
+import dev.ferry.remoting.InlineRule;
+import dev.ferry.remoting.ListenException;
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.RemotingServerConfig;
+import dev.ferry.remoting.RequestContext;
+import dev.ferry.remoting.RequestGuard;
+import dev.ferry.remoting.RequestObserver;
+import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.internal.ConnectionSlots;
 import dev.ferry.remoting.internal.EndpointRuntime;
 import dev.ferry.remoting.internal.EventLoops;

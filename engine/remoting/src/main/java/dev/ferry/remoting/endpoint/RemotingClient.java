@@ -1,5 +1,14 @@
-package dev.ferry.remoting;
+package dev.ferry.remoting.endpoint;
 
+import dev.ferry.remoting.ConnectionListener;
+import dev.ferry.remoting.RemoteChannel;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.RemotingConnectException;
+import dev.ferry.remoting.RemotingException;
+import dev.ferry.remoting.RemotingTimeoutException;
+import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.RequestSignature;
 import dev.ferry.remoting.internal.EndpointRuntime;
 import dev.ferry.remoting.internal.EventLoops;
 import dev.ferry.remoting.internal.NettyRemoteChannel;
