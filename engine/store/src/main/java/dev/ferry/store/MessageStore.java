@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * answers {@link #appendAsync} futures whose sync-flush timeout passed. Reads run on the callers' threads.
  * {@link #open} recovers on the calling thread before any of these start.
  */
-public final class MessageStore implements AutoCloseable {
+public final class MessageStore implements MessageWriter, MessageReader, ReplicationLog, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(MessageStore.class.getName());
     static final String ABORT_FILE = "abort";
     /**
@@ -189,6 +189,7 @@ public final class MessageStore implements AutoCloseable {
      * and must be brief (a timeout is answered from another thread). Appends made in turn by one thread are stored in
      * that order.
      */
+    @Override
     public CompletableFuture<AppendResult> appendAsync(MessageToStore message) {
         AppendResult result = appendUnflushed(message);
         if (!result.isStored()) {
@@ -238,6 +239,7 @@ public final class MessageStore implements AutoCloseable {
      * @throws IllegalArgumentException when the bytes do not continue this commit log as whole, intact entries
      * @throws IllegalStateException    when the store is closed or stopped by a failed write
      */
+    @Override
     public long appendReplicated(long offset, ByteBuffer entries) {
         if (closed) {
             throw new IllegalStateException("store is closed");
@@ -269,6 +271,7 @@ public final class MessageStore implements AutoCloseable {
      *
      * @throws IllegalArgumentException when {@code offset} is no longer on disk
      */
+    @Override
     public Optional<ByteBuffer> replicaChunk(long offset, int maxBytes) {
         return commitLog.replicaChunk(offset, maxBytes);
     }
@@ -277,6 +280,7 @@ public final class MessageStore implements AutoCloseable {
      * Where what {@link #replicaChunk} can read ends: under sync flush, appended entries reach their segment's file
      * only with the next force, so this may be behind {@link #commitLogEndOffset()}.
      */
+    @Override
     public long replicableEndOffset() {
         return commitLogFile.writtenOffset();
     }
@@ -285,6 +289,7 @@ public final class MessageStore implements AutoCloseable {
      * Reads up to {@code maxMessages} messages / {@code maxBytes} bytes (at least one message when any matches) from
      * a queue, starting at {@code offset}, applying {@code filter} on the tag code and then on the message.
      */
+    @Override
     public GetMessageResult getMessages(String topic, int queueId, long offset, int maxMessages, int maxBytes,
                                         MessageFilterPredicate filter) {
         Objects.requireNonNull(filter, "filter");
@@ -300,11 +305,13 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /** The queue's smallest readable offset (0 for an unknown queue). */
+    @Override
     public long minOffset(String topic, int queueId) {
         return consumeQueues.find(topic, queueId).map(ConsumeQueue::minOffset).orElse(0L);
     }
 
     /** The queue's next offset: one past its last dispatched message (0 for an unknown queue). */
+    @Override
     public long nextOffset(String topic, int queueId) {
         return consumeQueues.find(topic, queueId).map(ConsumeQueue::nextOffset).orElse(0L);
     }
@@ -324,6 +331,7 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /** The message stored at a commit-log offset. */
+    @Override
     public Optional<StoredMessageView> messageAt(long physicalOffset) {
         return commitLog.messageAt(physicalOffset);
     }
@@ -388,12 +396,19 @@ public final class MessageStore implements AutoCloseable {
         retention.expiryFloor(Objects.requireNonNull(floor, "floor"));
     }
 
+    @Override
+    public int maxEntrySize() {
+        return (int) Math.min(config.commitLogSegmentSize(), (long) config.maxMessageBodySize() + (1 << 20));
+    }
+
     /** Smallest commit-log offset still on disk. */
+    @Override
     public long commitLogMinOffset() {
         return commitLog.minOffset();
     }
 
     /** One past the last written commit-log byte. */
+    @Override
     public long commitLogEndOffset() {
         return commitLog.writtenOffset();
     }
@@ -416,6 +431,7 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /** One past the last commit-log entry dispatched to consume queues and index. */
+    @Override
     public long dispatchedOffset() {
         return dispatcher.dispatchedOffset();
     }

@@ -155,9 +155,9 @@ public final class Broker implements AutoCloseable {
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost,
                 (producer, half) -> messageAccess.mayDecide(producer, half),
                 new WaitRouting(schedule, timerRouting)::route);
-        this.send = new SendMessageProcessor(config, store, topics, registrations::registerSoon, storeHost, schedule,
-                retries, counters, subscriptionGroups, settings, replication.sendWait(), replication::appended,
-                timerRouting);
+        this.send = new SendMessageProcessor(() -> SendSettings.of(config, settings.values()), store, topics,
+                registrations::registerSoon, subscriptionGroups, retries, new WaitRouting(schedule, timerRouting),
+                counters, replication.sendWait(), replication::appended, storeHost);
         this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
         this.replies = new ReplyPushes(config.remotingLimits().maxOutboundBytes());
         this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,
@@ -184,8 +184,8 @@ public final class Broker implements AutoCloseable {
     /** The processors of every request the broker answers, over its parts. */
     private BrokerProcessors processors(BrokerSettings settings, RetryRouting retries, QueueLocks queueLocks,
                                         InlinePulls inlinePulls) {
-        PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, offsets, filters, hold,
-                clock, counters, subscriptionGroups, pullOffsets);
+        PullMessageProcessor pull = new PullMessageProcessor(PullSettings.of(config), store, topics, consumers, offsets,
+                filters, hold, clock, counters, subscriptionGroups, pullOffsets);
         ClientRequestProcessor client = new ClientRequestProcessor(consumers, producers, subscriptionGroups, retries,
                 filters, config.limits(), json, notices::changed, hold::onSubscriptionChanged);
         ReplyMessageProcessor reply = new ReplyMessageProcessor(topics, producers, replies, settings,

@@ -10,7 +10,7 @@ import dev.ferry.server.replica.ReplicaOutcome;
 import dev.ferry.server.replica.ReplicaWait;
 import dev.ferry.server.replica.ReplicaWriter;
 import dev.ferry.server.timer.TimerStore;
-import dev.ferry.store.MessageStore;
+import dev.ferry.store.ReplicationLog;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +33,7 @@ final class BrokerReplication implements AutoCloseable {
     static final long MAX_GAP = 256L << 20;
 
     private final BrokerConfig config;
-    private final MessageStore store;
+    private final ReplicationLog store;
     private final MasterCopy copy;
     private final ThreadFactory threads;
     private final LongSupplier nanoTime;
@@ -44,7 +44,7 @@ final class BrokerReplication implements AutoCloseable {
     private volatile String masterAddress;
     private volatile String haAddress = "";
 
-    BrokerReplication(BrokerConfig config, MessageStore store, MasterCopy copy, Duration slaveTimeout,
+    BrokerReplication(BrokerConfig config, ReplicationLog store, MasterCopy copy, Duration slaveTimeout,
                       ThreadFactory threads, LongSupplier nanoTime) {
         this.config = config;
         this.store = store;
@@ -198,9 +198,7 @@ final class BrokerReplication implements AutoCloseable {
 
             @Override
             public int maxEntrySize() {
-                // a message entry: the body, with room for its properties, topic and fixed fields
-                return (int) Math.min(store.config().commitLogSegmentSize(),
-                        (long) store.config().maxMessageBodySize() + (1 << 20));
+                return store.maxEntrySize();
             }
         };
     }

@@ -17,7 +17,7 @@ import dev.ferry.remoting.protocol.header.PullMessageResponseHeader;
 import dev.ferry.spi.FilterExpressionException;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.MessageFilterPredicate;
-import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageReader;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -28,11 +28,8 @@ import java.util.Optional;
  */
 final class PullMessageProcessor implements RequestProcessor {
 
-    private static final int DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
-    private static final long MAX_SUSPEND_MILLIS = 30_000;
-
-    private final BrokerConfig config;
-    private final MessageStore store;
+    private final PullSettings limits;
+    private final MessageReader store;
     private final TopicConfigTable topics;
     private final ConsumerGroups groups;
     private final ConsumerOffsetTable offsets;
@@ -43,14 +40,14 @@ final class PullMessageProcessor implements RequestProcessor {
     private final PullOffsets pullOffsets;
     private final SubscriptionGroupTable subscriptionGroups;
 
-    PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, ConsumerGroups groups,
+    PullMessageProcessor(PullSettings limits, MessageReader store, TopicConfigTable topics, ConsumerGroups groups,
                          ConsumerOffsetTable offsets, SubscriptionFilters filters, PullRequestHold hold, Clock clock,
                          TopicCounters counters, SubscriptionGroupTable subscriptionGroups,
                          PullOffsets pullOffsets) {
         this.pullOffsets = pullOffsets;
         this.subscriptionGroups = subscriptionGroups;
         this.counters = counters;
-        this.config = config;
+        this.limits = limits;
         this.store = store;
         this.topics = topics;
         this.groups = groups;
@@ -84,7 +81,7 @@ final class PullMessageProcessor implements RequestProcessor {
         if (topicProblem != null) {
             return error(request, ResponseCode.TOPIC_NOT_EXIST, topicProblem);
         }
-        long suspend = Math.min(Math.max(header.suspendTimeoutMillis(), 0), MAX_SUSPEND_MILLIS);
+        long suspend = Math.min(Math.max(header.suspendTimeoutMillis(), 0), limits.maxSuspendMillis());
         commitOffset(header);
         return pull(context, request, header, clock.millis() + suspend, true);
     }
@@ -174,8 +171,8 @@ final class PullMessageProcessor implements RequestProcessor {
             return error(request, ResponseCode.SYSTEM_ERROR, e.getMessage());
         }
 
-        int maxMessages = Math.min(Math.max(header.maxMsgNums(), 1), config.maxPullMessages());
-        int maxBytes = header.maxMsgBytes() == null || header.maxMsgBytes() <= 0 ? DEFAULT_MAX_BYTES
+        int maxMessages = Math.min(Math.max(header.maxMsgNums(), 1), limits.maxPullMessages());
+        int maxBytes = header.maxMsgBytes() == null || header.maxMsgBytes() <= 0 ? limits.defaultMaxBytes()
                 : header.maxMsgBytes();
         GetMessageResult result = store.getMessages(header.topic(), header.queueId(), header.queueOffset(),
                 maxMessages, maxBytes, filter);

@@ -20,7 +20,7 @@ import dev.ferry.server.replica.ReplicaWait;
 import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
-import dev.ferry.store.MessageStore;
+import dev.ferry.store.MessageWriter;
 import dev.ferry.store.MessageToStore;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * SEND_MESSAGE, SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE: validates, creates the topic on first
@@ -41,38 +42,39 @@ import java.util.concurrent.ThreadLocalRandom;
 final class SendMessageProcessor implements RequestProcessor {
     /** The most messages one batch may hold. */
     static final int MAX_BATCH_MESSAGES = 10_000;
-    private final BrokerConfig config;
-    private final MessageStore store;
+    private final Supplier<SendSettings> settings;
+    private final MessageWriter store;
     private final TopicConfigTable topics;
     private final Runnable topicsChanged;
-    private final WaitRouting waits;
-    private final RetryRouting retries;
-    private final TopicCounters counters;
     private final SubscriptionGroupTable groups;
-    private final BrokerSettings settings;
-    private volatile InetSocketAddress storeHost;
-
+    private final RetryRouting retries;
+    private final WaitRouting waits;
+    private final TopicCounters counters;
     /** What a send waits for after it is stored: slaves, for a SYNC_MASTER. */
     private final ReplicaWait replicas;
     /** Tells replication there is more to send. */
     private final Runnable appendedHint;
+    private volatile InetSocketAddress storeHost;
 
-    SendMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigTable topics, Runnable topicsChanged,
-                         InetSocketAddress storeHost, ScheduleService schedule, RetryRouting retries,
-                         TopicCounters counters, SubscriptionGroupTable groups, BrokerSettings settings,
-                         ReplicaWait replicas, Runnable appendedHint, TimerRouting timers) {
-        this.replicas = replicas;
-        this.appendedHint = appendedHint;
-        this.groups = groups;
+    /**
+     * @param settings      the settings as they are now, asked once per send
+     * @param topicsChanged called when a send created a topic, to announce it
+     */
+    SendMessageProcessor(Supplier<SendSettings> settings, MessageWriter store,
+                         TopicConfigTable topics, Runnable topicsChanged, SubscriptionGroupTable groups,
+                         RetryRouting retries, WaitRouting waits, TopicCounters counters, ReplicaWait replicas,
+                         Runnable appendedHint, InetSocketAddress storeHost) {
         this.settings = settings;
-        this.config = config;
         this.store = store;
         this.topics = topics;
         this.topicsChanged = topicsChanged;
-        this.storeHost = storeHost;
-        this.waits = new WaitRouting(schedule, timers);
+        this.groups = groups;
         this.retries = retries;
+        this.waits = waits;
         this.counters = counters;
+        this.replicas = replicas;
+        this.appendedHint = appendedHint;
+        this.storeHost = storeHost;
     }
 
     InetSocketAddress storeHost() {
@@ -92,6 +94,7 @@ final class SendMessageProcessor implements RequestProcessor {
             return error(request, ResponseCode.NO_PERMISSION, "Sending message to topic[" + header.topic()
                     + "] is forbidden.");
         }
+        SendSettings now = settings.get();
         boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || Boolean.TRUE.equals(header.batch());
         if (SystemTopics.isRetryTopic(header.topic())) {
             if (batch) {
@@ -103,7 +106,7 @@ final class SendMessageProcessor implements RequestProcessor {
                 return error(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, groups.refusal(group));
             }
         }
-        TopicConfig topic = topicFor(header);
+        TopicConfig topic = topicFor(header, now);
         if (topic == null) {
             return error(request, ResponseCode.TOPIC_NOT_EXIST, "topic[" + header.topic()
                     + "] not exist, apply first please!");
@@ -120,8 +123,8 @@ final class SendMessageProcessor implements RequestProcessor {
         }
         List<MessageToStore> messages;
         try {
-            messages = batch ? batch(request.body(), header, queueId, bornHost(context))
-                    : List.of(route(single(request.body(), header, queueId, bornHost(context)), header));
+            messages = batch ? batch(request.body(), header, queueId, bornHost(context), now)
+                    : List.of(route(single(request.body(), header, queueId, bornHost(context), now), header));
         } catch (BadRequestException e) {
             throw e;
         } catch (IllegalArgumentException e) {
@@ -130,10 +133,9 @@ final class SendMessageProcessor implements RequestProcessor {
             return error(request, e.code, e.getMessage());
         }
         for (MessageToStore message : messages) {
-            int maxMessageSize = settings.values().maxMessageSize();
-            if (message.body().length > maxMessageSize) {
+            if (message.body().length > now.maxMessageSize()) {
                 return error(request, ResponseCode.MESSAGE_ILLEGAL, "the message body size " + message.body().length
-                        + " is over the limit of " + maxMessageSize + " bytes");
+                        + " is over the limit of " + now.maxMessageSize() + " bytes");
             }
         }
         return append(context, request, header, queueId, messages);
@@ -279,17 +281,18 @@ final class SendMessageProcessor implements RequestProcessor {
                 .extField(MessageProperties.TRACE_SWITCH, "true").build();
     }
 
-    private MessageToStore single(byte[] body, SendMessageRequestHeader header, int queueId, InetSocketAddress born) {
+    private MessageToStore single(byte[] body, SendMessageRequestHeader header, int queueId, InetSocketAddress born,
+                                  SendSettings now) {
         if (body == null || body.length == 0) {
             throw new IllegalArgumentException("the message body is empty");
         }
         return toStore(header, queueId, born, header.flag(), body, header.properties() == null ? ""
-                : header.properties());
+                : header.properties(), now.clusterName());
     }
 
     /** Each message of a batch keeps its own flag, body and properties; the rest comes from the header. */
     private List<MessageToStore> batch(byte[] body, SendMessageRequestHeader header, int queueId,
-                                       InetSocketAddress born) {
+                                       InetSocketAddress born, SendSettings now) {
         List<MessageToStore> messages = new ArrayList<>();
         for (BatchBody.Item item : BatchBody.decode(body, MAX_BATCH_MESSAGES)) {
             if (TimerRouting.asksForTime(item.properties())) {
@@ -297,7 +300,8 @@ final class SendMessageProcessor implements RequestProcessor {
                 throw new IllegalArgumentException("a batch cannot hold timer messages (TIMER_DELIVER_MS, "
                         + "TIMER_DELAY_SEC, TIMER_DELAY_MS): send them one by one");
             }
-            messages.add(toStore(header, queueId, born, item.flag(), item.body(), item.properties()));
+            messages.add(toStore(header, queueId, born, item.flag(), item.body(), item.properties(),
+                    now.clusterName()));
         }
         return messages;
     }
@@ -307,8 +311,8 @@ final class SendMessageProcessor implements RequestProcessor {
      * Apache consumer writes no trace of a delivery without a region.
      */
     private MessageToStore toStore(SendMessageRequestHeader header, int queueId, InetSocketAddress born, int flag,
-                                   byte[] body, String properties) {
-        String stamped = MessageProperties.with(MessageProperties.with(withCluster(properties),
+                                   byte[] body, String properties, String clusterName) {
+        String stamped = MessageProperties.with(MessageProperties.with(withCluster(properties, clusterName),
                 MessageProperties.MESSAGE_REGION, TraceRecord.DEFAULT_REGION), MessageProperties.TRACE_SWITCH, "true");
         return MessageToStore.builder(header.topic(), queueId, body).flag(flag).properties(stamped)
                 .sysFlag(header.sysFlag()).bornTimestamp(header.bornTimestamp()).bornHost(born).storeHost(storeHost)
@@ -319,19 +323,18 @@ final class SendMessageProcessor implements RequestProcessor {
      * The properties with the broker's cluster added, as Apache's broker adds it to every message: a replier reads it
      * to name the reply topic of the request's cluster. Appended, so that it wins over a sender's own.
      */
-    private String withCluster(String properties) {
+    private static String withCluster(String properties, String clusterName) {
         return MessageProperties.normalize(properties) + MessageProperties.CLUSTER
-                + MessageProperties.NAME_VALUE_SEPARATOR + config.clusterName() + MessageProperties.PROPERTY_SEPARATOR;
+                + MessageProperties.NAME_VALUE_SEPARATOR + clusterName + MessageProperties.PROPERTY_SEPARATOR;
     }
 
     /** The topic's config, created from the default topic on first send when allowed. */
-    private TopicConfig topicFor(SendMessageRequestHeader header) {
+    private TopicConfig topicFor(SendMessageRequestHeader header, SendSettings now) {
         Optional<TopicConfig> existing = topics.get(header.topic());
         if (existing.isPresent()) {
             return existing.get();
         }
         boolean retry = SystemTopics.isRetryTopic(header.topic());
-        BrokerSettings.Values now = settings.values();
         if (!now.autoCreateTopicEnable() && !retry) {
             return null;
         }
