@@ -156,8 +156,12 @@ public final class Broker implements AutoCloseable {
                 (producer, half) -> messageAccess.mayDecide(producer, half),
                 new WaitRouting(schedule, timerRouting)::route);
         this.send = new SendMessageProcessor(() -> SendSettings.of(config, settings.values()), store, topics,
-                registrations::registerSoon, subscriptionGroups, retries, new WaitRouting(schedule, timerRouting),
-                counters, replication.sendWait(), replication::appended, storeHost);
+                registrations::registerSoon, subscriptionGroups, SendRoute.forSends(retries, counters,
+                        config.delayLevels(), timerRouting, () -> {
+                            if (topics.ensureTransactionTopics()) {
+                                registrations.registerSoon();
+                            }
+                        }), counters, replication.sendWait(), replication::appended, storeHost);
         this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
         this.replies = new ReplyPushes(config.remotingLimits().maxOutboundBytes());
         this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,

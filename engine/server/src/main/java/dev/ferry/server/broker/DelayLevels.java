@@ -59,6 +59,22 @@ public record DelayLevels(List<Duration> delays) {
         };
     }
 
+    /**
+     * The level a {@code DELAY} property's value asks for: 0 for none (absent, blank, not a number, not positive),
+     * else the level clamped to the highest.
+     */
+    public int requested(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int level = Integer.parseInt(value.trim());
+            return level <= 0 ? 0 : clamp(level);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** The highest level. */
     public int maxLevel() {
         return delays.size();

@@ -1,13 +1,9 @@
 package dev.ferry.server.broker;
 
-import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SystemTopics;
-import dev.ferry.remoting.protocol.BadRequestException;
-import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.TopicConfig;
-import dev.ferry.store.MessageToStore;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -81,28 +77,5 @@ final class RetryRouting {
     /** Why the topic could not be created. */
     String refusal(String topic) {
         return topics.refusal(topic);
-    }
-
-    /**
-     * A message a client sends to a retry topic itself (when CONSUMER_SEND_MSG_BACK failed): the
-     * client has already counted this attempt, so only a count above the limit sends it to the DLQ.
-     */
-    MessageToStore directRetry(MessageToStore message, Integer reconsumeTimes, Integer maxReconsumeTimes) {
-        int times = reconsumeTimes == null ? 0 : reconsumeTimes;
-        if (times <= maxReconsumeTimes(maxReconsumeTimes, SystemTopics.groupOf(message.topic()))) {
-            return message;
-        }
-        String dlq = SystemTopics.deadLetterTopic(SystemTopics.groupOf(message.topic()));
-        String topic = deadLetterTopic(SystemTopics.groupOf(message.topic())).orElseThrow(() ->
-                new BadRequestException(ResponseCode.SYSTEM_ERROR, "topic[" + dlq + "] not exist: " + refusal(dlq)));
-        return new MessageToStore(topic, 0, message.flag(), message.body(),
-                withoutDelay(message.properties()), message.sysFlag(), message.bornTimestamp(), message.bornHost(),
-                message.storeHost(), times, message.preparedTransactionOffset());
-    }
-
-    private static String withoutDelay(String properties) {
-        Map<String, String> parsed = MessageProperties.parse(properties);
-        parsed.remove(MessageProperties.DELAY);
-        return MessageProperties.format(parsed);
     }
 }

@@ -74,28 +74,16 @@ final class ScheduleService {
 
     /** The level a send asks for with its {@code DELAY} property: 0 for none, else clamped. */
     int requestedLevel(String properties) {
-        String value = MessageProperties.find(properties, MessageProperties.DELAY);
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        try {
-            int level = Integer.parseInt(value.trim());
-            return level <= 0 ? 0 : levels.clamp(level);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return levels.requested(MessageProperties.find(properties, MessageProperties.DELAY));
     }
 
     /** {@code message} parked in the schedule topic until {@code level}'s delay has passed. */
     MessageToStore delay(MessageToStore message, int level) {
-        int clamped = levels.clamp(level);
-        Map<String, String> properties = MessageProperties.parse(message.properties());
-        properties.put(MessageProperties.REAL_TOPIC, message.topic());
-        properties.put(MessageProperties.REAL_QUEUE_ID, Integer.toString(message.queueId()));
-        properties.put(MessageProperties.DELAY, Integer.toString(clamped));
-        return new MessageToStore(SystemTopics.SCHEDULE_TOPIC, clamped - 1, message.flag(), message.body(),
-                MessageProperties.format(properties), message.sysFlag(), message.bornTimestamp(), message.bornHost(),
-                message.storeHost(), message.reconsumeTimes(), message.preparedTransactionOffset());
+        return DelayLevelStep.park(SendingMessage.of(message), levels.clamp(level)).toStore();
+    }
+
+    DelayLevels levels() {
+        return levels;
     }
 
     /** Moves every message whose time has come to its real queue. */

@@ -47,8 +47,7 @@ final class SendMessageProcessor implements RequestProcessor {
     private final TopicConfigTable topics;
     private final Runnable topicsChanged;
     private final SubscriptionGroupTable groups;
-    private final RetryRouting retries;
-    private final WaitRouting waits;
+    private final SendRoute route;
     private final TopicCounters counters;
     /** What a send waits for after it is stored: slaves, for a SYNC_MASTER. */
     private final ReplicaWait replicas;
@@ -62,15 +61,14 @@ final class SendMessageProcessor implements RequestProcessor {
      */
     SendMessageProcessor(Supplier<SendSettings> settings, MessageWriter store,
                          TopicConfigTable topics, Runnable topicsChanged, SubscriptionGroupTable groups,
-                         RetryRouting retries, WaitRouting waits, TopicCounters counters, ReplicaWait replicas,
+                         SendRoute route, TopicCounters counters, ReplicaWait replicas,
                          Runnable appendedHint, InetSocketAddress storeHost) {
         this.settings = settings;
         this.store = store;
         this.topics = topics;
         this.topicsChanged = topicsChanged;
         this.groups = groups;
-        this.retries = retries;
-        this.waits = waits;
+        this.route = route;
         this.counters = counters;
         this.replicas = replicas;
         this.appendedHint = appendedHint;
@@ -220,37 +218,13 @@ final class SendMessageProcessor implements RequestProcessor {
         };
     }
 
-    /**
-     * Where a single message really goes: a retry past its group's limit to the DLQ, a half
-     * message of a transaction to the half topic, a delayed one to the schedule topic.
-     */
+    /** Where a single message really goes: along the {@link SendRoute}, its properties read once. */
     private MessageToStore route(MessageToStore message, SendMessageRequestHeader header) {
-        if (SystemTopics.isRetryTopic(message.topic())) {
-            MessageToStore routed = retries.directRetry(message, header.reconsumeTimes(),
-                    header.maxReconsumeTimes());
-            if (routed != message) {
-                counters.deadLettered(message.topic(), SystemTopics.groupOf(message.topic()));
-                return routed;
-            }
+        SendStep.Routed routed = route.route(SendingMessage.of(message, header.maxReconsumeTimes()));
+        if (routed.refused()) {
+            throw new Refused(routed.refusalCode(), routed.remark());
         }
-        if (TransactionService.isPrepared(message.sysFlag())) {
-            // its time counts from the commit, but a time the commit could not take is refused now
-            if (TimerRouting.mayBeTimer(message.properties())) {
-                refuseIfRefused(waits.route(new MessageToStore(message.topic(), message.queueId(), message.flag(),
-                        message.body(), message.properties(), 0, message.bornTimestamp(), message.bornHost(),
-                        message.storeHost(), message.reconsumeTimes(), message.preparedTransactionOffset())));
-            }
-            ensureTransactionTopics();
-            return TransactionService.half(message);
-        }
-        return refuseIfRefused(waits.route(message));
-    }
-
-    private static MessageToStore refuseIfRefused(TimerRouting.Decision decision) {
-        if (decision.refused()) {
-            throw new Refused(decision.refusalCode(), decision.remark());
-        }
-        return decision.message();
+        return routed.message().toStore();
     }
 
     /** A send answered with a code and remark other than MESSAGE_ILLEGAL's. */
@@ -261,12 +235,6 @@ final class SendMessageProcessor implements RequestProcessor {
         Refused(int code, String remark) {
             super(remark, null, false, false);
             this.code = code;
-        }
-    }
-
-    private void ensureTransactionTopics() {
-        if (topics.ensureTransactionTopics()) {
-            topicsChanged.run();
         }
     }
 

@@ -136,14 +136,7 @@ final class TransactionService {
 
     /** The half message a prepared send becomes; only the transaction bits and destination change. */
     static MessageToStore half(MessageToStore prepared) {
-        Map<String, String> properties = MessageProperties.parse(prepared.properties());
-        properties.put(MessageProperties.REAL_TOPIC, prepared.topic());
-        properties.put(MessageProperties.REAL_QUEUE_ID, Integer.toString(prepared.queueId()));
-        // Not "prepared" in the store's eyes, so the half topic's queue indexes it and the check can scan it.
-        int sysFlag = prepared.sysFlag() & ~SysFlags.TRANSACTION_ROLLBACK_TYPE;
-        return new MessageToStore(SystemTopics.TRANSACTION_HALF_TOPIC, 0, prepared.flag(), prepared.body(),
-                MessageProperties.format(properties), sysFlag, prepared.bornTimestamp(), prepared.bornHost(),
-                prepared.storeHost(), prepared.reconsumeTimes(), prepared.preparedTransactionOffset());
+        return TransactionHalfStep.half(SendingMessage.of(prepared)).toStore();
     }
 
     static boolean isPrepared(int sysFlag) {

@@ -4,23 +4,21 @@ import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.store.MessageToStore;
 
 /**
- * Where a message that asks to wait goes, for a send and for a committed transaction alike: a delay level to the
- * schedule topic (its timer properties dropped, as Apache's broker drops them), else a time to the timer topic.
+ * Where a committed message that asks to wait goes: the send path's delay and timer steps ({@link SendRoute#forWaits}),
+ * for a message read from the half topic.
  */
 final class WaitRouting {
-    private final ScheduleService schedule;
-    private final TimerRouting timers;
+    private final SendRoute waits;
 
     WaitRouting(ScheduleService schedule, TimerRouting timers) {
-        this.schedule = schedule;
-        this.timers = timers;
+        this.waits = SendRoute.forWaits(schedule.levels(), timers);
     }
 
     TimerRouting.Decision route(MessageToStore message) {
-        int level = schedule.requestedLevel(message.properties());
-        if (level > 0) {
-            return TimerRouting.Decision.asIs(schedule.delay(TimerRouting.withoutTimer(message), level));
+        SendStep.Routed routed = waits.route(SendingMessage.of(message));
+        if (routed.refused()) {
+            return new TimerRouting.Decision(null, routed.refusalCode(), routed.remark());
         }
-        return timers.route(message);
+        return TimerRouting.Decision.asIs(routed.message().toStore());
     }
 }
