@@ -113,21 +113,8 @@ class SendBackProcessorTest {
         AppendResult original = store.append(MessageToStore.builder("TopicBack", 0,
                 "fails".getBytes(StandardCharsets.UTF_8)).properties(properties).storeHost(HOST).build());
         assertThat(original.isStored()).as(original.detail()).isTrue();
-        CompletableFuture<RemotingCommand> answered = new CompletableFuture<>();
-        RequestContext context = new RequestContext() {
-            @Override
-            public RemoteChannel channel() {
-                return new FakeChannel("consumer");
-            }
-
-            @Override
-            public void respond(RemotingCommand response) {
-                answered.complete(response);
-            }
-        };
-        RemotingCommand direct = processor.process(context, RemotingCommand.request(
-                RequestCode.CONSUMER_SEND_MSG_BACK, new ConsumerSendMsgBackRequestHeader(original.physicalOffset(),
-                        "CG_BACK", -1, null, null, null, 16, "broker-a")).build());
-        return direct != null ? direct : answered.get(10, TimeUnit.SECONDS);
+        return Answers.of(processor::process, RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK,
+                new ConsumerSendMsgBackRequestHeader(original.physicalOffset(), "CG_BACK", -1, null, null, null, 16,
+                        "broker-a")).build(), "consumer").get(10, TimeUnit.SECONDS);
     }
 }
