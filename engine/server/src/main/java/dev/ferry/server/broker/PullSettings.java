@@ -15,7 +15,8 @@ record PullSettings(int maxPullMessages, int defaultMaxBytes, long maxSuspendMil
 
     PullSettings {
         if (maxPullMessages <= 0 || defaultMaxBytes <= 0 || maxSuspendMillis < 0) {
-            throw new IllegalArgumentException("pull settings must be positive: maxPullMessages=" + maxPullMessages
+            throw new IllegalArgumentException("pull settings: maxPullMessages and defaultMaxBytes must be positive, "
+                    + "maxSuspendMillis not negative: maxPullMessages=" + maxPullMessages
                     + ", defaultMaxBytes=" + defaultMaxBytes + ", maxSuspendMillis=" + maxSuspendMillis);
         }
     }

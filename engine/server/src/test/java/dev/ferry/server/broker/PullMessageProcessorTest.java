@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.format.PullFlags;
 import dev.ferry.remoting.RemotingCommand;
@@ -236,5 +237,13 @@ class PullMessageProcessorTest {
                 0L, 15_000L, "a >", 0L, "SQL92", null, "broker-a");
 
         assertThat(pullNow(sql).code()).isEqualTo(ResponseCode.SUBSCRIPTION_PARSE_FAILED);
+    }
+
+    @Test
+    void shouldRefusePullSettingsThatAreNotPositiveNamingEachValue() {
+        assertThatThrownBy(() -> new PullSettings(0, 1024, 30_000)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxPullMessages=0");
+        assertThatThrownBy(() -> new PullSettings(32, -1, 30_000)).hasMessageContaining("defaultMaxBytes=-1");
+        assertThatThrownBy(() -> new PullSettings(32, 1024, -5)).hasMessageContaining("maxSuspendMillis=-5");
     }
 }
