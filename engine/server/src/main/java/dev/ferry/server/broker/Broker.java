@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>It keeps the lifecycle and wires parts that each have one job: its threads ({@link BrokerExecutors}), which
  * processor answers each request code and where ({@link RequestTable}, filled by {@link BrokerProcessors}), its
  * periodic duties ({@link BrokerDuties}), registration with name servers ({@link CoalescedRegistration}), notices
- * to rebalance ({@link MembershipNotices}) and the topics it starts with ({@link BuiltInTopics}). All threads come from the given factory. {@link #close()} stops the
+ * to rebalance ({@link MembershipNotices}), the topics it starts with ({@link BuiltInTopics}) and the figures
+ * operators check first ({@link HealthReport}). All threads come from the given factory. {@link #close()} stops the
  * duties, unregisters, lets queued requests finish, and persists offsets and topics before closing the store.
  */
 public final class Broker implements AutoCloseable {
@@ -164,8 +165,14 @@ public final class Broker implements AutoCloseable {
                         }), counters, replication.sendWait(), replication::appended, storeHost);
         this.pullOffsets = new PullOffsets(limits.maxConsumerOffsets());
         this.replies = new ReplyPushes(config.remotingLimits().maxOutboundBytes());
+        HealthReport health = new HealthReport(
+                new HealthReport.StoreFigures(store::dispatchFailures, store::setAsideQueues),
+                new HealthReport.ServerFigures(remoting::badRequests, remoting::malformedFrames,
+                        remoting::processorFailures, remoting::connectionCount, remoting::inboundBytes),
+                new HealthReport.TableFigures(hold::size, topics::size, subscriptionGroups::size, offsets::size,
+                        consumers::subscriptionChars, filters::cachedWeight));
         this.stats = new BrokerStatsProcessor(config.brokerName(), store, topics, consumers, offsets, counters, json,
-                this::health, timers::figures);
+                health::health, timers::figures);
         QueueLocks queueLocks = new QueueLocks(clock, limits.maxQueueLocks());
         InlinePulls inlinePulls = new InlinePulls(consumers, subscriptionGroups);
         hold.retryOnItsConnection(inlinePulls);
@@ -221,14 +228,6 @@ public final class Broker implements AutoCloseable {
         return new BrokerProcessors(send, new InlineSends(executors.sendLane(), topics), pull, inlinePulls, client,
                 reply, offsetRequests, sendBack, endTransaction, locks, LockProcessor.SMALL, stats, queries,
                 topicAdmin, groupAdmin, consumerCalls, info);
-    }
-
-    /** What an operator checks first: what the broker refused, set aside or holds now. */
-    private BrokerStatsBody.Health health() {
-        return new BrokerStatsBody.Health(store.dispatchFailures(), store.setAsideQueues(), remoting.badRequests(),
-                remoting.malformedFrames(), remoting.processorFailures(), remoting.connectionCount(), remoting.inboundBytes(), hold.size(),
-                topics.size(), subscriptionGroups.size(), offsets.size(), consumers.subscriptionChars(),
-                filters.cachedWeight());
     }
 
     /** Where sends, send-backs and transaction ends queue, for tests that need it busy. */
