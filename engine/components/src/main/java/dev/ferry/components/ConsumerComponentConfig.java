@@ -4,6 +4,7 @@ import dev.ferry.api.MessageModel;
 import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumerConfig;
 import dev.ferry.client.Subscription;
+import dev.ferry.format.ConfigProblems;
 import dev.ferry.spi.PluginConfig;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -29,6 +30,11 @@ record ConsumerComponentConfig(String nameServer, PushConsumerConfig consumer, O
             "maxReconsumeTimes", "allocateStrategy", "fallbackAllocateStrategy", "offsetStore",
             "localOffsetDirectory");
 
+    /** This config's wording: a missing key is named, a bad value shown with the rule it breaks; the first throws. */
+    private static final ConfigProblems CHECK = ConfigProblems.failingFast((key, value, rule) -> value == null
+            ? "key '" + key + "' " + rule : "invalid " + key + " = '" + value + "': " + rule);
+    private static final String INTEGER = "must be an integer";
+
     /**
      * @throws IllegalArgumentException naming the first unknown key, missing key or bad value
      */
@@ -44,16 +50,17 @@ record ConsumerComponentConfig(String nameServer, PushConsumerConfig consumer, O
                 .subscribe(new Subscription(required(keys, "topic"), keys.getProperty("selectorType", "TAG").trim(),
                         keys.getProperty("selectorExpression", "*")))
                 .messageModel(parse(keys, "messageModel", MessageModel.CLUSTERING,
-                        v -> MessageModel.valueOf(upper(v))))
+                        v -> MessageModel.valueOf(upper(v)), ConfigProblems.oneOf(MessageModel.class)))
                 .consumeOrderly(parse(keys, "consumeMode", false, v -> switch (upper(v)) {
                     case "ORDERLY" -> true;
                     case "CONCURRENTLY" -> false;
-                    default -> throw new IllegalArgumentException("must be CONCURRENTLY or ORDERLY");
-                }))
+                    default -> throw new IllegalArgumentException(v);
+                }, "must be CONCURRENTLY or ORDERLY"))
                 .consumeFromWhere(parse(keys, "consumeFromWhere", ConsumeFromWhere.LAST_OFFSET,
-                        v -> ConsumeFromWhere.valueOf(upper(v).replaceFirst("^CONSUME_FROM_", ""))))
-                .consumeThreads(parse(keys, "maxConcurrency", 20, Integer::parseInt))
-                .maxReconsumeTimes(parse(keys, "maxReconsumeTimes", 16, Integer::parseInt))
+                        v -> ConsumeFromWhere.valueOf(upper(v).replaceFirst("^CONSUME_FROM_", "")),
+                        ConfigProblems.oneOf(ConsumeFromWhere.class)))
+                .consumeThreads(parse(keys, "maxConcurrency", 20, Integer::parseInt, INTEGER))
+                .maxReconsumeTimes(parse(keys, "maxReconsumeTimes", 16, Integer::parseInt, INTEGER))
                 .allocateStrategy(keys.getProperty("allocateStrategy", "averagely").trim(), PluginConfig.empty());
         Optional.ofNullable(keys.getProperty("fallbackAllocateStrategy")).map(String::trim)
                 .ifPresent(builder::fallbackAllocateStrategy);
@@ -65,24 +72,17 @@ record ConsumerComponentConfig(String nameServer, PushConsumerConfig consumer, O
 
     private static String required(Properties keys, String key) {
         String value = keys.getProperty(key);
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("key '" + key + "' is required");
-        }
+        CHECK.require(value != null && !value.isBlank(), key, null, "is required");
         return value.trim();
     }
 
-    private static <T> T parse(Properties keys, String key, T otherwise, Function<String, T> parser) {
+    /** {@code key}'s value parsed by {@code parser}, {@code otherwise} when it is not set. */
+    private static <T> T parse(Properties keys, String key, T otherwise, Function<String, T> parser, String rule) {
         String value = keys.getProperty(key);
         if (value == null || value.isBlank()) {
             return otherwise;
         }
-        try {
-            return parser.apply(value.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid " + key + " = '" + value + "'"
-                    + (e.getMessage() != null && !(e instanceof NumberFormatException) ? ": " + e.getMessage() : ""),
-                    e);
-        }
+        return CHECK.parse(key, value.trim(), parser, rule).orElseThrow();
     }
 
     private static String upper(String value) {

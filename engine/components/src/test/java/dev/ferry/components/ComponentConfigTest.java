@@ -75,7 +75,12 @@ class ComponentConfigTest {
         assertThatThrownBy(() -> ConsumerComponentConfig.from(with(base, "consumeMode", "SIDEWAYS")))
                 .hasMessageContaining("invalid consumeMode = 'SIDEWAYS': must be CONCURRENTLY or ORDERLY");
         assertThatThrownBy(() -> ConsumerComponentConfig.from(with(base, "maxConcurrency", "many")))
-                .hasMessageContaining("invalid maxConcurrency = 'many'");
+                .hasMessageContaining("invalid maxConcurrency = 'many': must be an integer");
+        assertThatThrownBy(() -> ConsumerComponentConfig.from(with(base, "messageModel", "everyone")))
+                .hasMessageContaining("invalid messageModel = 'everyone': must be one of "
+                        + "CLUSTERING, BROADCASTING");
+        assertThatThrownBy(() -> ConsumerComponentConfig.from(with(base, "topic", " ")))
+                .hasMessageContaining("key 'topic' is required");
     }
 
     private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
