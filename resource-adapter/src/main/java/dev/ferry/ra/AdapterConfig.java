@@ -1,5 +1,6 @@
 package dev.ferry.ra;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.server.embedded.EmbeddedEngine;
@@ -97,7 +98,7 @@ public record AdapterConfig(Mode mode, Optional<String> nameServer, String host,
         private String messageDelayLevel = EmbeddedEngine.DEFAULT_MESSAGE_DELAY_LEVEL;
         private String flushMode = "ASYNC_FLUSH";
         private String brokerName = "broker-a";
-        private String clusterName = "DefaultCluster";
+        private String clusterName = SystemTopics.DEFAULT_CLUSTER;
         private boolean autoCreateTopics = true;
         private long brokerId;
         private WorkManagerThreadFactory.Placement threadPlacement = WorkManagerThreadFactory.Placement.SPAWNED;

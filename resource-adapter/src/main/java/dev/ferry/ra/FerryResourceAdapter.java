@@ -1,5 +1,6 @@
 package dev.ferry.ra;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -59,7 +60,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
     private String messageDelayLevel = EmbeddedEngine.DEFAULT_MESSAGE_DELAY_LEVEL;
     private String flushMode = "ASYNC_FLUSH";
     private String brokerName = "broker-a";
-    private String clusterName = "DefaultCluster";
+    private String clusterName = SystemTopics.DEFAULT_CLUSTER;
     private Boolean autoCreateTopics = Boolean.TRUE;
     private Long brokerId = 0L;
     private String threadPlacement = "spawned";
@@ -260,7 +261,7 @@ public class FerryResourceAdapter implements ResourceAdapter {
         return clusterName;
     }
 
-    @ConfigProperty(defaultValue = "DefaultCluster", description = "Embedded mode: the broker's cluster")
+    @ConfigProperty(defaultValue = SystemTopics.DEFAULT_CLUSTER, description = "Embedded mode: the broker's cluster")
     public void setClusterName(String clusterName) {
         this.clusterName = clusterName;
     }

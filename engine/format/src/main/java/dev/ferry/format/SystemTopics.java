@@ -22,6 +22,8 @@ public final class SystemTopics {
     public static final String TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
     /** Where timer messages wait for their time, one queue (Apache's timer topic). */
     public static final String TIMER_TOPIC = "rmq_sys_wheel_timer";
+    /** The cluster a broker belongs to unless told otherwise (Apache's brokerClusterName), also a topic it seeds. */
+    public static final String DEFAULT_CLUSTER = "DefaultCluster";
 
     private static final Set<String> BROKER_ONLY = Set.of(AUTO_CREATE_TOPIC, SCHEDULE_TOPIC, TRANSACTION_HALF_TOPIC,
             TRANSACTION_OP_TOPIC, TIMER_TOPIC);

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 class SystemNamesTest {
     /** Prefixes no literal elsewhere may start with. */
     private static final List<String> PREFIXES = List.of("%RETRY%", "%DLQ%", "RMQ_SYS_", "CID_RMQ_SYS_", "rmq_sys_");
+    /** Apache's names that are plain words, yet mean only Apache's (other plain words may mean other things). */
+    private static final List<String> WORDS = List.of(SystemTopics.DEFAULT_CLUSTER);
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent().getParent();
 
     @Test
@@ -49,7 +51,7 @@ class SystemNamesTest {
 
     /** The constants' values that are unmistakably RocketMQ's (a plain word such as DELAY may mean other things). */
     private static List<String> names() {
-        List<String> names = new ArrayList<>();
+        List<String> names = new ArrayList<>(WORDS);
         for (Class<?> holder : List.of(SystemTopics.class, MessageProperties.class)) {
             for (Field field : holder.getDeclaredFields()) {
                 if (field.getType() == String.class && Modifier.isStatic(field.getModifiers())
@@ -62,7 +64,7 @@ class SystemNamesTest {
             }
         }
         assertThat(names).contains(SystemTopics.AUTO_CREATE_TOPIC, MessageProperties.UNIQ_KEY,
-                MessageProperties.TRANSACTION_PREPARED);
+                MessageProperties.TRANSACTION_PREPARED, "DefaultCluster");
         return names;
     }
 

@@ -179,7 +179,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
     /** Builds a {@link BrokerConfig}; defaults follow RocketMQ's where users rely on them. */
     public static final class Builder {
         private String brokerName = "broker-a";
-        private String clusterName = "DefaultCluster";
+        private String clusterName = SystemTopics.DEFAULT_CLUSTER;
         private String host = "127.0.0.1";
         private int port = DEFAULT_PORT;
         private List<String> nameServers = List.of();

@@ -1,5 +1,6 @@
 package dev.ferry.server.cli;
 
+import dev.ferry.format.SystemTopics;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerRole;
@@ -30,7 +31,8 @@ final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--broker-role", description = "ASYNC_MASTER (default), SYNC_MASTER or SLAVE (brokerRole).")
     String brokerRole;
 
-    @Option(names = "--cluster-name", description = "Its cluster (default DefaultCluster; brokerClusterName).")
+    @Option(names = "--cluster-name", description = "Its cluster (default "
+            + SystemTopics.DEFAULT_CLUSTER + "; brokerClusterName).")
     String clusterName;
 
     @Option(names = "--broker-port", description = "Port to listen on (default 10911; listenPort).")
