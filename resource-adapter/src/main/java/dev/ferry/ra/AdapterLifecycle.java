@@ -1,5 +1,6 @@
 package dev.ferry.ra;
 
+import dev.ferry.format.Clock;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -34,7 +35,7 @@ final class AdapterLifecycle {
         EmbeddedEngine engine = config.mode() == AdapterConfig.Mode.EMBEDDED
                 ? EmbeddedEngineLauncher.start(config, threads) : null;
         try {
-            this.runtime = new AdapterRuntime(config, threads, engine);
+            this.runtime = new AdapterRuntime(config, threads, engine, Clock.system());
         } catch (RuntimeException e) {
             // the plugin directory went away since it was validated, say: nothing started may outlive start()
             if (engine != null) {

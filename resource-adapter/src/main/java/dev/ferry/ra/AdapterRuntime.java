@@ -2,6 +2,7 @@ package dev.ferry.ra;
 
 import dev.ferry.client.ClientConfig;
 import dev.ferry.client.FerryClient;
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.ra.management.EngineStatus;
 import dev.ferry.ra.management.ManagementBeans;
@@ -38,9 +39,11 @@ public final class AdapterRuntime implements AutoCloseable {
     private final List<AutoCloseable> closeAtStop = new CopyOnWriteArrayList<>();
     /** The plugin directory's jars over the adapter's classes, or {@code null} without a plugin directory. */
     private final URLClassLoader pluginJars;
+    private final Clock clock;
 
-    AdapterRuntime(AdapterConfig config, WorkManagerThreadFactory threads, EmbeddedEngine engine) {
+    AdapterRuntime(AdapterConfig config, WorkManagerThreadFactory threads, EmbeddedEngine engine, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.threads = Objects.requireNonNull(threads, "threads");
         this.engine = engine;
         this.nameServerAddress = engine != null ? engine.nameServerAddress() : config.nameServer().orElseThrow();
@@ -56,6 +59,11 @@ public final class AdapterRuntime implements AutoCloseable {
 
     public AdapterConfig config() {
         return config;
+    }
+
+    /** The adapter's clock: its clients', its activations' and its waits'. */
+    public Clock clock() {
+        return clock;
     }
 
     /** The name servers clients use unless told otherwise: the embedded one's, or the configured remote ones. */
@@ -93,7 +101,7 @@ public final class AdapterRuntime implements AutoCloseable {
         WorkManagerThreadFactory clientThreads = threads.named("ferry-ra-" + role);
         factories.add(clientThreads);
         ClientConfig.Builder builder = ClientConfig.builder(nameServer.orElse(nameServerAddress))
-                .threadFactory(clientThreads)
+                .threadFactory(clientThreads).clock(clock)
                 .localOffsetDirectory(config.localOffsetDirectory())
                 .pluginClassLoaders(pluginLoaders)
                 .tls(engine != null ? engine.clientTls() : config.clientTls());
@@ -118,8 +126,8 @@ public final class AdapterRuntime implements AutoCloseable {
     }
 
     private void awaitWorks(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (runningWorks() > 0 && System.nanoTime() < deadline) {
+        long deadline = clock.nanos() + timeout.toNanos();
+        while (runningWorks() > 0 && clock.nanos() - deadline < 0) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {

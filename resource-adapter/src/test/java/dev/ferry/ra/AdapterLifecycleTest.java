@@ -8,6 +8,7 @@ import dev.ferry.api.FerryConnection;
 import dev.ferry.api.FerryConnectionFactory;
 import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.ra.inbound.FerryActivationSpec;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
@@ -16,7 +17,6 @@ import jakarta.resource.spi.work.HintsContext;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -222,7 +222,7 @@ class AdapterLifecycleTest {
     void shouldWorkInRemoteModeBesideAnEmbeddedAdapterOfAnotherCluster() throws Exception {
         FerryServerConfig config = FerryServerConfig.builder(directory.resolve("remote")).namesrvPort(0).brokerPort(0)
                 .commitLogSegmentSize(16 * 1024 * 1024).build();
-        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), Executors.defaultThreadFactory())
+        try (FerryServer server = new FerryServer(config, Clock.system(), Executors.defaultThreadFactory())
                 .start()) {
             FakeBootstrapContext remoteContext = new FakeBootstrapContext();
             FerryResourceAdapter remote = TestAdapters.remote(server.nameServerAddress(),

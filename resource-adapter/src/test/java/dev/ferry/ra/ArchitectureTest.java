@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ferry.format.ClockRule;
 import org.junit.jupiter.api.Test;
 
 /** The adapter uses the client and the embedded entry point of the server, nothing else of the engine
@@ -14,6 +15,11 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.ra");
+
+    @Test
+    void shouldReadTimeOnlyThroughTheClock() {
+        ClockRule.onlyTheClockReadsTime().check(CLASSES);
+    }
 
     @Test
     void shouldDependOnTheClientTheEmbeddedEngineTheContractsAndJakartaOnly() {

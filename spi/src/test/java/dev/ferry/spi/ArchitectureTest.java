@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ferry.format.ClockRule;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,11 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.spi");
+
+    @Test
+    void shouldReadTimeOnlyThroughTheClock() {
+        ClockRule.onlyTheClockReadsTime().check(CLASSES);
+    }
 
     @Test
     void shouldDependOnTheApiTheFormatAndTheJdkOnly() {

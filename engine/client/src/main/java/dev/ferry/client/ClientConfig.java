@@ -2,12 +2,12 @@ package dev.ferry.client;
 
 import static dev.ferry.client.ConfigCheck.CLIENT;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.TlsConfig;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -32,8 +32,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *     consumers must not be created
  * @param remoting the settings of the client's connections
  * @param threadFactory makes every thread of the client
- * @param clock the time rebalance, expiry and retry decisions use
- * @param ticker the nanoseconds time budgets (send, poll, consume turns) are measured in
+ * @param clock the time rebalance, expiry and retry decisions use, and the monotonic nanoseconds time budgets
+ *     (send, poll, consume turns) are measured in
  * @param pluginClassLoaders where allocate strategies, offset stores and filters are looked up, in this order; a
  *     provider class that several of them see counts once
  * @param maxBodySize the largest body a received message may have once inflated; a compressed body that inflates
@@ -44,7 +44,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public record ClientConfig(List<String> nameServerAddresses, String clientIp, String instanceName,
                            Duration requestTimeout, Duration routeRefreshInterval, Duration heartbeatInterval,
                            Duration offsetPersistInterval, Optional<Path> localOffsetDirectory,
-                           RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock, Ticker ticker,
+                           RemotingClientConfig remoting, ThreadFactory threadFactory, Clock clock,
                            List<ClassLoader> pluginClassLoaders, int maxBodySize, boolean metrics) {
     /** The default {@link #maxBodySize}: far above RocketMQ's 4 MiB message limit, far below a heap. */
     public static final int DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024;
@@ -67,7 +67,6 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         Objects.requireNonNull(remoting, "remoting");
         Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(ticker, "ticker");
         CLIENT.require(pluginClassLoaders != null && !pluginClassLoaders.isEmpty(), "pluginClassLoaders",
                 pluginClassLoaders, "at least one class loader is needed");
         pluginClassLoaders = List.copyOf(pluginClassLoaders);
@@ -99,8 +98,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
         private Credentials credentials;
         private TlsConfig tls;
         private ThreadFactory threadFactory;
-        private Clock clock = Clock.systemUTC();
-        private Ticker ticker = Ticker.SYSTEM;
+        private Clock clock = Clock.system();
         private List<ClassLoader> pluginClassLoaders = List.of(ClientConfig.class.getClassLoader());
         private int maxBodySize = DEFAULT_MAX_BODY_SIZE;
         private boolean metrics;
@@ -183,11 +181,6 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             return this;
         }
 
-        public Builder ticker(Ticker value) {
-            this.ticker = value;
-            return this;
-        }
-
         /** Plugins come from this loader alone (by default: the one that loaded the client). */
         public Builder pluginClassLoader(ClassLoader value) {
             this.pluginClassLoaders = List.of(value);
@@ -227,7 +220,7 @@ public record ClientConfig(List<String> nameServerAddresses, String clientIp, St
             }
             return new ClientConfig(nameServers, clientIp, instanceName, requestTimeout, routeRefreshInterval,
                     heartbeatInterval, offsetPersistInterval, Optional.ofNullable(localOffsetDirectory),
-                    connections, threads, clock, ticker, pluginClassLoaders, maxBodySize, metrics);
+                    connections, threads, clock, pluginClassLoaders, maxBodySize, metrics);
         }
 
     }

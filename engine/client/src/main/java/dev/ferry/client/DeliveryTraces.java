@@ -2,10 +2,10 @@ package dev.ferry.client;
 
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.TraceRecord;
 import dev.ferry.format.UniqueMessageIds;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -21,17 +21,15 @@ final class DeliveryTraces implements AutoCloseable {
     private final TraceWriter writer;
     private final String group;
     private final Clock clock;
-    private final Ticker ticker;
     private final UniqueMessageIds requestIds;
 
     /**
      * @param requestIds makes the id that pairs a delivery's two records
      */
-    DeliveryTraces(TraceWriter writer, String group, Clock clock, Ticker ticker, UniqueMessageIds requestIds) {
+    DeliveryTraces(TraceWriter writer, String group, Clock clock, UniqueMessageIds requestIds) {
         this.writer = writer;
         this.group = group;
         this.clock = clock;
-        this.ticker = ticker;
         this.requestIds = requestIds;
     }
 
@@ -50,13 +48,13 @@ final class DeliveryTraces implements AutoCloseable {
             String keys = message.properties().get(MessageProperties.KEYS);
             writer.write(new TraceRecord.SubBefore(clock.millis(), region(message), group, requestId,
                     message.msgId(), message.reconsumeTimes(), keys));
-            long start = ticker.nanos();
+            long start = clock.nanos();
             boolean success = false;
             try {
                 listener.onMessage(message);
                 success = true;
             } finally {
-                int costTime = (int) TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - start);
+                int costTime = (int) TimeUnit.NANOSECONDS.toMillis(clock.nanos() - start);
                 writer.write(new TraceRecord.SubAfter(requestId, message.msgId(), costTime, success, keys,
                         success ? RETURNED : THREW, clock.millis(), group));
             }

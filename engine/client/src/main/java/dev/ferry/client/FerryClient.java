@@ -84,7 +84,7 @@ public final class FerryClient implements AutoCloseable {
     public FerryClient(ClientConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.threads = NettyThreadLocals.clearedAfterEachTask(config.threadFactory());
-        this.remoting = new RemotingClient(config.remoting(), threads);
+        this.remoting = new RemotingClient(config.remoting(), threads, config.clock());
         this.calls = BrokerCalls.over(remoting);
         this.routes = new RouteCache(calls, config.nameServerAddresses(), config.requestTimeout(), codec);
         this.heartbeats = new HeartbeatService(config.clientId(), calls, routes, codec, config.requestTimeout());
@@ -124,7 +124,7 @@ public final class FerryClient implements AutoCloseable {
             }
             return null;
         }, scheduler);
-        this.replies = new PendingReplies(config.ticker(), MAX_PENDING_REPLIES);
+        this.replies = new PendingReplies(config.clock(), MAX_PENDING_REPLIES);
         remoting.registerProcessor(RequestCode.PUSH_REPLY_MESSAGE_TO_CLIENT, this::replyPushed, scheduler);
         every(REPLY_SWEEP, replies::expire);
         registerAdminAnswers();

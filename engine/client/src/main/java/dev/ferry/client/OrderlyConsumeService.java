@@ -3,6 +3,7 @@ package dev.ferry.client;
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.spi.OffsetStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -37,7 +38,7 @@ final class OrderlyConsumeService implements ConsumeService {
     /** Whether the queue's broker lock is held (always, for broadcasting, which never locks). */
     private final Predicate<ProcessQueue> locked;
     private final Later later;
-    private final Ticker ticker;
+    private final Clock clock;
     private final ExecutorService pool;
     /** Failed attempts of the message at the head of a queue, by queue. */
     private final Map<ProcessQueue, Integer> failures = new ConcurrentHashMap<>();
@@ -46,18 +47,18 @@ final class OrderlyConsumeService implements ConsumeService {
      * @param sendBack moves a message that failed too often to the dead-letter queue
      * @param locked   whether a queue's broker lock is held, so its messages may be consumed
      * @param later    where a queue waits before it is tried again
-     * @param ticker   measures how long a task has kept its queue
+     * @param clock    measures how long a task has kept its queue
      * @param threads  makes the consume threads
      */
     OrderlyConsumeService(PushConsumerConfig config, MessageListener listener, OffsetStore offsets, SendBack sendBack,
-                          Predicate<ProcessQueue> locked, Later later, Ticker ticker, ThreadFactory threads) {
+                          Predicate<ProcessQueue> locked, Later later, Clock clock, ThreadFactory threads) {
         this.config = config;
         this.listener = listener;
         this.offsets = offsets;
         this.sendBack = sendBack;
         this.locked = locked;
         this.later = later;
-        this.ticker = ticker;
+        this.clock = clock;
         this.pool = Executors.newFixedThreadPool(config.consumeThreads(), threads);
     }
 
@@ -104,7 +105,7 @@ final class OrderlyConsumeService implements ConsumeService {
     }
 
     private Next consumeQueue(ProcessQueue queue) {
-        long deadline = ticker.nanos() + MAX_TASK_TIME.toNanos();
+        long deadline = clock.nanos() + MAX_TASK_TIME.toNanos();
         while (!queue.isDropped()) {
             if (!locked.test(queue)) {
                 return Next.LATER;
@@ -116,7 +117,7 @@ final class OrderlyConsumeService implements ConsumeService {
             if (!consumeOne(queue, head.get(0))) {
                 return Next.LATER;
             }
-            if (ticker.nanos() - deadline > 0) {
+            if (clock.nanos() - deadline > 0) {
                 return Next.AGAIN;
             }
         }

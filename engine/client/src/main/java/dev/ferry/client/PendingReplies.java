@@ -3,6 +3,7 @@ package dev.ferry.client;
 import dev.ferry.api.FerryException;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.RetriableException;
+import dev.ferry.format.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The requests of one client waiting for their replies, by correlation id: at most {@code maxPending} at once (a
  * request beyond fails at once), each until its reply is pushed, its deadline passes ({@link #expire()}, measured
- * with the client's {@link Ticker}), its send fails, or the client closes. A pending request holds only its future.
+ * with the client's {@link Clock}), its send fails, or the client closes. A pending request holds only its future.
  *
  * <p>Thread-safe: requests are added on callers' threads, replies arrive on the client's scheduler, expiry runs
  * there too.
@@ -23,14 +24,14 @@ final class PendingReplies {
     private record Pending(CompletableFuture<ReceivedMessage> reply, long deadlineNanos, Duration timeout) {
     }
 
-    private final Ticker ticker;
+    private final Clock clock;
     private final int maxPending;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicInteger size = new AtomicInteger();
     private volatile boolean closed;
 
-    PendingReplies(Ticker ticker, int maxPending) {
-        this.ticker = ticker;
+    PendingReplies(Clock clock, int maxPending) {
+        this.clock = clock;
         this.maxPending = maxPending;
     }
 
@@ -47,7 +48,7 @@ final class PendingReplies {
             return CompletableFuture.failedFuture(new RetriableException("the client already waits for "
                     + maxPending + " replies, its most; try again later"));
         }
-        Pending request = new Pending(new CompletableFuture<>(), ticker.nanos() + timeout.toNanos(), timeout);
+        Pending request = new Pending(new CompletableFuture<>(), clock.nanos() + timeout.toNanos(), timeout);
         pending.put(correlationId, request);
         return request.reply();
     }
@@ -74,7 +75,7 @@ final class PendingReplies {
 
     /** Fails every request whose deadline has passed; returns how many. */
     int expire() {
-        long now = ticker.nanos();
+        long now = clock.nanos();
         int expired = 0;
         for (Map.Entry<String, Pending> entry : pending.entrySet()) {
             Pending request = entry.getValue();

@@ -2,13 +2,13 @@ package dev.ferry.client;
 
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 
 /**
  * One assigned queue on the consumer's side: the messages pulled from it and not yet consumed, the
@@ -41,14 +41,10 @@ final class ProcessQueue {
     private volatile long brokerNextOffset = -1;
     private volatile long lastConsumeMillis;
 
-    private final LongSupplier clock;
+    private final Clock clock;
 
-    ProcessQueue(MessageQueue queue, long startOffset) {
-        this(queue, startOffset, () -> 0L);
-    }
-
-    /** @param clock milliseconds, for when the queue was last pulled and consumed */
-    ProcessQueue(MessageQueue queue, long startOffset, LongSupplier clock) {
+    /** @param clock for when the queue was last pulled and consumed */
+    ProcessQueue(MessageQueue queue, long startOffset, Clock clock) {
         this.clock = clock;
         this.queue = queue;
         this.nextPullOffset = startOffset;
@@ -84,7 +80,7 @@ final class ProcessQueue {
         }
         nextPullOffset = nextBeginOffset;
         pulledUpTo = Math.max(pulledUpTo, nextBeginOffset);
-        lastPullMillis = clock.getAsLong();
+        lastPullMillis = clock.millis();
         return true;
     }
 
@@ -116,7 +112,7 @@ final class ProcessQueue {
                 inFlightBytes -= message.body().length;
             }
         }
-        lastConsumeMillis = clock.getAsLong();
+        lastConsumeMillis = clock.millis();
         return committableOffset();
     }
 

@@ -62,8 +62,7 @@ public final class Producer implements AutoCloseable {
         TraceWriter traceWriter = traceTopic == null ? null
                 : TraceWriter.started(client, config.group(), "PRODUCE", traceTopic);
         this.traces = traceWriter == null ? null : new SendTraces(traceWriter, config.group(),
-                client.config().clock(), client.config().ticker(),
-                broker -> client.routes().brokerAddress(broker).orElse(null));
+                client.config().clock(), broker -> client.routes().brokerAddress(broker).orElse(null));
         this.transactions = checker == null ? null : new TransactionEnds(client, config, checker,
                 traceWriter == null ? null
                         : new TransactionTraces(traceWriter, config.group(), client.config().clock(), traceTopic));
@@ -105,7 +104,7 @@ public final class Producer implements AutoCloseable {
 
     /** Sends a message; the future completes with the broker's answer or a {@link FerryException}. */
     public CompletableFuture<SendResult> sendAsync(Message message) {
-        long start = client.config().ticker().nanos();
+        long start = client.config().clock().nanos();
         try {
             PreparedSend prepared = prepare(List.of(message), false);
             return traced(List.of(message), false, start, recorded(prepared.topic(), start,
@@ -122,7 +121,7 @@ public final class Producer implements AutoCloseable {
             return send;
         }
         return send.whenComplete((result, failure) -> recorder.sent(topic, failure == null,
-                client.config().ticker().nanos() - start));
+                client.config().clock().nanos() - start));
     }
 
     /**
@@ -141,7 +140,7 @@ public final class Producer implements AutoCloseable {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("a request's timeout must be positive, not " + timeout);
         }
-        long start = client.config().ticker().nanos();
+        long start = client.config().clock().nanos();
         String correlationId = UUID.randomUUID().toString();
         PreparedSend prepared;
         try {
@@ -163,7 +162,7 @@ public final class Producer implements AutoCloseable {
             known = CompletableFuture.failedFuture(e);
         }
         known.thenCompose(greeted -> recorded(prepared.topic(), start, attempt(prepared, 0, null,
-                timeout.minusNanos(client.config().ticker().nanos() - start))))
+                timeout.minusNanos(client.config().clock().nanos() - start))))
                 .whenComplete((sent, failure) -> {
                     if (failure != null) {
                         client.replies().fail(correlationId, WireErrors.fromFailure(failure, "request to '"
@@ -198,7 +197,7 @@ public final class Producer implements AutoCloseable {
 
     /** Sends a batch asynchronously; see {@link #send(List)}. */
     public CompletableFuture<SendResult> sendAsync(List<Message> batch) {
-        long start = client.config().ticker().nanos();
+        long start = client.config().clock().nanos();
         try {
             PreparedSend prepared = prepare(batch, false);
             return traced(batch, false, start, recorded(prepared.topic(), start,
@@ -214,7 +213,7 @@ public final class Producer implements AutoCloseable {
      */
     public SendResult send(Message message, String shardingKey) {
         Objects.requireNonNull(shardingKey, "shardingKey");
-        long start = client.config().ticker().nanos();
+        long start = client.config().clock().nanos();
         PreparedSend prepared = prepare(List.of(message), false);
         TopicRoute route = route(prepared.topic());
         MessageQueue queue = selector.selectBySharding(route, shardingKey);
@@ -234,7 +233,7 @@ public final class Producer implements AutoCloseable {
         Objects.requireNonNull(transaction, "transaction");
         requireTransactional();
         PreparedSend prepared = prepare(List.of(message), true);
-        SendResult half = await(traced(List.of(message), true, client.config().ticker().nanos(),
+        SendResult half = await(traced(List.of(message), true, client.config().clock().nanos(),
                 attempt(prepared, 0, null, config.sendTimeout())));
         TransactionState state;
         try {
@@ -271,7 +270,7 @@ public final class Producer implements AutoCloseable {
      */
     public HalfMessage sendHalf(Message message, String shardingKey) {
         requireTransactional();
-        long start = client.config().ticker().nanos();
+        long start = client.config().clock().nanos();
         PreparedSend prepared = prepare(List.of(message), true);
         SendResult half;
         if (shardingKey == null) {
@@ -354,7 +353,7 @@ public final class Producer implements AutoCloseable {
     /** One attempt, then on a retriable failure the next one on another broker while time and retries remain. */
     private CompletableFuture<SendResult> attempt(PreparedSend prepared, int attempt, String avoidBroker,
                                                   Duration budget) {
-        long start = client.config().ticker().nanos();
+        long start = client.config().clock().nanos();
         TopicRoute route;
         MessageQueue queue;
         try {
@@ -368,7 +367,7 @@ public final class Producer implements AutoCloseable {
                 return CompletableFuture.completedFuture(result);
             }
             FerryException error = WireErrors.fromFailure(failure, "send to " + queue);
-            Duration left = budget.minusNanos(client.config().ticker().nanos() - start);
+            Duration left = budget.minusNanos(client.config().clock().nanos() - start);
             if (!error.isRetriable() || attempt >= config.retriesWhenSendFailed() || left.toMillis() <= 0) {
                 return CompletableFuture.<SendResult>failedFuture(error);
             }

@@ -69,8 +69,7 @@ public final class PullConsumer implements AutoCloseable {
         AllocateStrategy strategy = client.plugins().allocateStrategy(config.allocateStrategy(),
                 config.allocateStrategyConfig());
         this.traces = config.traceTopic().map(topic -> new DeliveryTraces(TraceWriter.started(client, config.group(),
-                "CONSUME", topic), config.group(), client.config().clock(), client.config().ticker(),
-                client.uniqueIds())).orElse(null);
+                "CONSUME", topic), config.group(), client.config().clock(), client.uniqueIds())).orElse(null);
         this.pulls = PullService.of(client, settings, filters, offsets, new PullService.Sink() {
             @Override
             public boolean mayPull(ProcessQueue queue) {
@@ -169,11 +168,11 @@ public final class PullConsumer implements AutoCloseable {
      * Returned messages count as consumed: their offsets are committed by the next (auto-)commit.
      */
     public List<ReceivedMessage> poll(Duration timeout) {
-        long deadline = client.config().ticker().nanos() + timeout.toNanos();
+        long deadline = client.config().clock().nanos() + timeout.toNanos();
         List<ReceivedMessage> out = new ArrayList<>();
         try {
             while (out.isEmpty()) {
-                long left = deadline - client.config().ticker().nanos();
+                long left = deadline - client.config().clock().nanos();
                 PulledBatch first = left <= 0 ? arrived.poll() : arrived.poll(left, TimeUnit.NANOSECONDS);
                 if (first == null) {
                     break;

@@ -4,6 +4,7 @@ import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.OffsetStoreContext;
@@ -74,14 +75,13 @@ public final class PushConsumer implements AutoCloseable {
                 config.allocateStrategyConfig());
         boolean locking = config.orderly() && config.messageModel() == MessageModel.CLUSTERING;
         this.traces = config.traceTopic().map(topic -> new DeliveryTraces(TraceWriter.started(client, config.group(),
-                "CONSUME", topic), config.group(), client.config().clock(), client.config().ticker(),
-                client.uniqueIds())).orElse(null);
+                "CONSUME", topic), config.group(), client.config().clock(), client.uniqueIds())).orElse(null);
         MessageListener consuming = recorded(traces == null ? listener : traces.traced(listener), client.recorder(),
-                client.config().ticker());
+                client.config().clock());
         this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
         this.consume = config.orderly()
                 ? new OrderlyConsumeService(config, consuming, offsets, requests,
-                        locks != null ? locks::holds : queue -> true, client.later(), client.config().ticker(),
+                        locks != null ? locks::holds : queue -> true, client.later(), client.config().clock(),
                         client.threads())
                 : new ConcurrentConsumeService(config, consuming, offsets, requests, client.later(),
                         client.threads());
@@ -118,13 +118,13 @@ public final class PushConsumer implements AutoCloseable {
      * The listener, counting each delivery's outcome (always: two additions a message) and telling the recorder how
      * long it took (when metrics are on).
      */
-    private MessageListener recorded(MessageListener listener, ClientRecorder recorder, Ticker ticker) {
+    private MessageListener recorded(MessageListener listener, ClientRecorder recorder, Clock clock) {
         String group = config.group();
         int maxReconsumeTimes = config.maxReconsumeTimes() < 0 ? DEFAULT_MAX_RECONSUME_TIMES
                 : config.maxReconsumeTimes();
         boolean timed = recorder != ClientRecorder.NONE;
         return message -> {
-            long start = timed ? ticker.nanos() : 0;
+            long start = timed ? clock.nanos() : 0;
             boolean success = false;
             try {
                 listener.onMessage(message);
@@ -138,7 +138,7 @@ public final class PushConsumer implements AutoCloseable {
                     (message.reconsumeTimes() >= maxReconsumeTimes ? deadLettered : retried).increment();
                 }
                 if (timed) {
-                    recorder.consumed(group, message.topic(), success, ticker.nanos() - start);
+                    recorder.consumed(group, message.topic(), success, clock.nanos() - start);
                 }
             }
         };

@@ -1,8 +1,8 @@
 package dev.ferry.client;
 
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.Clock;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

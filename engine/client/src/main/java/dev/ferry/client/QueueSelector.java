@@ -2,7 +2,7 @@ package dev.ferry.client;
 
 import dev.ferry.api.FerryException;
 import dev.ferry.api.MessageQueue;
-import java.time.Clock;
+import dev.ferry.format.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

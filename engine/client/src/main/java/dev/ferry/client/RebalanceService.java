@@ -2,12 +2,12 @@ package dev.ferry.client;
 
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.Clock;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.spi.AllocateStrategy;
 import dev.ferry.spi.OffsetStore;
 import dev.ferry.spi.ReadOffsetType;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -267,7 +267,7 @@ final class RebalanceService {
             if (start < 0) {
                 return false;
             }
-            ProcessQueue processQueue = new ProcessQueue(queue, start, clock::millis);
+            ProcessQueue processQueue = new ProcessQueue(queue, start, clock);
             synchronized (lock) {
                 if (wanted.getOrDefault(queue.topic(), Set.of()).contains(queue)) {
                     gate.opened(processQueue);

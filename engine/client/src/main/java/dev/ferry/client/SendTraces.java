@@ -3,9 +3,9 @@ package dev.ferry.client;
 import dev.ferry.api.Message;
 import dev.ferry.api.SendResult;
 import dev.ferry.api.SendStatus;
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.TraceRecord;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,18 +19,16 @@ final class SendTraces implements AutoCloseable {
     private final TraceWriter writer;
     private final String group;
     private final Clock clock;
-    private final Ticker ticker;
     private final Function<String, String> brokerAddress;
 
     /**
      * @param brokerAddress the address of a broker by name, or null when unknown
      */
-    SendTraces(TraceWriter writer, String group, Clock clock, Ticker ticker,
+    SendTraces(TraceWriter writer, String group, Clock clock,
                Function<String, String> brokerAddress) {
         this.writer = writer;
         this.group = group;
         this.clock = clock;
-        this.ticker = ticker;
         this.brokerAddress = brokerAddress;
     }
 
@@ -43,11 +41,11 @@ final class SendTraces implements AutoCloseable {
      *
      * @param messages   what was sent: one message, or a batch's, whose ids and offset ids the result joins by commas
      * @param half       whether they were sent as half messages of a transaction
-     * @param startNanos the ticker when the send began
+     * @param startNanos the clock's nanoseconds when the send began
      */
     CompletableFuture<SendResult> traced(List<Message> messages, boolean half, long startNanos,
                                          CompletableFuture<SendResult> send) {
-        long startMillis = clock.millis() - TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - startNanos);
+        long startMillis = clock.millis() - TimeUnit.NANOSECONDS.toMillis(clock.nanos() - startNanos);
         return send.whenComplete((result, failure) -> {
             if (result != null) {
                 record(messages, half, startMillis, startNanos, result);
@@ -56,7 +54,7 @@ final class SendTraces implements AutoCloseable {
     }
 
     private void record(List<Message> messages, boolean half, long startMillis, long startNanos, SendResult result) {
-        int costTime = (int) TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - startNanos);
+        int costTime = (int) TimeUnit.NANOSECONDS.toMillis(clock.nanos() - startNanos);
         String[] ids = result.msgId().split(",");
         String[] offsetIds = result.offsetMsgId() == null ? new String[0] : result.offsetMsgId().split(",");
         String storeHost = brokerAddress.apply(result.messageQueue().brokerName());

@@ -1,6 +1,7 @@
 package dev.ferry.client;
 
 import dev.ferry.api.Message;
+import dev.ferry.format.Clock;
 import dev.ferry.format.TraceRecord;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -43,7 +44,7 @@ final class TraceWriter implements AutoCloseable {
 
     private final String traceTopic;
     private final Function<Message, CompletableFuture<?>> sender;
-    private final Ticker ticker;
+    private final Clock clock;
     private final Executor flusher;
     private final BlockingQueue<TraceRecord> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final Semaphore sends = new Semaphore(MAX_SENDS_IN_FLIGHT);
@@ -55,14 +56,14 @@ final class TraceWriter implements AutoCloseable {
     /**
      * @param traceTopic where the records go
      * @param sender     sends one trace message asynchronously (a producer without tracing of its own)
-     * @param ticker     times how long {@link #close} waits for the last sends
+     * @param clock      times how long {@link #close} waits for the last sends
      * @param flusher    where a flush runs again at once when a send ends and a batch's worth is waiting, so that
      *                   a busy producer's records need not wait for the next round
      */
-    TraceWriter(String traceTopic, Function<Message, CompletableFuture<?>> sender, Ticker ticker, Executor flusher) {
+    TraceWriter(String traceTopic, Function<Message, CompletableFuture<?>> sender, Clock clock, Executor flusher) {
         this.traceTopic = traceTopic;
         this.sender = sender;
-        this.ticker = ticker;
+        this.clock = clock;
         this.flusher = flusher;
     }
 
@@ -76,7 +77,7 @@ final class TraceWriter implements AutoCloseable {
     static TraceWriter started(FerryClient client, String hostGroup, String role, String traceTopic) {
         Producer producer = client.producer(ProducerConfig.builder(GROUP_PREFIX + hostGroup + "-" + role)
                 .sendTimeout(SEND_TIMEOUT).build());
-        TraceWriter writer = new TraceWriter(traceTopic, producer::sendAsync, client.config().ticker(),
+        TraceWriter writer = new TraceWriter(traceTopic, producer::sendAsync, client.config().clock(),
                 client.scheduler());
         ScheduledFuture<?> job = client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(writer::flush),
                 FLUSH_INTERVAL.toMillis(), FLUSH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
@@ -209,9 +210,9 @@ final class TraceWriter implements AutoCloseable {
             return;
         }
         closed = true;
-        long deadline = ticker.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long deadline = clock.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         try {
-            while (ticker.nanos() < deadline) {
+            while (clock.nanos() - deadline < 0) {
                 flush();
                 // every permit back: no send in flight
                 if (sends.tryAcquire(MAX_SENDS_IN_FLIGHT, 10, TimeUnit.MILLISECONDS)) {

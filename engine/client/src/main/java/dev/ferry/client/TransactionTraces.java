@@ -2,11 +2,11 @@ package dev.ferry.client;
 
 import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.TraceRecord;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.time.Clock;
 import java.util.Map;
 
 /**

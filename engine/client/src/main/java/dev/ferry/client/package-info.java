@@ -23,15 +23,15 @@
  *
  * <p>Each service gets the narrow collaborators it uses, never the whole client: {@code BrokerCalls} (the
  * requests it sends), {@code Routes}, {@code Later} (a delayed task), {@code QueueQueries}, {@code SendBack}, a
- * {@link java.time.Clock} and a {@link dev.ferry.client.Ticker}. Their unit tests replace them with a scripted
- * broker, fixed routes and a hand-driven {@code Later}. The rebalance holds its lock only while it changes its
+ * a {@link dev.ferry.format.Clock}. Their unit tests replace them with a scripted broker, fixed routes, a
+ * hand-driven {@code Later} and a manual clock. The rebalance holds its lock only while it changes its
  * queue map, never across a call to a broker, a name server, an offset store or a queue lock.
  *
  * <p>Threads: every thread comes from {@link dev.ferry.client.ClientConfig#threadFactory()}. The scheduler
  * runs route refresh, heartbeats, rebalance, offset persistence, lock renewal and delayed pulls; Netty event
  * loops only move bytes; remoting callback threads complete sends and pulls; each push consumer has its own
- * consume pool. Time comes from {@link dev.ferry.client.ClientConfig#clock()} and spans are measured with
- * {@link dev.ferry.client.ClientConfig#ticker()}; nothing reads the system's clocks directly. Plugins are loaded with
+ * consume pool. Time, wall-clock and monotonic, comes from
+ * {@link dev.ferry.client.ClientConfig#clock()}; nothing reads the system's clocks directly. Plugins are loaded with
  * {@link dev.ferry.client.ClientConfig#pluginClassLoaders()}.
  */
 package dev.ferry.client;

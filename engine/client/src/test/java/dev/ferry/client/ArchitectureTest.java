@@ -6,12 +6,18 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ferry.format.ClockRule;
 import org.junit.jupiter.api.Test;
 
 /** The client knows no store and no server (docs/architecture.md, Modules). */
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.client");
+
+    @Test
+    void shouldReadTimeOnlyThroughTheClock() {
+        ClockRule.onlyTheClockReadsTime().check(CLASSES);
+    }
 
     @Test
     void shouldDependOnTheApiSpiRemotingFormatPrometheusAndTheJdkOnly() {

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,7 @@ class ConsumeServicesTest {
     void shouldCommitTheLowestOffsetStillInFlightAndSendFailuresBack() {
         service = new ConcurrentConsumeService(config(false, 16), this::listen, offsets, sendBack, later,
                 Thread::new);
-        ProcessQueue queue = new ProcessQueue(QUEUE, 0);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m1");
 
         service.submit(queue, pulledInto(queue, 0, 4));
@@ -93,7 +94,7 @@ class ConsumeServicesTest {
     void shouldConsumeAgainHereAfterAPauseWhatTheBrokerWouldNotTakeBack() {
         service = new ConcurrentConsumeService(config(false, 16), this::listen, offsets, sendBack, later,
                 Thread::new);
-        ProcessQueue queue = new ProcessQueue(QUEUE, 0);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m0");
         sendBackWorks.set(false);
 
@@ -112,7 +113,7 @@ class ConsumeServicesTest {
         PushConsumerConfig broadcasting = PushConsumerConfig.builder("CG").subscribe("Orders", "*")
                 .messageModel(MessageModel.BROADCASTING).consumeBatchSize(1).build();
         service = new ConcurrentConsumeService(broadcasting, this::listen, offsets, sendBack, later, Thread::new);
-        ProcessQueue queue = new ProcessQueue(QUEUE, 0);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m0");
 
         service.submit(queue, pulledInto(queue, 0, 2));
@@ -125,8 +126,8 @@ class ConsumeServicesTest {
     @Test
     void shouldConsumeInOrderRetryInPlaceThenMoveTheMessageToTheDeadLetterQueue() {
         service = new OrderlyConsumeService(config(true, 2), this::listen, offsets, sendBack, queue -> true, later,
-                Ticker.SYSTEM, Thread::new);
-        ProcessQueue queue = new ProcessQueue(QUEUE, 0);
+                Clock.system(), Thread::new);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m1");
 
         service.submit(queue, pulledInto(queue, 0, 3));
@@ -148,8 +149,8 @@ class ConsumeServicesTest {
     void shouldConsumeNothingWhileTheQueuesLockIsNotHeld() {
         AtomicBoolean locked = new AtomicBoolean();
         service = new OrderlyConsumeService(config(true, 16), this::listen, offsets, sendBack, q -> locked.get(),
-                later, Ticker.SYSTEM, Thread::new);
-        ProcessQueue queue = new ProcessQueue(QUEUE, 0);
+                later, Clock.system(), Thread::new);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
 
         service.submit(queue, pulledInto(queue, 0, 2));
 
@@ -163,9 +164,9 @@ class ConsumeServicesTest {
 
     @Test
     void shouldLetOtherQueuesHaveTheThreadOnceATaskRanPastItsTime() {
-        AtomicLong now = new AtomicLong();
-        ProcessQueue first = new ProcessQueue(QUEUE, 0);
-        ProcessQueue second = new ProcessQueue(new MessageQueue("Orders", "broker-a", 1), 0);
+        ManualClock clock = new ManualClock();
+        ProcessQueue first = new ProcessQueue(QUEUE, 0, new ManualClock());
+        ProcessQueue second = new ProcessQueue(new MessageQueue("Orders", "broker-a", 1), 0, new ManualClock());
         List<ReceivedMessage> secondMessages = List.of(new ReceivedMessage("Orders",
                 "other".getBytes(StandardCharsets.UTF_8), Map.of(), "other", "broker-a", 1, 0, 9, 0, 1, 2));
         second.pulled(second.pullPosition().epoch(), secondMessages, 1);
@@ -174,11 +175,11 @@ class ConsumeServicesTest {
                 .consumeThreads(1).build();
         service = new OrderlyConsumeService(oneThread, message -> {
             listen(message);
-            now.addAndGet(Duration.ofSeconds(61).toNanos()); // each message takes longer than a task may keep
+            clock.advance(Duration.ofSeconds(61)); // each message takes longer than a task may keep
             if (submitted.compareAndSet(false, true)) {
                 service.submit(second, secondMessages); // waits for the only thread
             }
-        }, offsets, sendBack, queue -> true, later, now::get, Thread::new);
+        }, offsets, sendBack, queue -> true, later, clock, Thread::new);
 
         service.submit(first, pulledInto(first, 0, 3));
 

@@ -6,17 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ferry.api.FerryException;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.api.RetriableException;
+import dev.ferry.format.ManualClock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Requests waiting for replies: bounded, timed out on the client's ticker, cleaned up whatever ends them. */
+/** Requests waiting for replies: bounded, timed out on the client's clock, cleaned up whatever ends them. */
 class PendingRepliesTest {
-    private final AtomicLong now = new AtomicLong(1_000);
-    private final PendingReplies pending = new PendingReplies(now::get, 2);
+    private final ManualClock clock = new ManualClock();
+    private final PendingReplies pending = new PendingReplies(clock, 2);
 
     private static ReceivedMessage reply(String correlationId) {
         return new ReceivedMessage("C_REPLY_TOPIC", new byte[] {1}, Map.of("CORRELATION_ID", correlationId), "0",
@@ -34,13 +34,13 @@ class PendingRepliesTest {
     }
 
     @Test
-    void shouldFailARequestOnlyOnceItsDeadlinePassesOnTheTicker() {
+    void shouldFailARequestOnlyOnceItsDeadlinePassesOnTheClock() {
         CompletableFuture<ReceivedMessage> request = pending.await("a", Duration.ofMillis(500));
-        now.addAndGet(Duration.ofMillis(499).toNanos());
+        clock.advance(Duration.ofMillis(499));
         assertThat(pending.expire()).isZero();
         assertThat(request).isNotDone();
 
-        now.addAndGet(Duration.ofMillis(1).toNanos());
+        clock.advance(Duration.ofMillis(1));
         assertThat(pending.expire()).isOne();
         assertThatThrownBy(request::join).isInstanceOf(CompletionException.class)
                 .hasCauseInstanceOf(RetriableException.class).hasMessageContaining("no reply to request a within 500 ms");

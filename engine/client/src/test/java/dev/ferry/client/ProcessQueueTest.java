@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.ManualClock;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The committed offset is the lowest offset still in flight; flow-control measures; seeks. */
 class ProcessQueueTest {
-    private final ProcessQueue queue = new ProcessQueue(new MessageQueue("T", "b", 0), 10);
+    private final ProcessQueue queue = new ProcessQueue(new MessageQueue("T", "b", 0), 10, new ManualClock());
 
     private static ReceivedMessage at(long offset) {
         return new ReceivedMessage("T", new byte[10], Map.of(), "id" + offset, "b", 0, offset, offset * 100, 0, 0,

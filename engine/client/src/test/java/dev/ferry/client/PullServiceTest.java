@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.PullFlags;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -73,7 +74,7 @@ class PullServiceTest {
         PullService service = service((address, request) -> pulls.getAndIncrement() == 0
                 ? answer(request, ResponseCode.SUCCESS, 13, found) : null, calls);
 
-        service.start(new ProcessQueue(QUEUE, 10));
+        service.start(new ProcessQueue(QUEUE, 10, new ManualClock()));
 
         List<RemotingCommand> sent = calls[0].requests(RequestCode.PULL_MESSAGE);
         assertThat(sent).hasSize(2);
@@ -96,7 +97,7 @@ class PullServiceTest {
         PullService service = service((address, request) -> pulls.getAndIncrement() == 0
                 ? answer(request, ResponseCode.PULL_OFFSET_MOVED, 500, null) : null, calls);
 
-        service.start(new ProcessQueue(QUEUE, 3));
+        service.start(new ProcessQueue(QUEUE, 3, new ManualClock()));
 
         assertThat(pullOf(calls[0].requests(RequestCode.PULL_MESSAGE).get(1)).queueOffset()).isEqualTo(500);
         assertThat(offsets.durable).containsEntry(QUEUE, 500L);
@@ -108,7 +109,7 @@ class PullServiceTest {
         FakeBrokerCalls[] calls = new FakeBrokerCalls[1];
         PullService service = service((address, request) -> answer(request, ResponseCode.SYSTEM_BUSY, 0, null),
                 calls);
-        ProcessQueue queue = new ProcessQueue(QUEUE, 0);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
 
         service.start(queue);
         assertThat(later.delays()).containsExactly(Duration.ofSeconds(3));
@@ -129,7 +130,7 @@ class PullServiceTest {
         PullService service = service((address, request) -> answer(request, ResponseCode.SUBSCRIPTION_NOT_LATEST,
                 0, null), calls);
 
-        service.start(new ProcessQueue(QUEUE, 0));
+        service.start(new ProcessQueue(QUEUE, 0, new ManualClock()));
         List<Duration> delays = new ArrayList<>(later.delays());
         later.runAll();
 
@@ -142,7 +143,7 @@ class PullServiceTest {
         FakeBrokerCalls[] calls = new FakeBrokerCalls[1];
         PullService service = service((address, request) -> answer(request, ResponseCode.SYSTEM_BUSY, 0, null),
                 calls);
-        service.start(new ProcessQueue(QUEUE, 0));
+        service.start(new ProcessQueue(QUEUE, 0, new ManualClock()));
 
         service.stop();
         later.runAll();

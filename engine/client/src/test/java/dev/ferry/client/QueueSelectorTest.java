@@ -3,6 +3,7 @@ package dev.ferry.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.protocol.body.BrokerData;
 import dev.ferry.remoting.protocol.body.QueueData;
 import dev.ferry.remoting.protocol.body.TopicRouteData;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** Round robin, failed-broker avoidance (timed by a fake clock) and sharding keys. */
 class QueueSelectorTest {
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final QueueSelector selector = new QueueSelector(clock, Duration.ofSeconds(10));
     private final TopicRoute route = TopicRoute.of("T", new TopicRouteData(
             List.of(new QueueData("a", 2, 2, 6, 0), new QueueData("b", 2, 2, 6, 0), new QueueData("ro", 2, 2, 4, 0)),

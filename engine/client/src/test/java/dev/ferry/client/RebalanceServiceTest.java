@@ -3,11 +3,11 @@ package dev.ferry.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.MessageQueue;
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import dev.ferry.spi.AllocateStrategy;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +53,7 @@ class RebalanceServiceTest {
     private final ManualLater later = new ManualLater();
     private final AtomicInteger heartbeats = new AtomicInteger();
     private final List<ProcessQueue> added = new CopyOnWriteArrayList<>();
-    private final Clock clock = Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC);
+    private final Clock clock = new ManualClock(Instant.parse("2026-12-01T12:00:00Z"));
 
     private RebalanceService service(ConsumeFromWhere from) {
         PushConsumerConfig config = PushConsumerConfig.builder("CG").subscribe(TOPIC, "*").consumeFromWhere(from)

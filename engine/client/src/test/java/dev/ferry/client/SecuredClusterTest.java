@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ferry.api.Message;
 import dev.ferry.api.SendStatus;
 import dev.ferry.client.peer.ApachePeer;
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.testing.TestCertificates;
@@ -16,7 +17,6 @@ import dev.ferry.server.auth.AuthConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -54,7 +54,7 @@ class SecuredClusterTest {
                 .tls(TlsConfig.server(TlsConfig.Mode.ENFORCING, certificates.certificate(),
                         certificates.privateKey()))
                 .build();
-        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("secured", true))
+        try (FerryServer server = new FerryServer(config, Clock.system(), new DefaultThreadFactory("secured", true))
                 .start()) {
             sendAndConsume(server.nameServerAddress());
             assertThat(server.broker().refusedRequests()).isZero();

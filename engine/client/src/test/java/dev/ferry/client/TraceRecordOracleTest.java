@@ -3,11 +3,12 @@ package dev.ferry.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.TraceRecord;
 import dev.ferry.format.UniqueMessageIds;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -194,9 +195,9 @@ class TraceRecordOracleTest {
     void shouldTraceAPollAsApachesLitePullConsumerDoesSkippingMessagesWithTraceOff() {
         List<dev.ferry.api.Message> sent = new ArrayList<>();
         TraceWriter writer = capturing(sent);
-        DeliveryTraces traces = new DeliveryTraces(writer, "CG_P", Clock.fixed(Instant.ofEpochMilli(50L),
-                ZoneOffset.UTC), Ticker.SYSTEM, new UniqueMessageIds(new byte[] {127, 0, 0, 1}, 1, 1,
-                Clock.systemUTC(), ZoneOffset.UTC));
+        DeliveryTraces traces = new DeliveryTraces(writer, "CG_P", new ManualClock(Instant.ofEpochMilli(50L)),
+                new UniqueMessageIds(new byte[] {127, 0, 0, 1}, 1, 1,
+                Clock.system(), ZoneOffset.UTC));
         traces.polled(List.of(
                 new ReceivedMessage("TopicP", new byte[1], Map.of("KEYS", "k1"), "ID1", "broker-a", 0, 0L, 0L, 2, 1L,
                         2L),
@@ -254,7 +255,7 @@ class TraceRecordOracleTest {
     private static List<dev.ferry.api.Message> endsWritten(long now, Consumer<TransactionTraces> ends) {
         List<dev.ferry.api.Message> sent = new ArrayList<>();
         TraceWriter writer = capturing(sent);
-        ends.accept(new TransactionTraces(writer, "PG_T", Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC),
+        ends.accept(new TransactionTraces(writer, "PG_T", new ManualClock(Instant.ofEpochMilli(now)),
                 "RMQ_SYS_TRACE_TOPIC"));
         writer.flush();
         return sent;
@@ -265,7 +266,7 @@ class TraceRecordOracleTest {
         return new TraceWriter("RMQ_SYS_TRACE_TOPIC", message -> {
             sent.add(message);
             return CompletableFuture.completedFuture("stored");
-        }, Ticker.SYSTEM, Runnable::run);
+        }, Clock.system(), Runnable::run);
     }
 
     private static void assertWrittenAsApache(List<dev.ferry.api.Message> written, TraceContext apache) {

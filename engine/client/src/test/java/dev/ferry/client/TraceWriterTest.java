@@ -3,6 +3,7 @@ package dev.ferry.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.api.Message;
+import dev.ferry.format.Clock;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.format.TraceRecord;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,7 @@ class TraceWriterTest {
 
     @Test
     void shouldSendQueuedRecordsAsOneMessagePerTracedTopicKeyedByIdAndKeys() {
-        TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Ticker.SYSTEM, Runnable::run);
+        TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Clock.system(), Runnable::run);
         writer.write(pub("TopicA", 1));
         writer.write(pub("TopicB", 2));
         writer.write(pub("TopicA", 3));
@@ -50,7 +51,7 @@ class TraceWriterTest {
 
     @Test
     void shouldDropAndCountRecordsWhenTheQueueIsFullWithoutBlockingTheWriter() {
-        TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Ticker.SYSTEM, Runnable::run);
+        TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Clock.system(), Runnable::run);
         for (int i = 0; i < TraceWriter.QUEUE_CAPACITY + 5; i++) {
             writer.write(pub("TopicA", i));
         }
@@ -60,7 +61,7 @@ class TraceWriterTest {
 
     @Test
     void shouldCountTheRecordsOfAFailedOrThrowingSendAsDropped() {
-        TraceWriter failing = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Ticker.SYSTEM, Runnable::run);
+        TraceWriter failing = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Clock.system(), Runnable::run);
         failing.write(pub("TopicA", 1));
         failing.write(pub("TopicA", 2));
         failing.flush();
@@ -69,12 +70,12 @@ class TraceWriterTest {
 
         TraceWriter throwing = new TraceWriter(SystemTopics.TRACE_TOPIC, message -> {
             throw new IllegalStateException("producer closed");
-        }, Ticker.SYSTEM, Runnable::run);
+        }, Clock.system(), Runnable::run);
         throwing.write(pub("TopicA", 3));
         throwing.flush();
         assertThat(throwing.dropped()).isEqualTo(1);
 
-        TraceWriter refusing = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Ticker.SYSTEM, Runnable::run);
+        TraceWriter refusing = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Clock.system(), Runnable::run);
         refusing.write(new TraceRecord.SubBefore(1L, TraceRecord.DEFAULT_REGION, "CG", "R1", "ID1", 0, "\u0001"));
         refusing.flush();
         assertThat(refusing.dropped()).as("a key Ferry's message builder refuses").isEqualTo(1);
@@ -85,7 +86,7 @@ class TraceWriterTest {
 
     @Test
     void shouldStartNoMoreThanTheInFlightLimitOfSendsAndFlushAgainWhenOneEndsWithABatchWaiting() {
-        TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Ticker.SYSTEM, Runnable::run);
+        TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, this::send, Clock.system(), Runnable::run);
         for (int i = 0; i < TraceWriter.QUEUE_CAPACITY; i++) {
             writer.write(pub("TopicA", i));
         }
@@ -123,7 +124,7 @@ class TraceWriterTest {
         TraceWriter writer = new TraceWriter(SystemTopics.TRACE_TOPIC, message -> {
             sent.add(message);
             return CompletableFuture.completedFuture("stored");
-        }, Ticker.SYSTEM, Runnable::run);
+        }, Clock.system(), Runnable::run);
         writer.write(pub("TopicA", 1));
         writer.close(1_000);
         writer.write(pub("TopicA", 2));

@@ -1,12 +1,12 @@
 package dev.ferry.components;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Properties;
 import org.osgi.service.component.annotations.Activate;
@@ -34,7 +34,7 @@ public final class FerryServerComponent implements RunningServer {
     @Activate
     void activate(Map<String, Object> configuration) {
         FerryServerConfig config = config(configuration);
-        server = new FerryServer(config, Clock.systemUTC(), new DaemonThreads("ferry-component")).start();
+        server = new FerryServer(config, Clock.system(), new DaemonThreads("ferry-component")).start();
         LOG.log(Level.INFO, "Ferry server component ready: name server {0}, broker port {1}, store {2}",
                 server.nameServerAddress(), String.valueOf(server.brokerPort()),
                 config.storeDir().toAbsolutePath());

@@ -1,7 +1,6 @@
 package dev.ferry.format;
 
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;

@@ -23,4 +23,9 @@ class ArchitectureTest {
     void shouldHaveNoPackageCycles() {
         slices().matching("dev.ferry.(**)").should().beFreeOfCycles().check(CLASSES);
     }
+
+    @Test
+    void shouldReadTimeOnlyThroughTheClock() {
+        ClockRule.onlyTheClockReadsTime().check(CLASSES);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.ferry.server;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.NettyThreadLocals;
 import dev.ferry.remoting.Credentials;
@@ -19,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 

@@ -7,6 +7,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ferry.format.ClockRule;
 import org.junit.jupiter.api.Test;
 
 /** The server: name server and broker apart, the command line and the embedded entry point on top
@@ -15,6 +16,11 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.ferry.server");
+
+    @Test
+    void shouldReadTimeOnlyThroughTheClock() {
+        ClockRule.onlyTheClockReadsTime().check(CLASSES);
+    }
 
     @Test
     void shouldDependOnTheEngineModulesCaffeineJacksonPicocliNettyPrometheusAndTheJdkOnly() {

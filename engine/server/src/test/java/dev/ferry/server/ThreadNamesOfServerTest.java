@@ -2,6 +2,7 @@ package dev.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
@@ -9,7 +10,6 @@ import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ class ThreadNamesOfServerTest {
         FerryServerConfig config = FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
                 .commitLogSegmentSize(1 << 20).build();
 
-        FerryServer server = new FerryServer(config, Clock.systemUTC(), recording).start();
+        FerryServer server = new FerryServer(config, Clock.system(), recording).start();
         try {
             // the request pools start their threads with their first request; these run from the start
             assertThat(names).contains("ferry-store-dispatch-1", "ferry-store-flush-1", "ferry-broker-schedule-1",
@@ -64,7 +64,7 @@ class ThreadNamesOfServerTest {
         FerryServerConfig config = FerryServerConfig.builder(dir.resolve("io" + ioThreads)).namesrvPort(0)
                 .brokerPort(0).commitLogSegmentSize(1 << 20).broker(b -> b.ioThreads(ioThreads)).build();
         List<RemotingClient> clients = new ArrayList<>();
-        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), recording).start()) {
+        try (FerryServer server = new FerryServer(config, Clock.system(), recording).start()) {
             String broker = "127.0.0.1:" + server.brokerPort();
             long before = remotingThreads(names);
             for (int i = 0; i < connections; i++) { // each client its own connection, answered before the next

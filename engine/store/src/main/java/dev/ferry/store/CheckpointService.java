@@ -1,7 +1,7 @@
 package dev.ferry.store;
 
 import dev.ferry.format.AtomicFile;
-import java.time.Clock;
+import dev.ferry.format.Clock;
 import java.time.Duration;
 
 /**

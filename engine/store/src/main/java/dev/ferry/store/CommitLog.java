@@ -1,11 +1,11 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.StoredMessageCodec;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SysFlags;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

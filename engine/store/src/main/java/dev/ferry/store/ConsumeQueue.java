@@ -1,9 +1,9 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Optional;
 
 /**

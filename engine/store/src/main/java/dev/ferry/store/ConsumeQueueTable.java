@@ -1,11 +1,11 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DurableDirectories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

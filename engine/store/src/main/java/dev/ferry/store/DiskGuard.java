@@ -1,6 +1,6 @@
 package dev.ferry.store;
 
-import java.time.Clock;
+import dev.ferry.format.Clock;
 import java.time.Duration;
 
 /**

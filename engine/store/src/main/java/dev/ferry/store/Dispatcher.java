@@ -1,9 +1,9 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SysFlags;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

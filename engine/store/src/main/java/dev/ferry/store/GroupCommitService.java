@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,7 @@ final class GroupCommitService implements DutyLoop.Duty {
 
     private final CommitLog commitLog;
     private final Runnable afterFlush;
+    private final Clock clock;
     private final long maxLingerNanos;
     private final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     /** How many waiters are in {@link #waiters}; kept apart because the queue's size() walks it. */
@@ -35,8 +37,9 @@ final class GroupCommitService implements DutyLoop.Duty {
     private volatile int wakeAt = 1;
     private DutyLoop loop;
 
-    GroupCommitService(CommitLog commitLog, Duration maxLinger, Runnable afterFlush) {
+    GroupCommitService(CommitLog commitLog, Duration maxLinger, Runnable afterFlush, Clock clock) {
         this.commitLog = commitLog;
+        this.clock = clock;
         this.maxLingerNanos = maxLinger.toNanos();
         this.afterFlush = afterFlush;
     }
@@ -91,7 +94,7 @@ final class GroupCommitService implements DutyLoop.Duty {
      * their force has just covered them. Called from a thread of its own, since the flush thread may hang in a force.
      */
     void expireOverdue() {
-        long now = System.nanoTime();
+        long now = clock.nanos();
         for (Waiter waiter : waiters) {
             if (waiter instanceof PendingAppend pending && pending.overdue(now) && remove(pending)) {
                 pending.future().complete(outcome(pending.stored(), pending.timeout()));
@@ -127,16 +130,16 @@ final class GroupCommitService implements DutyLoop.Duty {
         if (maxLingerNanos <= 0) {
             return;
         }
-        long started = System.nanoTime();
+        long started = clock.nanos();
         long lastArrival = started;
         int seen = waiting.get();
         for (long now = started; seen < waitingAtLastForce && now - started < maxLingerNanos
-                && now - lastArrival < QUIET_NANOS; now = System.nanoTime()) {
+                && now - lastArrival < QUIET_NANOS; now = clock.nanos()) {
             Thread.yield();
             int count = waiting.get();
             if (count != seen) {
                 seen = count;
-                lastArrival = System.nanoTime();
+                lastArrival = clock.nanos();
             }
         }
     }
@@ -169,10 +172,10 @@ final class GroupCommitService implements DutyLoop.Duty {
         }
         ParkedThread waiter = new ParkedThread(offset);
         register(waiter);
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = clock.nanos() + timeout.toNanos();
         try {
             while (commitLog.flushedOffset() < offset) {
-                long remaining = deadline - System.nanoTime();
+                long remaining = deadline - clock.nanos();
                 if (remaining <= 0 || Thread.currentThread().isInterrupted() || commitLog.failed()) {
                     return outcome(stored, timeout);
                 }
@@ -196,7 +199,7 @@ final class GroupCommitService implements DutyLoop.Duty {
         if (commitLog.flushedOffset() >= offset) {
             return CompletableFuture.completedFuture(stored);
         }
-        PendingAppend waiter = new PendingAppend(stored, timeout);
+        PendingAppend waiter = new PendingAppend(stored, timeout, clock.nanos());
         register(waiter);
         if ((commitLog.flushedOffset() >= offset || commitLog.failed()) && remove(waiter)) {
             // the flush thread may have passed before this waiter was in the queue
@@ -259,10 +262,10 @@ final class GroupCommitService implements DutyLoop.Duty {
         private final long deadline;
         private final CompletableFuture<AppendResult> future = new CompletableFuture<>();
 
-        PendingAppend(AppendResult stored, Duration timeout) {
+        PendingAppend(AppendResult stored, Duration timeout, long nowNanos) {
             this.stored = stored;
             this.timeout = timeout;
-            this.deadline = System.nanoTime() + timeout.toNanos();
+            this.deadline = nowNanos + timeout.toNanos();
         }
 
         @Override

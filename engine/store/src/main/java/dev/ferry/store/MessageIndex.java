@@ -1,5 +1,6 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DurableDirectories;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

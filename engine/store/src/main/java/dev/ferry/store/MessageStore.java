@@ -1,6 +1,7 @@
 package dev.ferry.store;
 
 import dev.ferry.format.AtomicFile;
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.DurableDirectories;
 import dev.ferry.format.StoredMessageView;
@@ -9,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,7 +107,7 @@ public final class MessageStore implements MessageWriter, MessageReader, Replica
         dispatchLoop = new DutyLoop("ferry-store-dispatch", dispatcher, builder.dispatchIdleWait, threads);
         DutyLoop flushLoop;
         if (sync) {
-            groupCommit = new GroupCommitService(commitLog, c.groupCommitLinger(), dispatchLoop::wake);
+            groupCommit = new GroupCommitService(commitLog, c.groupCommitLinger(), dispatchLoop::wake, builder.clock);
             flushLoop = new DutyLoop("ferry-store-group-commit", groupCommit, Duration.ofMillis(10), threads);
             groupCommit.attach(flushLoop);
         } else {
@@ -514,7 +514,7 @@ public final class MessageStore implements MessageWriter, MessageReader, Replica
     /** Builds and opens a {@link MessageStore}. */
     public static final class Builder {
         private final StoreConfig config;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = Clock.system();
         private ThreadFactory threadFactory = new DaemonThreads("ferry-store");
         private DiskSpace diskSpace;
         private MessageArrivalListener arrivalListener = MessageArrivalListener.NONE;

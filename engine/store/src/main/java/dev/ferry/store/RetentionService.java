@@ -1,7 +1,7 @@
 package dev.ferry.store;
 
+import dev.ferry.format.Clock;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Set;

@@ -2,15 +2,15 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The reader on its own, with consume-queue entries arranged by hand. */
 class ConsumeQueueReaderTest {
-    private static final Clock CLOCK = Clock.systemUTC();
+    private static final Clock CLOCK = Clock.system();
 
     @TempDir
     Path dir;

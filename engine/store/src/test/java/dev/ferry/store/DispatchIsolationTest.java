@@ -3,6 +3,7 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class DispatchIsolationTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
 
     private MessageStore open() {
         return MessageStore.builder(TestMessages.smallConfig(dir).build()).clock(clock).open();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.StoredMessageView;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -122,7 +123,7 @@ class DispatchWakeUpTest {
     @Test
     void repairLongerThanOneChunkGoesOnWithoutAWakeUpPerChunk() throws Exception {
         Path blocker = TestMessages.blockQueueDirectory(dir, "Blocked");
-        MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
+        ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
         StoreConfig config = TestMessages.smallConfig(dir).commitLogSegmentSize(1 << 20)
             .maxMessageBodySize(256 << 10).build();
         Threads threads = new Threads(null);

@@ -3,6 +3,7 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GetMessagesTest {
     @TempDir
     Path dir;
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private MessageStore store;
 
     @BeforeEach

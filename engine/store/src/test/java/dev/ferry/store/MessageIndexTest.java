@@ -3,6 +3,7 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.OffsetMessageId;
 import dev.ferry.format.StoredMessageView;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MessageIndexTest {
     @TempDir
     Path dir;
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
 
     @Test
     void shouldQueryMessagesByKeyWithinTimeRange() {

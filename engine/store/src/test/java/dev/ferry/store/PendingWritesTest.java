@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.StoredMessageView;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never see them before, and a failed write stops the log instead of leaving a hole behind newer entries.
  */
 class PendingWritesTest {
-    private static final Clock CLOCK = Clock.systemUTC();
+    private static final Clock CLOCK = Clock.system();
     private static final int SEGMENT = 64 * 1024;
 
     @TempDir
@@ -121,7 +121,7 @@ class PendingWritesTest {
     @Test
     void shouldReleaseParkedAndPendingWaitersAtOnceWhenAWriteFails() throws Exception {
         CommitLog log = commitLog();
-        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
+        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { }, CLOCK);
         DutyLoop loop = new DutyLoop("test-group-commit", groupCommit, Duration.ofMillis(10),
             new DaemonThreads("pending-writes-test"));
         groupCommit.attach(loop);
@@ -151,7 +151,7 @@ class PendingWritesTest {
 
     /** A group commit whose loop never runs: only what the test calls moves it. */
     private static GroupCommitService idleGroupCommit(CommitLog log) {
-        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { });
+        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { }, CLOCK);
         groupCommit.attach(new DutyLoop("test-idle-group-commit", groupCommit, Duration.ofMillis(10),
             new DaemonThreads("pending-writes-test")));
         return groupCommit;

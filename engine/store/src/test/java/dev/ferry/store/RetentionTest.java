@@ -3,6 +3,7 @@ package dev.ferry.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ class RetentionTest {
 
     @TempDir
     Path dir;
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final AtomicLong usable = new AtomicLong(DISK / 2);
 
     private MessageStore open() {

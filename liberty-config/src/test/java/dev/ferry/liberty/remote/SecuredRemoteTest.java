@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ferry.format.Clock;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
 import dev.ferry.liberty.support.ServerLog;
@@ -25,7 +26,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +95,7 @@ class SecuredRemoteTest {
                 .auth(new AuthConfig(true, true, Optional.of(new Credentials("ferry-admin", SUPER_PASSWORD)),
                         Optional.empty()))
                 .build();
-        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("secured", true))
+        try (FerryServer server = new FerryServer(config, Clock.system(), new DefaultThreadFactory("secured", true))
                 .start()) {
             server.authMetadata().createUser(new AuthUser("orders-app", APP_PASSWORD, UserType.NORMAL,
                     UserStatus.ENABLE));

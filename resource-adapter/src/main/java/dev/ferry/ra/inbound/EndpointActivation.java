@@ -11,7 +11,6 @@ import dev.ferry.spi.TransactionalOffsetStore;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +52,7 @@ final class EndpointActivation implements AutoCloseable {
                                     List<ClassLoader> pluginLoaders) throws ResourceException {
         String endpoint = endpointName(endpoints);
         String name = "activation[" + config.consumerGroup() + " <- " + config.topic() + " " + endpoint + "]";
-        EndpointDelivery delivery = new EndpointDelivery(endpoints, name);
+        EndpointDelivery delivery = new EndpointDelivery(endpoints, name, runtime.clock());
         // A broadcasting consumer keeps its offsets in local files by client id: give it a stable one.
         Optional<String> instanceName = config.messageModel() == MessageModel.BROADCASTING
                 ? Optional.of("ra-" + config.consumerGroup()) : Optional.empty();
@@ -64,7 +63,7 @@ final class EndpointActivation implements AutoCloseable {
             if (!accessGranted(client, config, name)) {
                 return new EndpointActivation(config, client, null, delivery, name, endpoint);
             }
-            PushConsumer consumer = client.pushConsumer(config.consumerConfig(Clock.systemUTC()), delivery);
+            PushConsumer consumer = client.pushConsumer(config.consumerConfig(runtime.clock()), delivery);
             delivery.watch(consumer::isClosing);
             Optional<TransactionalOffsetStore> claims = consumer.transactionalOffsetStore();
             if (claims.isPresent() && (!delivery.transacted() || config.consumeMode() != ConsumeMode.ORDERLY)) {

@@ -2,6 +2,7 @@ package dev.ferry.ra.inbound;
 
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.spi.TransactionalOffsetStore;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -55,13 +56,15 @@ final class EndpointDelivery implements MessageListener {
     /** Where deliveries claim their messages, once the consumer's offset store is known. */
     private final CompletableFuture<Optional<TransactionalOffsetStore>> offsetClaims = new CompletableFuture<>();
     private final Object gate = new Object();
+    private final Clock clock;
     private int inside;
     private boolean closed;
     /** Whether the activation's consumer has begun to close; set once the consumer exists. */
     private volatile BooleanSupplier consumerClosing = () -> false;
 
-    EndpointDelivery(MessageEndpointFactory endpoints, String activation) {
+    EndpointDelivery(MessageEndpointFactory endpoints, String activation, Clock clock) {
         this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.activation = activation;
         this.transacted = deliveryTransacted(endpoints, activation);
     }
@@ -254,10 +257,10 @@ final class EndpointDelivery implements MessageListener {
      * reads the queue next.
      */
     private void backOff(long millis, ReceivedMessage message) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
+        long deadline = clock.nanos() + millis * 1_000_000;
         synchronized (gate) {
             while (!closed && !consumerClosing.getAsBoolean()) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - clock.nanos();
                 if (left <= 0) {
                     return;
                 }
@@ -286,7 +289,7 @@ final class EndpointDelivery implements MessageListener {
      * @return whether none is running any more
      */
     boolean close(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = clock.nanos() + timeout.toNanos();
         // a delivery still waiting for the offset store fails (its message stays unconsumed): run without the
         // store's claim, it could process a message a second time
         noClaims("the activation closed before its offset store was known");
@@ -294,7 +297,7 @@ final class EndpointDelivery implements MessageListener {
             closed = true;
             gate.notifyAll(); // calls backing off for an endpoint give up now
             while (inside > 0) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - clock.nanos();
                 if (left <= 0) {
                     LOG.log(Level.WARNING, "FERRY-RA-0212 {0}: {1} deliveries still run after {2}", activation,
                             String.valueOf(inside), timeout);

@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.ferry.api.MessageModel;
 import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import jakarta.resource.spi.InvalidPropertyException;
 import java.beans.PropertyDescriptor;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +55,7 @@ class ActivationSpecTest {
         spec.setOffsetStore("local-file");
         spec.setNameServer("10.0.0.1:9876;10.0.0.2:9876");
         spec.validate();
-        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.systemUTC());
+        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system());
         assertThat(consumer.group()).isEqualTo("order-mdb");
         assertThat(consumer.subscriptions()).singleElement().satisfies(s -> {
             assertThat(s.topic()).isEqualTo("Orders");
@@ -80,7 +80,7 @@ class ActivationSpecTest {
         spec.setOffsetStore("jdbc");
         spec.setOffsetStoreDataSource("jdbc/orders");
         spec.setConsumeMode("ORDERLY");
-        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.systemUTC());
+        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system());
         assertThat(consumer.offsetStore()).contains("jdbc");
         assertThat(consumer.offsetStoreConfig().string("dataSource")).contains("jdbc/orders");
 
@@ -99,7 +99,7 @@ class ActivationSpecTest {
     void shouldReadRocketMqTimestampsAndDefaultToHalfAnHourAgo() throws Exception {
         FerryActivationSpec spec = minimal();
         spec.setConsumeFromWhere("TIMESTAMP");
-        Clock clock = Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC);
+        Clock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
         assertThat(spec.toConfig().consumerConfig(clock).consumeTimestamp())
                 .isEqualTo(Instant.parse("2026-03-01T09:30:00Z"));
         spec.setConsumeTimestamp("20260301103000");

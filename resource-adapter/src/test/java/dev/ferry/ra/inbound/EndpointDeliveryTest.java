@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.api.ReceivedMessage;
+import dev.ferry.format.Clock;
 import dev.ferry.ra.RecordingEndpointFactory;
 import java.time.Duration;
 import java.util.Map;
@@ -36,7 +37,7 @@ class EndpointDeliveryTest {
     @Test
     void shouldFailADeliveryStillWaitingForItsOffsetStoreWhenTheActivationCloses() throws Exception {
         RecordingEndpointFactory beans = RecordingEndpointFactory.accepting().transacted();
-        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]");
+        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]", Clock.system());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = waitingDelivery(delivery, failure);
 
@@ -51,7 +52,7 @@ class EndpointDeliveryTest {
     @Test
     void shouldFailADeliveryOfARefusedActivationInsteadOfRunningItWithoutClaims() throws Exception {
         RecordingEndpointFactory beans = RecordingEndpointFactory.accepting().transacted();
-        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]");
+        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]", Clock.system());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = waitingDelivery(delivery, failure);
 
@@ -66,7 +67,7 @@ class EndpointDeliveryTest {
     @Test
     void shouldDeliverOnceTheOffsetStoreIsKnown() throws Exception {
         RecordingEndpointFactory beans = RecordingEndpointFactory.accepting();
-        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[plain]");
+        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[plain]", Clock.system());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = waitingDelivery(delivery, failure);
 

@@ -1,5 +1,6 @@
 package dev.ferry.bench.server;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
@@ -88,7 +89,8 @@ public class AccessCheckBenchmark {
         metadata.createUser(new AuthUser(USER, PASSWORD, UserType.NORMAL, UserStatus.ENABLE));
         metadata.putAcl(USER, Map.of(PolicyType.CUSTOM, List.of(new PolicyEntry(AclResource.parse("Topic:" + TOPIC),
                 Set.of(Action.PUB), List.of(), Decision.ALLOW))));
-        guard = new AccessGuard(metadata, new RequestResources(new BodyCodec(), "DefaultCluster"), true, true);
+        guard = new AccessGuard(metadata, new RequestResources(new BodyCodec(), "DefaultCluster"), true, true,
+                Clock.system());
         unsigned = RemotingCommand.request(310, new SendMessageRequestHeaderV2("bench-producers",
                         TOPIC, "TBW102", 4, 1, 0, 1795990032424L, 0, PROPERTIES, 0, false, null, false, "broker-a"))
                 .opaque(7).body(new byte[bodyBytes]).build();

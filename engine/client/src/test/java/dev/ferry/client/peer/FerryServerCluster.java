@@ -1,5 +1,6 @@
 package dev.ferry.client.peer;
 
+import dev.ferry.format.Clock;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.function.Consumer;
 
 /** A ferry-server in this JVM on free ports, with small commit-log files, as the cluster under test. */
@@ -37,7 +37,7 @@ public final class FerryServerCluster implements ClusterUnderTest, AutoCloseable
                     .commitLogSegmentSize(16 * 1024 * 1024);
             settings.accept(builder);
             FerryServerConfig config = builder.build();
-            return new FerryServerCluster(new FerryServer(config, Clock.systemUTC(),
+            return new FerryServerCluster(new FerryServer(config, Clock.system(),
                     new DefaultThreadFactory("ferry-server-under-test", true)).start(), directory);
         } catch (RuntimeException e) {
             TemporaryDirectory.deleteQuietly(directory);

@@ -1,5 +1,6 @@
 package dev.ferry.remoting.endpoint;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.ConnectionListener;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingClientConfig;
@@ -47,21 +48,23 @@ public final class RemotingClient implements AutoCloseable {
     private final EventLoopGroup ioGroup;
     private final Bootstrap bootstrap;
     private final SslContext sslContext;
+    private final Clock clock;
     private final Map<String, ChannelFuture> channels = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** A client whose threads are named daemon threads. */
+    /** A client whose threads are named daemon threads, on the system's clock. */
     public RemotingClient(RemotingClientConfig config) {
-        this(config, new DefaultThreadFactory("ferry-remoting-client", true));
+        this(config, new DefaultThreadFactory("ferry-remoting-client", true), Clock.system());
     }
 
-    /** A client whose threads all come from {@code threadFactory}. */
-    public RemotingClient(RemotingClientConfig config, ThreadFactory threadFactory) {
+    /** A client whose threads all come from {@code threadFactory}, whose timeouts {@code clock} measures. */
+    public RemotingClient(RemotingClientConfig config, ThreadFactory threadFactory, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.sslContext = config.tls().enabled() ? TlsContexts.forClient(config.tls()) : null;
         this.runtime = new EndpointRuntime(threadFactory, config.callbackThreads(), config.asyncPermits(),
                 config.onewayPermits(), config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(),
-                config.serializeType());
+                config.serializeType(), clock);
         // every request, also one sent over a channel a server's request came in on (a transaction check's answer)
         config.credentials().ifPresent(credentials -> runtime.invoker().decorateRequests(
                 request -> RequestSignature.sign(request, credentials)));
@@ -96,9 +99,9 @@ public final class RemotingClient implements AutoCloseable {
 
     /** Sends a request and waits for the response. */
     public RemotingCommand invokeSync(String address, RemotingCommand request, Duration timeout) {
-        long start = System.nanoTime();
+        long start = clock.nanos();
         Channel channel = connect(address, timeout);
-        Duration left = timeout.minusNanos(System.nanoTime() - start);
+        Duration left = timeout.minusNanos(clock.nanos() - start);
         if (left.isNegative() || left.isZero()) {
             throw new RemotingTimeoutException("connecting to " + address + " used up the " + timeout.toMillis()
                     + " ms timeout");

@@ -1,5 +1,6 @@
 package dev.ferry.remoting.endpoint;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.ConnectionListener;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.ListenException;
@@ -64,22 +65,25 @@ public final class RemotingServer implements AutoCloseable {
     private Channel serverChannel;
     private volatile boolean closed;
 
-    /** A server whose threads are named daemon threads. */
+    /** A server whose threads are named daemon threads, on the system's clock. */
     public RemotingServer(RemotingServerConfig config) {
-        this(config, new DefaultThreadFactory("ferry-remoting-server", true));
+        this(config, new DefaultThreadFactory("ferry-remoting-server", true), Clock.system());
     }
 
-    /** A server whose threads all come from {@code threadFactory} (an app server's, say). */
-    public RemotingServer(RemotingServerConfig config, ThreadFactory threadFactory) {
+    /**
+     * A server whose threads all come from {@code threadFactory} (an app server's, say), whose timeouts and stalls
+     * {@code clock} measures.
+     */
+    public RemotingServer(RemotingServerConfig config, ThreadFactory threadFactory, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.sslContext = config.tls().enabled() ? TlsContexts.forServer(config.tls()) : null;
-        this.slots = new ConnectionSlots(config.maxConnections(), config.maxConnectionsPerAddress(), System::nanoTime);
+        this.slots = new ConnectionSlots(config.maxConnections(), config.maxConnectionsPerAddress(), clock);
         this.runtime = new EndpointRuntime(threadFactory, 1, config.asyncPermits(), config.onewayPermits(),
                 config.maxFrameLength(), config.maxIdleTime(), config.scanInterval(), null,
                 new InboundBudget(config.maxInboundBytes(), config.maxInboundBytesPerConnection()),
                 config.frameTimeout(), new OutboundBudget(config.maxOutboundBytes(), config.writeBufferHighWaterMark()),
-                config.writeStallTimeout());
+                config.writeStallTimeout(), clock);
     }
 
     /** Routes requests with {@code code} to {@code processor}, run on {@code executor}. */

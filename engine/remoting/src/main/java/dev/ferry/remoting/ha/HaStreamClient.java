@@ -1,5 +1,6 @@
 package dev.ferry.remoting.ha;
 
+import dev.ferry.format.Clock;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -22,7 +23,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
  * A slave's side of the HA stream: keeps one connection to its master's HA port, proves who it is there (the
@@ -44,7 +44,7 @@ public final class HaStreamClient implements AutoCloseable {
 
     private final HaFrameSink sink;
     private final HaIdentity identity;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     private final EventLoopGroup group;
     private final ExecutorService appender;
     private volatile String master;
@@ -63,10 +63,10 @@ public final class HaStreamClient implements AutoCloseable {
      * @param identity this slave: its broker name and id, and with authentication on the credentials it signs its
      *                 hello with (the master's own)
      */
-    public HaStreamClient(HaFrameSink sink, HaIdentity identity, ThreadFactory threads, LongSupplier nanoTime) {
+    public HaStreamClient(HaFrameSink sink, HaIdentity identity, ThreadFactory threads, Clock clock) {
         this.sink = sink;
         this.identity = identity;
-        this.nanoTime = nanoTime;
+        this.clock = clock;
         this.group = new NioEventLoopGroup(1, threads);
         this.appender = Executors.newSingleThreadExecutor(threads);
         group.scheduleWithFixedDelay(this::tick, 0, 1, TimeUnit.SECONDS);
@@ -84,7 +84,7 @@ public final class HaStreamClient implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "replicating from {0}", haAddress);
         master = haAddress;
         failures = 0;
-        nextAttempt = nanoTime.getAsLong();
+        nextAttempt = clock.nanos();
         Channel current = channel;
         if (current != null) {
             current.close();
@@ -129,7 +129,7 @@ public final class HaStreamClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        long now = nanoTime.getAsLong();
+        long now = clock.nanos();
         Channel current = channel;
         if (current != null && current.isActive()) {
             MasterHandshake greeting = handshake;
@@ -172,7 +172,7 @@ public final class HaStreamClient implements AutoCloseable {
                         ch.pipeline().addLast("handshake", greeting);
                     }
                 });
-        lastRead = nanoTime.getAsLong();
+        lastRead = clock.nanos();
         ChannelFuture connecting = bootstrap.connect(target.substring(0, colon),
                 Integer.parseInt(target.substring(colon + 1)));
         channel = connecting.channel();
@@ -181,12 +181,12 @@ public final class HaStreamClient implements AutoCloseable {
                 retryLater("cannot reach master " + target + ": " + done.cause());
                 return;
             }
-            connectedAt = nanoTime.getAsLong();
+            connectedAt = clock.nanos();
             lastRead = connectedAt;
             connecting.channel().closeFuture().addListener(closed -> {
                 if (!this.closed) {
                     // not before a refusal's pause is over
-                    long soonest = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(1);
+                    long soonest = clock.nanos() + TimeUnit.SECONDS.toNanos(1);
                     if (soonest - nextAttempt > 0) {
                         nextAttempt = soonest;
                     }
@@ -220,7 +220,7 @@ public final class HaStreamClient implements AutoCloseable {
         public void refused(String why) {
             failures++;
             long delay = Math.min(MAX_RETRY_SECONDS, failures);
-            nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(delay);
+            nextAttempt = clock.nanos() + TimeUnit.SECONDS.toNanos(delay);
             LOG.log(System.Logger.Level.ERROR, "master {0} refused this slave (brokerName {1}, brokerId {2}): {3}; "
                     + "trying again in {4} s", target, identity.brokerName(), identity.brokerId(), why, delay);
         }
@@ -229,13 +229,13 @@ public final class HaStreamClient implements AutoCloseable {
     private void retryLater(String why) {
         failures++;
         long delay = Math.min(MAX_RETRY_SECONDS, failures);
-        nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(delay);
+        nextAttempt = clock.nanos() + TimeUnit.SECONDS.toNanos(delay);
         LOG.log(failures == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "{0}; trying again in "
                 + "{1} s", why, delay);
     }
 
     private void report(Channel to, long offset) {
-        lastReport = nanoTime.getAsLong();
+        lastReport = clock.nanos();
         reported = offset;
         to.writeAndFlush(Unpooled.buffer(SlaveLink.REPORT_SIZE).writeLong(offset));
     }
@@ -255,7 +255,7 @@ public final class HaStreamClient implements AutoCloseable {
         /** Added once the master accepted this slave: the stream starts with this slave's report. */
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
-            lastRead = nanoTime.getAsLong();
+            lastRead = clock.nanos();
             Channel from = ctx.channel();
             try {
                 appender.execute(() -> {
@@ -281,7 +281,7 @@ public final class HaStreamClient implements AutoCloseable {
             } finally {
                 frame.release();
             }
-            lastRead = nanoTime.getAsLong();
+            lastRead = clock.nanos();
             failures = 0; // a master that streams, not one that accepts and closes
             Channel from = ctx.channel();
             int size = data.remaining();
@@ -308,7 +308,7 @@ public final class HaStreamClient implements AutoCloseable {
                 LOG.log(System.Logger.Level.ERROR, "cannot take what master {0} sent at {1}: {2}", master, offset,
                         e.getMessage());
                 from.close();
-                nextAttempt = nanoTime.getAsLong() + TimeUnit.SECONDS.toNanos(Math.min(MAX_RETRY_SECONDS,
+                nextAttempt = clock.nanos() + TimeUnit.SECONDS.toNanos(Math.min(MAX_RETRY_SECONDS,
                         ++failures));
             } finally {
                 if (pending.addAndGet(-size) <= MAX_PENDING_BYTES / 4 && !from.config().isAutoRead()) {

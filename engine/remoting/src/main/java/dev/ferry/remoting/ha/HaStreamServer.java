@@ -1,5 +1,6 @@
 package dev.ferry.remoting.ha;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.ListenException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * A master's HA port. A connection first goes through the {@link SlaveHandshake}: it must answer the greeting with a
@@ -51,7 +51,7 @@ public final class HaStreamServer implements AutoCloseable {
     private final HaSource source;
     private final HaSlaveListener slaves;
     private final ThreadFactory threads;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     private final SlaveAdmission admission;
     private final SlaveSlots slots;
     private final HaLimits limits;
@@ -71,7 +71,7 @@ public final class HaStreamServer implements AutoCloseable {
      *               must sign their hello with
      */
     public HaStreamServer(HaIdentity master, HaLimits limits, String host, int port, HaSource source,
-                          HaSlaveListener slaves, ThreadFactory threads, LongSupplier nanoTime) {
+                          HaSlaveListener slaves, ThreadFactory threads, Clock clock) {
         this.admission = new SlaveAdmission(master);
         this.limits = limits;
         this.host = host;
@@ -79,8 +79,8 @@ public final class HaStreamServer implements AutoCloseable {
         this.source = source;
         this.slaves = slaves;
         this.threads = threads;
-        this.nanoTime = nanoTime;
-        this.slots = new SlaveSlots(links, admission.credentialsRequired(), MAX_SLAVES, source, slaves, nanoTime);
+        this.clock = clock;
+        this.slots = new SlaveSlots(links, admission.credentialsRequired(), MAX_SLAVES, source, slaves, clock);
     }
 
     /** Listens; returns the bound port. */
@@ -119,7 +119,7 @@ public final class HaStreamServer implements AutoCloseable {
                     evicted.remoteAddress(), limits.maxPendingHandshakes());
             evicted.close();
         }
-        pending.put(channel, nanoTime.getAsLong());
+        pending.put(channel, clock.nanos());
         channel.closeFuture().addListener(closed -> pending.remove(channel));
         byte[] nonce = new byte[HaGreeting.NONCE_SIZE];
         random.nextBytes(nonce);
@@ -138,7 +138,7 @@ public final class HaStreamServer implements AutoCloseable {
     }
 
     private void warnThrottled(String format, Object... values) {
-        long now = nanoTime.getAsLong();
+        long now = clock.nanos();
         boolean warn = !warned || now - lastWarning >= WARNING_PAUSE.toNanos();
         if (warn) {
             warned = true;
@@ -156,7 +156,7 @@ public final class HaStreamServer implements AutoCloseable {
 
     /** On the event loop: closes the connections that did not say hello in time, then looks after the links. */
     private void housekeeping() {
-        long now = nanoTime.getAsLong();
+        long now = clock.nanos();
         long timeout = limits.handshakeTimeout().toNanos();
         List<Channel> overdue = new ArrayList<>();
         for (Map.Entry<Channel, Long> entry : pending.entrySet()) {

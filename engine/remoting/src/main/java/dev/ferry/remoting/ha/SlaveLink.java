@@ -1,5 +1,6 @@
 package dev.ferry.remoting.ha;
 
+import dev.ferry.format.Clock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -8,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 
 /**
  * One connected slave, on its channel's event loop, once it passed the {@link SlaveHandshake}: reads the slave's
@@ -27,7 +27,7 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     private final long brokerId;
     private final HaSource source;
     private final HaSlaveListener slaves;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     private final Map<Long, SlaveLink> links;
     private final AtomicBoolean idle = new AtomicBoolean();
     private ChannelHandlerContext context;
@@ -36,12 +36,12 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     private long lastWrite;
     private volatile long lastReport;
 
-    SlaveLink(long brokerId, HaSource source, HaSlaveListener slaves, LongSupplier nanoTime,
+    SlaveLink(long brokerId, HaSource source, HaSlaveListener slaves, Clock clock,
               Map<Long, SlaveLink> links) {
         this.brokerId = brokerId;
         this.source = source;
         this.slaves = slaves;
-        this.nanoTime = nanoTime;
+        this.clock = clock;
         this.links = links;
     }
 
@@ -49,7 +49,7 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.context = ctx;
-        lastReport = nanoTime.getAsLong();
+        lastReport = clock.nanos();
         SlaveLink previous = links.put(brokerId, this);
         if (previous != null) {
             LOG.log(System.Logger.Level.WARNING, "slave {0} connected again from {1}: closing its connection from "
@@ -78,7 +78,7 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
         } finally {
             report.release();
         }
-        lastReport = nanoTime.getAsLong();
+        lastReport = clock.nanos();
         if (next < 0) {
             next = start(offset);
             if (next < 0) {
@@ -160,7 +160,7 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
             frame.writeLong(next).writeInt(bytes.remaining()).writeBytes(bytes);
             next += frame.readableBytes() - HEADER_SIZE;
             context.write(frame);
-            lastWrite = nanoTime.getAsLong();
+            lastWrite = clock.nanos();
         }
         context.flush();
     }
@@ -180,7 +180,7 @@ final class SlaveLink extends ChannelInboundHandlerAdapter {
     /** On the event loop, periodically: sends what an idle link missed, heartbeats, and drops a silent slave. */
     void housekeeping() {
         context.channel().eventLoop().execute(() -> {
-            long now = nanoTime.getAsLong();
+            long now = clock.nanos();
             if (now - lastReport > HaStreamServer.SILENCE.toNanos()) {
                 LOG.log(System.Logger.Level.WARNING, "slave {0} reported nothing for {1}; closing",
                         context.channel().remoteAddress(), HaStreamServer.SILENCE);

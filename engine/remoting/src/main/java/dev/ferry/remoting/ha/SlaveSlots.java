@@ -1,8 +1,8 @@
 package dev.ferry.remoting.ha;
 
+import dev.ferry.format.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.LongSupplier;
 
 /**
  * The {@value HaStreamServer#MAX_SLAVES} places a master keeps for slaves, one per brokerId, taken only by
@@ -24,16 +24,16 @@ final class SlaveSlots {
     private final int max;
     private final HaSource source;
     private final HaSlaveListener slaves;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
 
     SlaveSlots(Map<Long, SlaveLink> links, boolean authenticated, int max, HaSource source, HaSlaveListener slaves,
-               LongSupplier nanoTime) {
+               Clock clock) {
         this.links = links;
         this.authenticated = authenticated;
         this.max = max;
         this.source = source;
         this.slaves = slaves;
-        this.nanoTime = nanoTime;
+        this.clock = clock;
     }
 
     /** On the event loop: the link of slave {@code brokerId}, which takes its place once added to its channel. */
@@ -42,9 +42,9 @@ final class SlaveSlots {
         if (connected == null && links.size() >= max) {
             return new Claim(null, HaRefusal.NO_SLOT);
         }
-        if (connected != null && !authenticated && !connected.silentFor(STALE, nanoTime.getAsLong())) {
+        if (connected != null && !authenticated && !connected.silentFor(STALE, clock.nanos())) {
             return new Claim(null, HaRefusal.ALREADY_CONNECTED);
         }
-        return new Claim(new SlaveLink(brokerId, source, slaves, nanoTime, links), null);
+        return new Claim(new SlaveLink(brokerId, source, slaves, clock, links), null);
     }
 }

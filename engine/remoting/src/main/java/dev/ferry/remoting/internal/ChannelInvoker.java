@@ -1,5 +1,6 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingConnectException;
 import dev.ferry.remoting.RemotingException;
@@ -28,10 +29,12 @@ public final class ChannelInvoker {
     private final Semaphore asyncPermits;
     private final Semaphore onewayPermits;
     private final Executor callbackExecutor;
+    private final Clock clock;
     /** What every request this endpoint sends goes through first (a client's signature), identity by default. */
     private volatile UnaryOperator<RemotingCommand> outbound = UnaryOperator.identity();
 
-    public ChannelInvoker(int asyncPermits, int onewayPermits, Executor callbackExecutor) {
+    public ChannelInvoker(int asyncPermits, int onewayPermits, Executor callbackExecutor, Clock clock) {
+        this.clock = clock;
         this.asyncPermits = new Semaphore(asyncPermits);
         this.onewayPermits = new Semaphore(onewayPermits);
         this.callbackExecutor = callbackExecutor;
@@ -93,7 +96,7 @@ public final class ChannelInvoker {
                                        Executor completer, Runnable release) {
         RemotingCommand request = outbound.apply(undecorated);
         int opaque = nextOpaque.getAndIncrement();
-        PendingRequests.Entry entry = pending.register(opaque, channel, System.nanoTime() + timeoutNanos,
+        PendingRequests.Entry entry = pending.register(opaque, channel, clock.nanos() + timeoutNanos,
                 completer, release);
         if (!channel.isActive()) {
             pending.fail(opaque, new RemotingConnectException("connection to " + channel.remoteAddress()

@@ -1,5 +1,6 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.format.Clock;
 import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.util.HashMap;
@@ -7,7 +8,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 
 /**
  * The connections a server keeps, and who gives way when they run out. A connection takes a slot as it arrives, in
@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
 public final class ConnectionSlots {
     private final int maxConnections;
     private final int maxPerAddress;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     private final Map<Channel, Slot> slots = new HashMap<>();
     /** Connections that have not sent a whole request yet, oldest first. */
     private final LinkedHashMap<Channel, Slot> unproven = new LinkedHashMap<>();
@@ -31,12 +31,12 @@ public final class ConnectionSlots {
     private long evicted;
 
     /**
-     * @param nanoTime a monotonic clock in nanoseconds, which orders connections by their last request
+     * @param clock whose monotonic reading orders connections by their last request
      */
-    public ConnectionSlots(int maxConnections, int maxPerAddress, LongSupplier nanoTime) {
+    public ConnectionSlots(int maxConnections, int maxPerAddress, Clock clock) {
         this.maxConnections = maxConnections;
         this.maxPerAddress = maxPerAddress;
-        this.nanoTime = nanoTime;
+        this.clock = clock;
     }
 
     /**
@@ -72,7 +72,7 @@ public final class ConnectionSlots {
             release(slot.channel);
             evicted++;
         });
-        Slot slot = new Slot(channel, address, nanoTime.getAsLong());
+        Slot slot = new Slot(channel, address, clock.nanos());
         slots.put(channel, slot);
         unproven.put(channel, slot);
         perAddress.merge(address, 1, Integer::sum);
@@ -81,7 +81,7 @@ public final class ConnectionSlots {
 
     /** The connection holding {@code slot} has sent a whole request. */
     void requestArrived(Slot slot) {
-        slot.lastRequestNanos = nanoTime.getAsLong();
+        slot.lastRequestNanos = clock.nanos();
         if (!slot.proven) {
             slot.proven = true;
             synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.ConnectionListener;
 import dev.ferry.remoting.RemotingException;
@@ -44,12 +45,13 @@ public final class EndpointRuntime implements AutoCloseable {
     private final Duration frameTimeout;
     private final OutboundBudget outboundBudget;
     private final Duration writeStallTimeout;
+    private final Clock clock;
 
     public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
                            int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
-                           SerializeType requestType) {
+                           SerializeType requestType, Clock clock) {
         this(threadFactory, callbackThreads, asyncPermits, onewayPermits, maxFrameLength, maxIdleTime, scanInterval,
-                requestType, InboundBudget.UNLIMITED, Duration.ZERO, OutboundBudget.UNLIMITED, Duration.ZERO);
+                requestType, InboundBudget.UNLIMITED, Duration.ZERO, OutboundBudget.UNLIMITED, Duration.ZERO, clock);
     }
 
     /**
@@ -58,27 +60,29 @@ public final class EndpointRuntime implements AutoCloseable {
      * @param outboundBudget    what answers may hold until written
      * @param writeStallTimeout how long a server's connection may stay above its high-water mark with its client taking
      *                          nothing before it is closed
+     * @param clock             what measures timeouts, stalls and processing times
      */
     public EndpointRuntime(ThreadFactory threadFactory, int callbackThreads, int asyncPermits, int onewayPermits,
                            int maxFrameLength, Duration maxIdleTime, Duration scanInterval,
                            SerializeType requestType, InboundBudget inboundBudget, Duration frameTimeout,
-                           OutboundBudget outboundBudget, Duration writeStallTimeout) {
+                           OutboundBudget outboundBudget, Duration writeStallTimeout, Clock clock) {
+        this.clock = clock;
         this.inboundBudget = inboundBudget;
         this.frameTimeout = frameTimeout;
         this.outboundBudget = outboundBudget;
         this.writeStallTimeout = writeStallTimeout;
-        this.dispatcher = new RequestDispatcher(outboundBudget);
+        this.dispatcher = new RequestDispatcher(outboundBudget, clock);
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threadFactory);
         scheduler.setRemoveOnCancelPolicy(true);
         this.housekeeper = scheduler;
         this.callbacks = Executors.newFixedThreadPool(callbackThreads, threadFactory);
-        this.invoker = new ChannelInvoker(asyncPermits, onewayPermits, callbacks);
+        this.invoker = new ChannelInvoker(asyncPermits, onewayPermits, callbacks, clock);
         this.handler = new CommandHandler(invoker, dispatcher, this::publish);
         this.encoder = new CommandEncoder(codec, requestType);
         this.maxFrameLength = maxFrameLength;
         this.maxIdleTime = maxIdleTime;
         long scanMillis = scanInterval.toMillis();
-        housekeeper.scheduleWithFixedDelay(() -> invoker.pending().expire(System.nanoTime()),
+        housekeeper.scheduleWithFixedDelay(() -> invoker.pending().expire(clock.nanos()),
                 scanMillis, scanMillis, TimeUnit.MILLISECONDS);
     }
 
@@ -136,7 +140,7 @@ public final class EndpointRuntime implements AutoCloseable {
                 outboundBudget);
         pipeline.addLast("frames", frames);
         if (slotHolder != null) {
-            pipeline.addLast("answers", new OutboundFlow(frames, outboundBudget, writeStallTimeout.toMillis()));
+            pipeline.addLast("answers", new OutboundFlow(frames, outboundBudget, writeStallTimeout.toMillis(), clock));
             pipeline.addLast("slot", slotHolder);
         }
         pipeline.addLast("encoder", encoder);
@@ -164,8 +168,8 @@ public final class EndpointRuntime implements AutoCloseable {
 
     /** Waits up to {@code timeout} for running processor invocations to finish. */
     public void awaitIdleProcessors(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (dispatcher.running() > 0 && System.nanoTime() - deadline < 0) {
+        long deadline = clock.nanos() + timeout.toNanos();
+        while (dispatcher.running() > 0 && clock.nanos() - deadline < 0) {
             try {
                 Thread.sleep(10); // a shutdown poll, not a test assertion
             } catch (InterruptedException e) {

@@ -38,13 +38,15 @@ public final class OutboundBudget {
     /** What an answer's encoded header is counted as (its fields, remark and framing). */
     static final int HEADER_BYTES = 256;
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long NEVER_WARNED = Long.MIN_VALUE;
 
     private final long total;
     private final long highWaterMark;
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong stalled = new AtomicLong();
-    private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
+    /** When the last warning was given ({@link #NEVER_WARNED} before the first). */
+    private final AtomicLong lastWarned = new AtomicLong(NEVER_WARNED);
     /** The share of every connection when nothing is counted. */
     private final Connection uncounted = new Connection();
 
@@ -80,11 +82,13 @@ public final class OutboundBudget {
         stalled.incrementAndGet();
     }
 
-    /** Whether a connection closed now is worth a warning: at most one a second, so no client can flood the log. */
-    boolean warnNow() {
-        long now = System.nanoTime();
+    /**
+     * Whether a connection closed at {@code now} (a monotonic reading) is worth a warning: at most one a second, so
+     * no client can flood the log.
+     */
+    boolean warnNow(long now) {
         long last = lastWarned.get();
-        return now - last >= WARN_INTERVAL_NANOS && lastWarned.compareAndSet(last, now);
+        return (last == NEVER_WARNED || now - last >= WARN_INTERVAL_NANOS) && lastWarned.compareAndSet(last, now);
     }
 
     /** What {@code answer} is counted as. */

@@ -1,5 +1,6 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.format.Clock;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
@@ -23,13 +24,15 @@ final class OutboundFlow extends ChannelInboundHandlerAdapter {
     private final FrameDecoder decoder;
     private final OutboundBudget budget;
     private final long stallNanos;
+    private final Clock clock;
     private ScheduledFuture<?> watch;
     private int lastMessage;
     private long lastProgress;
     private long progressedAt;
 
-    OutboundFlow(FrameDecoder decoder, OutboundBudget budget, long stallMillis) {
+    OutboundFlow(FrameDecoder decoder, OutboundBudget budget, long stallMillis, Clock clock) {
         this.decoder = decoder;
+        this.clock = clock;
         this.budget = budget;
         this.stallNanos = TimeUnit.MILLISECONDS.toNanos(stallMillis);
     }
@@ -51,7 +54,7 @@ final class OutboundFlow extends ChannelInboundHandlerAdapter {
         }
         lastMessage = 0;
         lastProgress = -1;
-        progressedAt = System.nanoTime();
+        progressedAt = clock.nanos();
         check(ctx);
     }
 
@@ -62,7 +65,7 @@ final class OutboundFlow extends ChannelInboundHandlerAdapter {
         if (queued == null || !ctx.channel().isActive() || ctx.channel().isWritable()) {
             return;
         }
-        long now = System.nanoTime();
+        long now = clock.nanos();
         int message = System.identityHashCode(queued.current());
         long progress = queued.currentProgress();
         if (message != lastMessage || progress != lastProgress) {
@@ -78,7 +81,7 @@ final class OutboundFlow extends ChannelInboundHandlerAdapter {
 
     private void close(ChannelHandlerContext ctx) {
         budget.countStalled();
-        System.Logger.Level level = budget.warnNow() ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG;
+        System.Logger.Level level = budget.warnNow(clock.nanos()) ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG;
         LOG.log(level, "closing connection {0}: its client took none of {1} bytes of answers for {2} ms ({3} closed so "
                 + "since start)", ctx.channel().remoteAddress(), queuedBytes(ctx),
                 TimeUnit.NANOSECONDS.toMillis(stallNanos), budget.stalled());

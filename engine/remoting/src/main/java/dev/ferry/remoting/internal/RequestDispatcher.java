@@ -1,5 +1,6 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemoteChannel;
@@ -56,16 +57,18 @@ public final class RequestDispatcher {
     private final AtomicLong refused = new AtomicLong();
     private volatile RequestGuard guard = RequestGuard.OPEN;
     private volatile RequestObserver observer = RequestObserver.NONE;
-    private final AtomicLong lastFailureLoggedNanos = new AtomicLong(System.nanoTime() - FAILURE_LOG_INTERVAL_NANOS);
+    private final AtomicLong lastFailureLoggedNanos;
     private final OutboundBudget outboundBudget;
+    private final Clock clock;
 
-    public RequestDispatcher() {
-        this(OutboundBudget.UNLIMITED);
-    }
-
-    /** @param outboundBudget what the answers of every connection may hold until written */
-    public RequestDispatcher(OutboundBudget outboundBudget) {
+    /**
+     * @param outboundBudget what the answers of every connection may hold until written
+     * @param clock          what spaces failure warnings and times answers for an observer
+     */
+    public RequestDispatcher(OutboundBudget outboundBudget, Clock clock) {
         this.outboundBudget = Objects.requireNonNull(outboundBudget, "outboundBudget");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.lastFailureLoggedNanos = new AtomicLong(clock.nanos() - FAILURE_LOG_INTERVAL_NANOS);
     }
 
     public void register(int code, RequestProcessor processor, Executor executor) {
@@ -196,7 +199,7 @@ public final class RequestDispatcher {
     }
 
     private void logFailure(Context context, Throwable e) {
-        long now = System.nanoTime();
+        long now = clock.nanos();
         long last = lastFailureLoggedNanos.get();
         if (now - last >= FAILURE_LOG_INTERVAL_NANOS && lastFailureLoggedNanos.compareAndSet(last, now)) {
             LOG.log(System.Logger.Level.WARNING, "processing " + context.request + " from " + context.channel
@@ -234,7 +237,7 @@ public final class RequestDispatcher {
             this.reservation = reservation;
             this.answers = answers;
             this.observer = observer;
-            this.dispatchedNanos = observer == RequestObserver.NONE ? 0 : System.nanoTime();
+            this.dispatchedNanos = observer == RequestObserver.NONE ? 0 : clock.nanos();
         }
 
         @Override
@@ -253,7 +256,7 @@ public final class RequestDispatcher {
             }
             if (observer != RequestObserver.NONE) {
                 try {
-                    observer.answered(request.code(), response.code(), System.nanoTime() - dispatchedNanos,
+                    observer.answered(request.code(), response.code(), clock.nanos() - dispatchedNanos,
                             !processing);
                 } catch (RuntimeException e) { // a metric must never cost a client its answer
                     LOG.log(System.Logger.Level.DEBUG, "observing {0} failed: {1}", request, e.toString());
@@ -283,7 +286,7 @@ public final class RequestDispatcher {
             if (!channel.isActive()) {
                 return;
             }
-            System.Logger.Level level = outboundBudget.warnNow() ? System.Logger.Level.WARNING
+            System.Logger.Level level = outboundBudget.warnNow(clock.nanos()) ? System.Logger.Level.WARNING
                     : System.Logger.Level.DEBUG;
             LOG.log(level, "closing connection {0}: it holds {1} bytes of answers not taken while the server holds "
                     + "more than its {2} bytes, and {3} more came ({4} closed so since start)", channel,

@@ -3,6 +3,7 @@ package dev.ferry.remoting.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -56,7 +57,7 @@ class HaStreamFuzzTest {
         ExecutorService peers = Executors.newFixedThreadPool(PARALLEL, new DefaultThreadFactory("ha-fuzz", true));
         try (HaStreamServer server = new HaStreamServer(new HaIdentity("broker-a", 0, Optional.of(BROKER)),
                 new HaLimits(Duration.ofMillis(300), 64), "127.0.0.1", 0, master, NOBODY,
-                new DefaultThreadFactory("ha-fuzz-master", true), System::nanoTime)) {
+                new DefaultThreadFactory("ha-fuzz-master", true), Clock.system())) {
             int port = server.start();
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < CONNECTIONS; i++) {
@@ -75,7 +76,7 @@ class HaStreamFuzzTest {
             assertThat(server.slaves()).isZero();
 
             try (HaStreamClient client = new HaStreamClient(slave, new HaIdentity("broker-a", 1, Optional.of(BROKER)),
-                    new DefaultThreadFactory("ha-fuzz-slave", true), System::nanoTime)) {
+                    new DefaultThreadFactory("ha-fuzz-slave", true), Clock.system())) {
                 client.master("127.0.0.1:" + port);
                 await().atMost(Duration.ofSeconds(10)).until(() -> slave.endOffset() == master.endOffset());
             }

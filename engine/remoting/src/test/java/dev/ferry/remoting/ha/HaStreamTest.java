@@ -3,6 +3,7 @@ package dev.ferry.remoting.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.Credentials;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.DataInputStream;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,8 +39,8 @@ class HaStreamTest {
         }
     };
 
-    private final AtomicLong masterClock = new AtomicLong();
-    private final AtomicLong slaveClock = new AtomicLong();
+    private final ManualClock masterClock = new ManualClock();
+    private final ManualClock slaveClock = new ManualClock();
     private final MemoryLog master = new MemoryLog();
     private final MemoryLog slave = new MemoryLog();
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -59,13 +59,13 @@ class HaStreamTest {
 
     private HaStreamServer server(HaLimits limits) {
         HaStreamServer server = opened(new HaStreamServer(new HaIdentity("broker-a", 0, Optional.of(BROKER)), limits,
-                "127.0.0.1", 0, master, NOBODY, new DefaultThreadFactory("ha-master", true), masterClock::get));
+                "127.0.0.1", 0, master, NOBODY, new DefaultThreadFactory("ha-master", true), masterClock));
         return server;
     }
 
     private HaStreamClient slave(Credentials credentials, int port) {
         HaStreamClient client = opened(new HaStreamClient(slave, new HaIdentity("broker-a", 1,
-                Optional.of(credentials)), new DefaultThreadFactory("ha-slave", true), slaveClock::get));
+                Optional.of(credentials)), new DefaultThreadFactory("ha-slave", true), slaveClock));
         client.master("127.0.0.1:" + port);
         return client;
     }
@@ -117,7 +117,7 @@ class HaStreamTest {
         DataInputStream in = new DataInputStream(silent.getInputStream());
         assertThat(in.readInt()).as("the greeting").isEqualTo(HaGreeting.MAGIC);
         in.skipNBytes(HaGreeting.SIZE - 4);
-        masterClock.addAndGet(Duration.ofSeconds(5).toNanos() + 1);
+        masterClock.advance(Duration.ofSeconds(5).plusNanos(1));
         await().atMost(WITHIN).until(() -> closedByMaster(silent));
     }
 
@@ -141,7 +141,7 @@ class HaStreamTest {
                 DataInputStream in = new DataInputStream(link.getInputStream());
                 // time passes for the slave until it gives up waiting for a greeting
                 await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() -> {
-                    slaveClock.addAndGet(HaStreamClient.GREETING_WAIT.toNanos());
+                    slaveClock.advance(HaStreamClient.GREETING_WAIT);
                     return in.available() >= 8;
                 });
                 assertThat(in.readLong()).as("the classic first report: where its log ends").isZero();

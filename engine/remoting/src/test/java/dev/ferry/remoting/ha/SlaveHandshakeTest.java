@@ -2,6 +2,7 @@ package dev.ferry.remoting.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.Credentials;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +30,7 @@ class SlaveHandshakeTest {
     private final List<HaRefusal> refusals = new ArrayList<>();
     private final List<Long> claimed = new ArrayList<>();
     private int slots = HaStreamServer.MAX_SLAVES;
-    private final AtomicLong now = new AtomicLong();
+    private final ManualClock clock = new ManualClock();
 
     private final HaSlaveListener listener = new HaSlaveListener() {
         @Override
@@ -45,7 +45,7 @@ class SlaveHandshakeTest {
     private EmbeddedChannel master(Optional<Credentials> credentials) {
         log.append(new byte[] {1, 2, 3, 4, 5});
         SlaveAdmission admission = new SlaveAdmission(new HaIdentity("broker-a", 0, credentials));
-        SlaveSlots places = new SlaveSlots(links, credentials.isPresent(), slots, log, listener, now::get);
+        SlaveSlots places = new SlaveSlots(links, credentials.isPresent(), slots, log, listener, clock);
         return new EmbeddedChannel(new SlaveHandshake(admission, NONCE, (channel, brokerId) -> {
             SlaveSlots.Claim claim = places.claim(brokerId);
             if (claim.link() != null) {
@@ -251,7 +251,7 @@ class SlaveHandshakeTest {
         assertThat(impostor.isOpen()).isFalse();
         assertThat(real.isOpen()).isTrue();
 
-        now.addAndGet(SlaveSlots.STALE.toNanos() + 1); // the real slave went quiet: a half-open connection
+        clock.advance(SlaveSlots.STALE.plusNanos(1)); // the real slave went quiet: a half-open connection
         EmbeddedChannel reconnected = master(Optional.empty());
         reconnected.writeInbound(hello("broker-a", 1, Optional.empty(), greetingNonce(reconnected, false)));
         assertThat(verdict(reconnected)).isEqualTo(HaGreeting.ACCEPTED);

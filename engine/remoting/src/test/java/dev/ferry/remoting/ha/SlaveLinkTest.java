@@ -2,6 +2,7 @@ package dev.ferry.remoting.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -58,7 +59,7 @@ class SlaveLinkTest {
         for (int i = 0; i < log.length; i++) {
             log[i] = (byte) i;
         }
-        return new EmbeddedChannel(new SlaveLink(1, source, listener, System::nanoTime, links));
+        return new EmbeddedChannel(new SlaveLink(1, source, listener, Clock.system(), links));
     }
 
     private static ByteBuf report(long offset) {

@@ -2,15 +2,16 @@ package dev.ferry.remoting.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import io.netty.channel.Channel;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.net.InetAddress;
-import java.util.concurrent.atomic.AtomicLong;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Who gives way when a server's connections run out, decided without sockets on a fake clock. */
 class ConnectionSlotsTest {
-    private final AtomicLong nanos = new AtomicLong(1_000);
+    private final ManualClock clock = new ManualClock();
     private final InetAddress attacker = address(2);
     private final InetAddress client = address(1);
 
@@ -30,7 +31,7 @@ class ConnectionSlotsTest {
 
     @Test
     void shouldCloseTheOldestConnectionThatSentNoRequestWhenTheTotalIsFull() {
-        ConnectionSlots slots = new ConnectionSlots(3, 3, nanos::get);
+        ConnectionSlots slots = new ConnectionSlots(3, 3, clock);
         Channel busy = new EmbeddedChannel();
         Channel firstIdle = new EmbeddedChannel();
         Channel secondIdle = new EmbeddedChannel();
@@ -49,17 +50,17 @@ class ConnectionSlotsTest {
 
     @Test
     void shouldCloseTheConnectionIdleLongestWhenEveryConnectionHasSentRequests() {
-        ConnectionSlots slots = new ConnectionSlots(3, 3, nanos::get);
+        ConnectionSlots slots = new ConnectionSlots(3, 3, clock);
         ConnectionSlots.Slot first = admitted(slots, new EmbeddedChannel(), client);
         Channel quiet = new EmbeddedChannel();
         ConnectionSlots.Slot second = admitted(slots, quiet, address(3));
         ConnectionSlots.Slot third = admitted(slots, new EmbeddedChannel(), address(4));
-        nanos.addAndGet(10);
+        clock.advance(Duration.ofNanos(10));
         slots.requestArrived(second);
-        nanos.addAndGet(10);
+        clock.advance(Duration.ofNanos(10));
         slots.requestArrived(first);
         slots.requestArrived(third);
-        nanos.addAndGet(10);
+        clock.advance(Duration.ofNanos(10));
         slots.requestArrived(first); // second's request is now the oldest last request
 
         ConnectionSlots.Admission admission = slots.admit(new EmbeddedChannel(), address(5));
@@ -69,7 +70,7 @@ class ConnectionSlotsTest {
 
     @Test
     void shouldLetAnAddressWithAFullShareReplaceOnlyItsOwnSilentConnections() {
-        ConnectionSlots slots = new ConnectionSlots(10, 2, nanos::get);
+        ConnectionSlots slots = new ConnectionSlots(10, 2, clock);
         Channel otherSilent = new EmbeddedChannel();
         admitted(slots, otherSilent, client); // older, but another address's
         Channel silent = new EmbeddedChannel();
@@ -84,7 +85,7 @@ class ConnectionSlotsTest {
 
     @Test
     void shouldRefuseANewConnectionWhenItsAddressHoldsItsShareOfConnectionsThatAllSentRequests() {
-        ConnectionSlots slots = new ConnectionSlots(10, 2, nanos::get);
+        ConnectionSlots slots = new ConnectionSlots(10, 2, clock);
         slots.requestArrived(admitted(slots, new EmbeddedChannel(), attacker));
         slots.requestArrived(admitted(slots, new EmbeddedChannel(), attacker));
 
@@ -100,7 +101,7 @@ class ConnectionSlotsTest {
 
     @Test
     void shouldGiveBackTheSlotsOfClosedConnectionsOnceEach() {
-        ConnectionSlots slots = new ConnectionSlots(2, 1, nanos::get);
+        ConnectionSlots slots = new ConnectionSlots(2, 1, clock);
         Channel first = new EmbeddedChannel();
         slots.requestArrived(admitted(slots, first, attacker));
 

@@ -1,5 +1,6 @@
 package dev.ferry.server.auth;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
@@ -35,11 +36,15 @@ public final class AccessGuard implements RequestGuard {
     private final AtomicLong refusals = new AtomicLong();
     /** Who signed the last request each connection sent, while authorization is on: whom half messages may go to. */
     private final Map<String, String> signers = new ConcurrentHashMap<>();
-    private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
+    private final AtomicLong lastLogged;
+    private final Clock clock;
 
+    /** @param clock what spaces the warnings of refusals */
     public AccessGuard(AuthMetadata metadata, RequestResources resources, boolean authentication,
-                       boolean authorization) {
+                       boolean authorization, Clock clock) {
         this.metadata = metadata;
+        this.clock = clock;
+        this.lastLogged = new AtomicLong(clock.nanos() - LOG_INTERVAL_NANOS);
         this.resources = resources;
         this.authentication = authentication;
         this.authorization = authorization;
@@ -94,7 +99,7 @@ public final class AccessGuard implements RequestGuard {
 
     private RemotingCommand refuse(RemoteChannel channel, RemotingCommand request, String refusal) {
         long count = refusals.incrementAndGet();
-        long now = System.nanoTime();
+        long now = clock.nanos();
         long last = lastLogged.get();
         if (now - last >= LOG_INTERVAL_NANOS && lastLogged.compareAndSet(last, now)) {
             // the code, not the request: its signature would let whoever reads the log replay it

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.format.ThreadRoles;
@@ -26,12 +27,10 @@ import dev.ferry.store.MessageStore;
 import dev.ferry.store.StoreConfig;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -126,11 +125,11 @@ public final class Broker implements AutoCloseable {
         BuiltInTopics.restore(topics, store.queueCounts(), config);
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
                 .ioThreads(config.ioThreads()).limits(config.remotingLimits()).tls(config.tls()).build(),
-                ThreadRoles.named("ferry-broker-remoting", threadFactory));
+                ThreadRoles.named("ferry-broker-remoting", threadFactory), clock);
         this.requests = new RequestTable(remoting::registerProcessor);
         this.nameServerClient = new RemotingClient(RemotingClientConfig.builder().tls(config.nameServerTls())
                 .credentials(config.nameServerCredentials().orElse(null)).build(),
-                ThreadRoles.named("ferry-broker-namesrv-client", threadFactory));
+                ThreadRoles.named("ferry-broker-namesrv-client", threadFactory), clock);
         this.registration = parts.registration().create(config, topics, nameServerClient, json);
         this.registrations = new CoalescedRegistration(registration, executors.registrar());
 
@@ -149,8 +148,7 @@ public final class Broker implements AutoCloseable {
         TimerRouting timerRouting = new TimerRouting(config.timers(), clock, timers::slotCount);
         this.replication = new BrokerReplication(config, store, new MasterCopy(nameServerClient, json, topics,
                 subscriptionGroups, offsets, schedule, timers), storeConfig.syncFlushTimeout(),
-                ThreadRoles.named("ferry-broker-replication", threadFactory),
-                () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
+                ThreadRoles.named("ferry-broker-replication", threadFactory), clock);
         registration.whenMasterNamed(replication::masterNamed);
         this.dispatched = replication::appended;
         this.transactions = new TransactionService(config, store, producers, configDir, clock, this::storeHost,
@@ -206,7 +204,8 @@ public final class Broker implements AutoCloseable {
         SendBackProcessor sendBack = new SendBackProcessor(store, retries, schedule, this::storeHost,
                 subscriptionGroups, counters, this::messageRefusal);
         EndTransactionProcessor endTransaction = new EndTransactionProcessor(transactions, this::messageRefusal);
-        LockProcessor locks = new LockProcessor(queueLocks, subscriptionGroups, topics, json, config.brokerName());
+        LockProcessor locks = new LockProcessor(queueLocks, subscriptionGroups, topics, json, config.brokerName(),
+                clock);
         MessageQueryProcessor queries = new MessageQueryProcessor(store, config.limits().maxQueryResults(),
                 this::messageRefusal);
         TopicAdminProcessor topicAdmin = new TopicAdminProcessor(config, topics, offsets, consumers, store, topic -> {
@@ -264,7 +263,7 @@ public final class Broker implements AutoCloseable {
                 AuthAdminProcessor.CODES);
         if (auth.anyEnabled()) {
             AccessGuard guard = new AccessGuard(metadata, new RequestResources(json, config.clusterName()),
-                    auth.authenticationEnabled(), auth.authorizationEnabled());
+                    auth.authenticationEnabled(), auth.authorizationEnabled(), clock);
             remoting.guard(guard);
             messageAccess = new MessageAccess() {
                 @Override

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.server.timer.TimerDistribution;
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

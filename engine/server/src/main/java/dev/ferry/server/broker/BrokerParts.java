@@ -1,11 +1,11 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.store.MessageArrivalListener;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.StoreConfig;
-import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 

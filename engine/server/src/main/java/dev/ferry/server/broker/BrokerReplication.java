@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.ha.HaIdentity;
 import dev.ferry.remoting.ha.HaSource;
@@ -12,14 +13,12 @@ import dev.ferry.server.replica.ReplicaWriter;
 import dev.ferry.server.timer.TimerStore;
 import dev.ferry.store.ReplicationLog;
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * The broker's part in its broker group. A master with an HA port streams its commit log to the slaves that connect
@@ -36,7 +35,7 @@ final class BrokerReplication implements AutoCloseable {
     private final ReplicationLog store;
     private final MasterCopy copy;
     private final ThreadFactory threads;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     private final ReplicaAcks acks;
     private volatile HaStreamServer server;
     private volatile HaStreamClient client;
@@ -45,13 +44,13 @@ final class BrokerReplication implements AutoCloseable {
     private volatile String haAddress = "";
 
     BrokerReplication(BrokerConfig config, ReplicationLog store, MasterCopy copy, Duration slaveTimeout,
-                      ThreadFactory threads, LongSupplier nanoTime) {
+                      ThreadFactory threads, Clock clock) {
         this.config = config;
         this.store = store;
         this.copy = copy;
         this.threads = threads;
-        this.nanoTime = nanoTime;
-        this.acks = config.brokerRole() == BrokerRole.SYNC_MASTER ? new ReplicaAcks(slaveTimeout, MAX_GAP, nanoTime)
+        this.clock = clock;
+        this.acks = config.brokerRole() == BrokerRole.SYNC_MASTER ? new ReplicaAcks(slaveTimeout, MAX_GAP, clock)
                 : null;
     }
 
@@ -88,7 +87,7 @@ final class BrokerReplication implements AutoCloseable {
                         + "broker is restarted as its group''s master (brokerRole ASYNC_MASTER or SYNC_MASTER, "
                         + "brokerId 0)", String.valueOf(config.haPort()));
             }
-            client = new HaStreamClient(new ReplicaWriter(log()), identity(), threads, nanoTime);
+            client = new HaStreamClient(new ReplicaWriter(log()), identity(), threads, clock);
             long every = config.slaveSyncInterval().toMillis();
             scheduler.scheduleWithFixedDelay(this::copyFromMaster, every, every, TimeUnit.MILLISECONDS);
             return "";
@@ -98,7 +97,7 @@ final class BrokerReplication implements AutoCloseable {
             return "";
         }
         server = new HaStreamServer(identity(), config.haLimits(), config.host(), haPort, source(), acks != null
-                ? acks : new ReplicaAcks(Duration.ofSeconds(1), MAX_GAP, nanoTime), threads, nanoTime);
+                ? acks : new ReplicaAcks(Duration.ofSeconds(1), MAX_GAP, clock), threads, clock);
         int bound = server.start();
         if (acks != null) {
             scheduler.scheduleWithFixedDelay(acks::expireOverdue, 100, 100, TimeUnit.MILLISECONDS);

@@ -1,9 +1,9 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;

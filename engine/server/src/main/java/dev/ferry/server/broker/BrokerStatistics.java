@@ -1,7 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.server.timer.TimerStore;
-import java.time.Clock;
 import java.time.ZoneId;
 import java.util.function.Supplier;
 

@@ -1,9 +1,9 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.ferry.server.broker;
 
-import java.time.Clock;
+import dev.ferry.format.Clock;
 import java.time.LocalDate;
 import java.time.ZoneId;
 
@@ -21,11 +21,11 @@ final class DailyTotals {
     DailyTotals(Clock clock, ZoneId zone) {
         this.clock = clock;
         this.zone = zone;
-        this.today = LocalDate.now(clock.withZone(zone));
+        this.today = clock.at(zone).toLocalDate();
     }
 
     synchronized void roll(long putTotal, long getTotal) {
-        LocalDate now = LocalDate.now(clock.withZone(zone));
+        LocalDate now = clock.at(zone).toLocalDate();
         if (!now.equals(today)) {
             putYesterdayMorning = now.minusDays(1).equals(today) ? putTodayMorning : putTotal;
             getYesterdayMorning = now.minusDays(1).equals(today) ? getTodayMorning : getTotal;

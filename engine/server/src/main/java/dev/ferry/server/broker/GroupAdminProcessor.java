@@ -65,7 +65,7 @@ final class GroupAdminProcessor implements RequestProcessor {
     private final StatsWindows gets;
     private final BodyCodec json;
     private final Supplier<String> brokerAddress;
-    private final java.time.Clock clock;
+    private final dev.ferry.format.Clock clock;
     private final TopicAdminProcessor.Creations creations;
     /** Forgets what the broker counts and tracks in memory of a deleted group. */
     private final java.util.function.Consumer<String> groupDeleted;
@@ -74,7 +74,7 @@ final class GroupAdminProcessor implements RequestProcessor {
                         ConsumerOffsetTable offsets, PullOffsets pullOffsets, ConsumerGroups consumers,
                         ProducerGroups producers,
                         MessageStore store, StatsWindows gets, BodyCodec json, Supplier<String> brokerAddress,
-                        java.time.Clock clock, TopicAdminProcessor.Creations creations,
+                        dev.ferry.format.Clock clock, TopicAdminProcessor.Creations creations,
                         java.util.function.Consumer<String> groupDeleted) {
         this.clock = clock;
         this.groupDeleted = groupDeleted;

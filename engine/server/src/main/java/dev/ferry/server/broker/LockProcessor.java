@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -39,11 +40,14 @@ final class LockProcessor implements RequestProcessor {
     private final TopicConfigTable topics;
     private final BodyCodec json;
     private final String brokerName;
-    private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
+    private final AtomicLong lastWarned;
+    private final Clock clock;
 
     LockProcessor(QueueLocks locks, SubscriptionGroupTable groups, TopicConfigTable topics, BodyCodec json,
-                  String brokerName) {
+                  String brokerName, Clock clock) {
         this.brokerName = brokerName;
+        this.clock = clock;
+        this.lastWarned = new AtomicLong(clock.nanos() - WARN_INTERVAL_NANOS);
         this.locks = locks;
         this.groups = groups;
         this.topics = topics;
@@ -79,7 +83,7 @@ final class LockProcessor implements RequestProcessor {
 
     private String refusal(String group, String clientId, int refused) {
         String remark = refused + " of the queues not locked: the broker holds its most queue locks (maxQueueLocks)";
-        long now = System.nanoTime();
+        long now = clock.nanos();
         long last = lastWarned.get();
         boolean warn = now - last >= WARN_INTERVAL_NANOS && lastWarned.compareAndSet(last, now);
         LOG.log(warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "{0} of group {1}: {2} ({3} refused "

@@ -1,7 +1,7 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.RemoteChannel;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.PullFlags;
 import dev.ferry.format.SystemTopics;
@@ -18,7 +19,6 @@ import dev.ferry.spi.FilterExpressionException;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageReader;
-import java.time.Clock;
 import java.util.Optional;
 
 /**

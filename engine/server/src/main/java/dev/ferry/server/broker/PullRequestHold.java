@@ -1,11 +1,11 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
@@ -16,7 +17,6 @@ import dev.ferry.remoting.protocol.header.SendMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

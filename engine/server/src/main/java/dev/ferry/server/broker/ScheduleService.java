@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
@@ -12,7 +13,6 @@ import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestProcessor;
@@ -8,7 +9,6 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.server.timer.TimerCheckpointBody;
 import dev.ferry.server.timer.TimerStore;
-import java.time.Clock;
 
 /**
  * What a master answers its slaves besides the topics and groups the admin processors give: every consumer offset

@@ -49,7 +49,7 @@ final class TopicAdminProcessor implements RequestProcessor {
     private final StatsWindows puts;
     private final BodyCodec json;
     private final Runnable topicsChanged;
-    private final java.time.Clock clock;
+    private final dev.ferry.format.Clock clock;
     private final Creations creations;
 
     /** Is told of each creation request: whether it succeeded, whether of a system topic, how long it took. */
@@ -60,7 +60,7 @@ final class TopicAdminProcessor implements RequestProcessor {
 
     TopicAdminProcessor(BrokerConfig config, TopicConfigTable topics, ConsumerOffsetTable offsets,
                         ConsumerGroups consumers, MessageStore store, Consumer<String> forgetTraffic,
-                        StatsWindows puts, BodyCodec json, Runnable topicsChanged, java.time.Clock clock,
+                        StatsWindows puts, BodyCodec json, Runnable topicsChanged, dev.ferry.format.Clock clock,
                         Creations creations) {
         this.clock = clock;
         this.creations = creations;

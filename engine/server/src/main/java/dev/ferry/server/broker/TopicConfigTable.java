@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.DataVersion;
@@ -8,7 +9,6 @@ import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.server.files.JsonFile;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

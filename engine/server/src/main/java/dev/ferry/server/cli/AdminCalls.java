@@ -1,5 +1,6 @@
 package dev.ferry.server.cli;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
@@ -73,7 +74,7 @@ final class AdminCalls implements AutoCloseable {
         this.target = target;
         try {
             this.client = new RemotingClient(RemotingClientConfig.builder().credentials(credentials).tls(tls).build(),
-                    new DefaultThreadFactory("ferry-admin", true));
+                    new DefaultThreadFactory("ferry-admin", true), Clock.system());
         } catch (RemotingException e) {
             throw new BadSetup(e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.ferry.server.cli;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -85,7 +86,7 @@ final class OffsetCommands {
 
     private long timestamp(String to) {
         if (to.equalsIgnoreCase("now")) {
-            return System.currentTimeMillis();
+            return Clock.system().millis(); // a command line is where the system's clock is chosen
         }
         if (to.chars().allMatch(Character::isDigit) && !to.isEmpty()) {
             return Long.parseLong(to);

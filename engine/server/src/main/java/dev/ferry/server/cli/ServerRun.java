@@ -1,11 +1,11 @@
 package dev.ferry.server.cli;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -37,10 +37,11 @@ final class ServerRun {
     static int untilStopped(CommandLine.Model.CommandSpec spec, ServerOptions options,
                             Callable<FerryServerConfig> config, String threadPrefix,
                             Function<FerryServer, String> readyLine) throws InterruptedException {
-        long started = System.nanoTime();
+        Clock clock = Clock.system();
+        long started = clock.nanos();
         FerryServer server;
         try {
-            server = new FerryServer(config.call(), Clock.systemUTC(), new DaemonThreads(threadPrefix,
+            server = new FerryServer(config.call(), clock, new DaemonThreads(threadPrefix,
                     // Netty reads its thread-locals (the pooled buffers' caches among them) faster on its own threads
                     FastThreadLocalThread::new))
                     .start();
@@ -66,7 +67,7 @@ final class ServerRun {
             stopped.countDown();
         }, "ferry-shutdown"));
         server.plugins().ifPresent(plugins -> out.println(plugins.describe()));
-        out.printf("%s (%d ms)%n", readyLine.apply(server), (System.nanoTime() - started) / 1_000_000);
+        out.printf("%s (%d ms)%n", readyLine.apply(server), (clock.nanos() - started) / 1_000_000);
         stopped.await();
         return 0;
     }

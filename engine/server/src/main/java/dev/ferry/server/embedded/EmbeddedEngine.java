@@ -1,5 +1,6 @@
 package dev.ferry.server.embedded;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.ConfigProblems;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.NameRules;
@@ -13,7 +14,6 @@ import dev.ferry.server.broker.BrokerRole;
 import dev.ferry.server.broker.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -153,7 +153,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         private Long brokerId;
         private Properties engineConfig = new Properties();
         private ThreadFactory threadFactory;
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = Clock.system();
 
         private Settings(Path storeDir) {
             this.storeDir = Objects.requireNonNull(storeDir, "storeDir");

@@ -1,5 +1,6 @@
 package dev.ferry.server.namesrv;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.ThreadRoles;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.endpoint.RemotingServer;
@@ -9,7 +10,6 @@ import dev.ferry.server.auth.AuthMetadata;
 import dev.ferry.server.auth.RequestResources;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.BodyCodec;
-import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,14 +37,16 @@ public final class NameServer implements AutoCloseable {
     private final ExecutorService routeQueries;
     private final ExecutorService kvWrites;
     private final ScheduledExecutorService expiry;
+    private final Clock clock;
 
     public NameServer(NameServerConfig config, Clock clock, ThreadFactory threadFactory) {
         this.config = config;
+        this.clock = clock;
         this.routes = new RouteTable(clock, config.maxTopics(), config.maxTopicsPerBroker(), config.maxBrokers(),
                 config.maxBrokersPerAddress());
         this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
                 .ioThreads(1).limits(config.remotingLimits()).tls(config.tls()).build(),
-                ThreadRoles.named("ferry-namesrv-remoting", threadFactory));
+                ThreadRoles.named("ferry-namesrv-remoting", threadFactory), clock);
         // Apart, as in Apache: a broker registering many topics does not hold route queries up.
         this.registrations = boundedPool(config.registerQueueCapacity(),
                 ThreadRoles.named("ferry-namesrv-register", threadFactory));
@@ -87,7 +89,7 @@ public final class NameServer implements AutoCloseable {
     public void controlAccess(AuthMetadata metadata, String clusterName, boolean authentication,
                               boolean authorization) {
         AccessGuard guard = new AccessGuard(metadata, new RequestResources(new BodyCodec(), clusterName),
-                authentication, authorization);
+                authentication, authorization, clock);
         if (config.authenticateRouteQueries()) {
             remoting.guard(guard);
         } else {

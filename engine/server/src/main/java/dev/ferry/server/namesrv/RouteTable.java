@@ -1,5 +1,6 @@
 package dev.ferry.server.namesrv;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.body.BrokerData;
 import dev.ferry.remoting.protocol.body.ClusterInfo;
 import dev.ferry.remoting.protocol.body.DataVersion;
@@ -7,7 +8,6 @@ import dev.ferry.remoting.protocol.body.QueueData;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.body.TopicList;
 import dev.ferry.remoting.protocol.body.TopicRouteData;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.ferry.server.replica;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.ha.HaSlaveListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.LongSupplier;
 
 /**
  * A SYNC_MASTER's view of its slaves: the furthest offset each connected slave reported (at most what it was sent),
@@ -22,16 +22,16 @@ public final class ReplicaAcks implements ReplicaWait, HaSlaveListener {
 
     private final Duration timeout;
     private final long maxGap;
-    private final LongSupplier nanoTime;
+    private final Clock clock;
     /** The furthest offset each connected slave reported; guarded by {@link #waiting}. */
     private final Map<Object, Long> reports = new HashMap<>();
     private final PriorityQueue<Waiter> waiting = new PriorityQueue<>((a, b) -> Long.compare(a.end, b.end));
     private volatile long acknowledged = -1;
 
-    public ReplicaAcks(Duration timeout, long maxGap, LongSupplier nanoTime) {
+    public ReplicaAcks(Duration timeout, long maxGap, Clock clock) {
         this.timeout = timeout;
         this.maxGap = maxGap;
-        this.nanoTime = nanoTime;
+        this.clock = clock;
     }
 
     @Override
@@ -42,7 +42,7 @@ public final class ReplicaAcks implements ReplicaWait, HaSlaveListener {
         if (slaves() == 0 || masterEnd - Math.max(acknowledged, 0) > maxGap) {
             return CompletableFuture.completedFuture(ReplicaOutcome.SLAVE_NOT_AVAILABLE);
         }
-        Waiter waiter = new Waiter(end, nanoTime.getAsLong() + timeout.toNanos(), new CompletableFuture<>());
+        Waiter waiter = new Waiter(end, clock.nanos() + timeout.toNanos(), new CompletableFuture<>());
         synchronized (waiting) {
             waiting.add(waiter);
         }
@@ -89,7 +89,7 @@ public final class ReplicaAcks implements ReplicaWait, HaSlaveListener {
 
     /** Answers TIMED_OUT to the sends that waited past the timeout; run periodically. */
     public void expireOverdue() {
-        long now = nanoTime.getAsLong();
+        long now = clock.nanos();
         List<Waiter> overdue = new ArrayList<>();
         synchronized (waiting) {
             waiting.removeIf(waiter -> {

@@ -1,6 +1,6 @@
 package dev.ferry.server.timer;
 
-import java.time.Clock;
+import dev.ferry.format.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.ferry.server.timer;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.store.MessageToStore;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.ferry.server.timer;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
@@ -13,7 +14,6 @@ import dev.ferry.store.MessageToStore;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,10 +1,10 @@
 package dev.ferry.server.apache;
 
+import dev.ferry.format.Clock;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.file.Path;
-import java.time.Clock;
 
 /** A ferry-server on free ports with small commit-log files, for tests in this JVM. */
 final class FerryServerFixture implements AutoCloseable {
@@ -20,7 +20,7 @@ final class FerryServerFixture implements AutoCloseable {
     }
 
     FerryServerFixture(FerryServerConfig config) {
-        this.server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("ferry-test", true)).start();
+        this.server = new FerryServer(config, Clock.system(), new DefaultThreadFactory("ferry-test", true)).start();
     }
 
     String nameServer() {

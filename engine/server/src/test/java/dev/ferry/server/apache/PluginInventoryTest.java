@@ -2,12 +2,12 @@ package dev.ferry.server.apache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.PluginInventory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class PluginInventoryTest {
         Path jar = FilterPluginTest.sampleJar();
         Files.copy(jar, plugins.resolve(jar.getFileName()));
 
-        try (FerryServer server = new FerryServer(config(dir, plugins), Clock.systemUTC(), Thread::new)) {
+        try (FerryServer server = new FerryServer(config(dir, plugins), Clock.system(), Thread::new)) {
             PluginInventory inventory = server.plugins().orElseThrow();
 
             assertThat(inventory.builtIn().get("message filter")).contains("SQL92", "TAG");
@@ -39,7 +39,7 @@ class PluginInventoryTest {
     void shouldSayThePluginDirectoryGaveNothingWhenItHoldsNoPlugin(@TempDir Path dir) throws Exception {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
 
-        try (FerryServer server = new FerryServer(config(dir, plugins), Clock.systemUTC(), Thread::new)) {
+        try (FerryServer server = new FerryServer(config(dir, plugins), Clock.system(), Thread::new)) {
             assertThat(server.plugins().orElseThrow().describe())
                     .endsWith("; from " + plugins.toAbsolutePath() + ": none");
         }

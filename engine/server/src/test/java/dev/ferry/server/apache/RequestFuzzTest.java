@@ -3,6 +3,7 @@ package dev.ferry.server.apache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingClientConfig;
@@ -27,7 +28,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +79,7 @@ class RequestFuzzTest {
     Path dir;
 
     private FerryServer server(FerryServerConfig config) {
-        return new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("fuzz", true)).start();
+        return new FerryServer(config, Clock.system(), new DefaultThreadFactory("fuzz", true)).start();
     }
 
     @Test

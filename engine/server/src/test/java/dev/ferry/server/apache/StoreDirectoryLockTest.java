@@ -2,6 +2,7 @@ package dev.ferry.server.apache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.cli.FerryServerCommand;
@@ -9,7 +10,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class StoreDirectoryLockTest {
             first.kill();
         }
         try (FerryServer second = new FerryServer(FerryServerConfig.builder(store).namesrvPort(0).brokerPort(0)
-                .build(), Clock.systemUTC(), new DefaultThreadFactory("second", true)).start()) {
+                .build(), Clock.system(), new DefaultThreadFactory("second", true)).start()) {
             assertThat(second.brokerPort()).isPositive();
         }
     }

@@ -3,7 +3,7 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ferry.server.MutableClock;
+import dev.ferry.format.ManualClock;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class AdminInputTest {
 
     @Test
     void brokerSettingsChangeTheirKeysDurablyAndRefuseAnyOtherWithoutChangingAnything() {
-        MutableClock clock = new MutableClock(1_700_000_000_000L);
+        ManualClock clock = new ManualClock(1_700_000_000_000L);
         BrokerSettings settings = new BrokerSettings(dir, clock, config());
         assertThat(settings.update(Map.of("autoCreateTopicEnable", "false", "maxMessageSize", "1024"))).isEmpty();
         assertThat(settings.values().autoCreateTopicEnable()).isFalse();

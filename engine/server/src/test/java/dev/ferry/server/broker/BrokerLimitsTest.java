@@ -8,13 +8,13 @@ import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -57,7 +57,7 @@ class BrokerLimitsTest {
 
     private void start(BrokerLimits limits, java.util.function.Consumer<BrokerConfig.Builder> settings) {
         server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
-                .commitLogSegmentSize(4 << 20).brokerLimits(limits).broker(settings).build(), Clock.systemUTC(),
+                .commitLogSegmentSize(4 << 20).brokerLimits(limits).broker(settings).build(), Clock.system(),
                 new DefaultThreadFactory("limits", true)).start();
         broker = "127.0.0.1:" + server.brokerPort();
         raw = new NettyRemotingClient(new NettyClientConfig());

@@ -2,8 +2,8 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.protocol.body.BrokerStatsData;
-import dev.ferry.server.MutableClock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -57,7 +57,7 @@ class BrokerStatisticsTest {
 
     @Test
     void dailyTotalsTakeTheMorningsWhenTheDateChanges() {
-        MutableClock clock = new MutableClock(java.time.LocalDate.of(2026, 12, 1).atTime(23, 0)
+        ManualClock clock = new ManualClock(java.time.LocalDate.of(2026, 12, 1).atTime(23, 0)
                 .toInstant(ZoneOffset.UTC).toEpochMilli());
         DailyTotals daily = new DailyTotals(clock, ZoneOffset.UTC);
         daily.roll(100, 50);

@@ -3,13 +3,13 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.format.DaemonThreads;
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
-import dev.ferry.server.MutableClock;
 import dev.ferry.store.StoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +29,7 @@ class BrokerTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final FakeRegistration registration = new FakeRegistration();
     private final AtomicInteger storesOpened = new AtomicInteger();
     private final AtomicReference<Broker> built = new AtomicReference<>();

@@ -2,9 +2,9 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.TopicConfig;
-import dev.ferry.server.MutableClock;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ class BuiltInTopicsTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_000);
+    private final ManualClock clock = new ManualClock(1_000);
 
     private TopicConfigTable topics() {
         return new TopicConfigTable(dir, clock, 100);

@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -11,7 +12,6 @@ import dev.ferry.remoting.protocol.body.BodyCodec;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.HeartbeatData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
-import dev.ferry.server.MutableClock;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ class ClientRequestProcessorTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final BodyCodec json = new BodyCodec();
     private ConsumerGroups consumers;
     private ClientRequestProcessor processor;

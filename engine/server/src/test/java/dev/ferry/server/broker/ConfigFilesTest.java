@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.format.AtomicFile;
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
-import dev.ferry.server.MutableClock;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +31,7 @@ class ConfigFilesTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
 
     private static String name(char c, int i, int length) {
         String suffix = Integer.toString(i);
@@ -148,6 +148,6 @@ class ConfigFilesTest {
     }
 
     private static FerryServer server(FerryServerConfig config) {
-        return new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("config-files", true));
+        return new FerryServer(config, Clock.system(), new DefaultThreadFactory("config-files", true));
     }
 }

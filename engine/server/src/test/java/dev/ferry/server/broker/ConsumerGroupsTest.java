@@ -2,16 +2,16 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
-import dev.ferry.server.MutableClock;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ConsumerGroupsTest {
-    private final MutableClock clock = new MutableClock(0);
+    private final ManualClock clock = new ManualClock(0);
     private final ConsumerGroups groups = new ConsumerGroups(clock, 1 << 20);
 
     private static ConsumerData group(String name, long subVersion, String expression) {

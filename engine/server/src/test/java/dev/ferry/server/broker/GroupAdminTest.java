@@ -6,6 +6,7 @@ import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
@@ -13,7 +14,6 @@ import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
@@ -41,7 +41,7 @@ class GroupAdminTest {
     @BeforeEach
     void start() {
         server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
-                .commitLogSegmentSize(4 << 20).build(), Clock.systemUTC(),
+                .commitLogSegmentSize(4 << 20).build(), Clock.system(),
                 new DefaultThreadFactory("group-admin", true)).start();
         broker = "127.0.0.1:" + server.brokerPort();
         raw = new NettyRemotingClient(new NettyClientConfig());

@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.server.FerryServer;
@@ -16,7 +17,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -68,7 +68,7 @@ class HaPortFloodTest {
     }
 
     private static FerryServer start(FerryServerConfig config) {
-        return new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("ha-flood", true)).start();
+        return new FerryServer(config, Clock.system(), new DefaultThreadFactory("ha-flood", true)).start();
     }
 
     private static AuthConfig authentication() {

@@ -2,12 +2,12 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.PullFlags;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
-import dev.ferry.server.MutableClock;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class InlinePullsTest {
-    private final MutableClock clock = new MutableClock(0);
+    private final ManualClock clock = new ManualClock(0);
     private final ConsumerGroups groups = new ConsumerGroups(clock, 1 << 20);
     @TempDir
     Path dir;

@@ -2,11 +2,11 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.SysFlags;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.TopicConfig;
-import dev.ferry.server.MutableClock;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Queue;
@@ -23,7 +23,7 @@ class InlineSendsTest {
 
     @BeforeEach
     void setUp() {
-        TopicConfigTable topics = new TopicConfigTable(dir, new MutableClock(0), 100);
+        TopicConfigTable topics = new TopicConfigTable(dir, new ManualClock(0), 100);
         topics.putIfAbsent(TopicConfig.of("T", 4));
         topics.putIfAbsent(TopicConfig.of("%RETRY%G", 1));
         rule = new InlineSends(lane, topics);

@@ -2,6 +2,8 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingServerConfig;
@@ -14,10 +16,8 @@ import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
-import dev.ferry.server.MutableClock;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -43,7 +43,7 @@ class LargeRegistrationTest {
 
     @Test
     void shouldRegisterAHundredThousandTopicsCompressedInOneFrameAndRouteEveryOne() {
-        TopicConfigTable table = new TopicConfigTable(dir.resolve("config"), new MutableClock(1), TOPICS + 10);
+        TopicConfigTable table = new TopicConfigTable(dir.resolve("config"), new ManualClock(1), TOPICS + 10);
         for (int i = 0; i < TOPICS; i++) {
             table.putIfAbsent(TopicConfig.of(topic(i), 4));
         }
@@ -52,7 +52,7 @@ class LargeRegistrationTest {
                 .commitLogSegmentSize(1 << 20).brokerLimits(BrokerLimits.builder().maxTopics(TOPICS + 10).build())
                 .build();
 
-        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("large", true))
+        try (FerryServer server = new FerryServer(config, Clock.system(), new DefaultThreadFactory("large", true))
                 .start()) {
             for (int i = 0; i < TOPICS; i++) {
                 assertThat(server.nameServer().routes().route(topic(i))).as(topic(i)).isNotNull();
@@ -71,7 +71,7 @@ class LargeRegistrationTest {
 
     @Test
     void shouldSplitARegistrationTooLargeEvenCompressedIntoPartsThatTogetherCarryEveryTopic() {
-        TopicConfigTable table = new TopicConfigTable(dir.resolve("config"), new MutableClock(1), 20_000);
+        TopicConfigTable table = new TopicConfigTable(dir.resolve("config"), new ManualClock(1), 20_000);
         for (int i = 0; i < 10_000; i++) {
             table.putIfAbsent(TopicConfig.of(topic(i), 2));
         }

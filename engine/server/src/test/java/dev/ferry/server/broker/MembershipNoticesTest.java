@@ -3,12 +3,12 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.body.ConsumerData;
 import dev.ferry.remoting.protocol.body.SubscriptionData;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
-import dev.ferry.server.MutableClock;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 
 class MembershipNoticesTest {
-    private final ConsumerGroups consumers = new ConsumerGroups(new MutableClock(0), 1 << 20);
+    private final ConsumerGroups consumers = new ConsumerGroups(new ManualClock(0), 1 << 20);
     private final Map<String, SubscriptionGroupConfig> groups = new HashMap<>();
     private final Queue<Runnable> sender = new ArrayDeque<>();
     private final MembershipNotices notices = new MembershipNotices(consumers,

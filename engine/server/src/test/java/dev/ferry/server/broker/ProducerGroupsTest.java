@@ -2,12 +2,12 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ferry.server.MutableClock;
+import dev.ferry.format.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ProducerGroupsTest {
-    private final MutableClock clock = new MutableClock(0);
+    private final ManualClock clock = new ManualClock(0);
     private final ProducerGroups groups = new ProducerGroups(clock, 2);
 
     @Test

@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.PullFlags;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
@@ -11,7 +12,6 @@ import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.PullMessageResponseHeader;
-import dev.ferry.server.MutableClock;
 import dev.ferry.spi.MessageFilterProvider;
 import dev.ferry.spi.PluginRegistry;
 import dev.ferry.store.GetMessageStatus;
@@ -35,7 +35,7 @@ class PullMessageProcessorTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_000_000);
+    private final ManualClock clock = new ManualClock(1_000_000);
     private final FakeMessageReader store = new FakeMessageReader();
     private final List<Runnable> pullExecutor = new ArrayList<>();
     private final TopicCounters counters = new TopicCounters();

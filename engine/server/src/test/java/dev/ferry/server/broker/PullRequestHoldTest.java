@@ -2,18 +2,18 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.protocol.header.PullMessageRequestHeader;
-import dev.ferry.server.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PullRequestHoldTest {
-    private final MutableClock clock = new MutableClock(1_000);
+    private final ManualClock clock = new ManualClock(1_000);
     private final List<Runnable> submitted = new ArrayList<>();
     private final PullRequestHold hold = new PullRequestHold(clock, submitted::add, 3, 2);
 

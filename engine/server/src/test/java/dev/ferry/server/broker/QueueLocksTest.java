@@ -2,8 +2,8 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.protocol.body.MessageQueueBody;
-import dev.ferry.server.MutableClock;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -12,7 +12,7 @@ class QueueLocksTest {
     private static final MessageQueueBody Q0 = new MessageQueueBody("TopicOrder", "broker-a", 0);
     private static final MessageQueueBody Q1 = new MessageQueueBody("TopicOrder", "broker-a", 1);
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final QueueLocks locks = new QueueLocks(clock);
 
     @Test

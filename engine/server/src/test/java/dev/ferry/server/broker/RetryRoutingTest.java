@@ -2,10 +2,10 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.body.SubscriptionGroupConfig;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class RetryRoutingTest {
 
     @Test
     void clientLimitWinsThenTheGroupsRetryMaxTimesThenTheBrokers() {
-        TopicConfigTable topics = new TopicConfigTable(dir, Clock.systemUTC(), 100);
+        TopicConfigTable topics = new TopicConfigTable(dir, Clock.system(), 100);
         RetryRouting routing = routing(Map.of("CG_THREE", group("CG_THREE", 1, 3)), topics);
 
         assertThat(routing.maxReconsumeTimes(5, "CG_THREE")).isEqualTo(5);
@@ -37,7 +37,7 @@ class RetryRoutingTest {
 
     @Test
     void retryTopicGetsTheGroupsRetryQueueNums() {
-        TopicConfigTable topics = new TopicConfigTable(dir, Clock.systemUTC(), 100);
+        TopicConfigTable topics = new TopicConfigTable(dir, Clock.system(), 100);
         RetryRouting routing = routing(Map.of("CG_WIDE", group("CG_WIDE", 4, 16)), topics);
 
         assertThat(routing.retryTopic("CG_WIDE")).contains("%RETRY%CG_WIDE");

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
-import dev.ferry.server.MutableClock;
 import dev.ferry.store.FlushMode;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
@@ -26,7 +26,7 @@ class ScheduleServiceTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
 
     private MessageStore open() {
         return MessageStore.builder(StoreConfig.builder(dir.resolve("store")).commitLogSegmentSize(1024 * 1024)

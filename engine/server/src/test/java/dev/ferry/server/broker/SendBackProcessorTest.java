@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -16,7 +17,6 @@ import dev.ferry.store.StoreConfig;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,11 +42,11 @@ class SendBackProcessorTest {
                     "fails".getBytes(StandardCharsets.UTF_8)).storeHost(HOST).build());
             Path configDir = dir.resolve("config");
             ScheduleService schedule = new ScheduleService(DelayLevels.parse("1s 1s 1s"), store, configDir,
-                    Clock.systemUTC(), () -> HOST);
+                    Clock.system(), () -> HOST);
             RetryRouting routing = new RetryRouting(16, group -> java.util.Optional.empty(),
-                    new TopicConfigTable(configDir, Clock.systemUTC(), 100),
+                    new TopicConfigTable(configDir, Clock.system(), 100),
                     () -> { });
-            SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
+            SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.system(), 100, 16, List.of());
             SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups,
                     new TopicCounters(), MessageAccess.OPEN);
             CompletableFuture<Answer> answered = new CompletableFuture<>();
@@ -83,10 +83,10 @@ class SendBackProcessorTest {
                 .commitLogSegmentSize(4 * 1024 * 1024).build()).open()) {
             Path configDir = dir.resolve("config");
             ScheduleService schedule = new ScheduleService(DelayLevels.parse("1s 1s 1s"), store, configDir,
-                    Clock.systemUTC(), () -> HOST);
+                    Clock.system(), () -> HOST);
             RetryRouting routing = new RetryRouting(16, group -> java.util.Optional.empty(),
-                    new TopicConfigTable(configDir, Clock.systemUTC(), 100), () -> { });
-            SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.systemUTC(), 100, 16, List.of());
+                    new TopicConfigTable(configDir, Clock.system(), 100), () -> { });
+            SubscriptionGroupTable groups = new SubscriptionGroupTable(configDir, Clock.system(), 100, 16, List.of());
             TopicCounters counters = new TopicCounters();
             SendBackProcessor processor = new SendBackProcessor(store, routing, schedule, () -> HOST, groups,
                     counters, MessageAccess.OPEN);

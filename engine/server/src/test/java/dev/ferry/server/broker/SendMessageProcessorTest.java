@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.format.BatchBody;
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
@@ -15,7 +16,6 @@ import dev.ferry.remoting.protocol.body.Permission;
 import dev.ferry.remoting.protocol.body.TopicConfig;
 import dev.ferry.remoting.protocol.header.SendMessageRequestHeader;
 import dev.ferry.remoting.protocol.header.SendMessageResponseHeader;
-import dev.ferry.server.MutableClock;
 import dev.ferry.server.replica.ReplicaOutcome;
 import dev.ferry.server.replica.ReplicaWait;
 import dev.ferry.server.timer.TimerRouting;
@@ -40,7 +40,7 @@ class SendMessageProcessorTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_000_000);
+    private final ManualClock clock = new ManualClock(1_000_000);
     private final FakeMessageWriter store = new FakeMessageWriter();
     private final TopicCounters counters = new TopicCounters();
     private final AtomicInteger topicSaves = new AtomicInteger();

@@ -2,11 +2,11 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.ResponseCode;
-import dev.ferry.server.MutableClock;
 import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.server.timer.TimerSettings;
 import dev.ferry.store.MessageToStore;
@@ -23,7 +23,7 @@ class SendRouteTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_000_000);
+    private final ManualClock clock = new ManualClock(1_000_000);
 
     private SendRoute forSends() {
         TopicConfigTable topics = new TopicConfigTable(dir, clock, 100);

@@ -2,11 +2,11 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.protocol.ResponseCode;
-import dev.ferry.server.MutableClock;
 import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.server.timer.TimerSettings;
 import dev.ferry.store.MessageToStore;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Each step of the send route on its own. */
 class SendStepsTest {
-    private static final MutableClock CLOCK = new MutableClock(1_000_000);
+    private static final ManualClock CLOCK = new ManualClock(1_000_000);
 
     private static SendingMessage message(String topic, int sysFlag, int reconsumeTimes, Integer maxReconsumeTimes,
                                           Map<String, String> pairs) {

@@ -4,6 +4,7 @@ import static dev.ferry.server.broker.RawRequests.pull;
 import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
@@ -11,7 +12,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +44,7 @@ class SendsOnTheEventLoopTest {
     @BeforeEach
     void start() {
         server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
-                .commitLogSegmentSize(4 << 20).build(), Clock.systemUTC(), new DefaultThreadFactory("inline", true))
+                .commitLogSegmentSize(4 << 20).build(), Clock.system(), new DefaultThreadFactory("inline", true))
                 .start();
         raw = new NettyRemotingClient(new NettyClientConfig());
         raw.start();

@@ -5,6 +5,7 @@ import static dev.ferry.server.broker.RawRequests.pullBySubscription;
 import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
@@ -12,10 +13,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -89,7 +86,7 @@ class SubscriptionCatchUpTest {
 
     @Test
     void aPullExpectingANewerTagSubscriptionIsServedAtOnceByTheBrokersSubscriptionOfEveryMessage() throws Exception {
-        String broker = start(Clock.systemUTC());
+        String broker = start(Clock.system());
         assertThat(raw.invokeSync(broker, send("TopicEvery", "served", TAG_A), 10_000).getCode())
             .isEqualTo(ResponseCode.SUCCESS);
         assertThat(raw.invokeSync(broker, heartbeat("client-1", "CG_EVERY", "TopicEvery", "TAG", "*", 1), 10_000)
@@ -109,7 +106,7 @@ class SubscriptionCatchUpTest {
 
     @Test
     void aPullExpectingANewerSubscriptionOfATagListOrOfAnotherTypeIsToldItIsNotLatest() throws Exception {
-        String broker = start(Clock.systemUTC());
+        String broker = start(Clock.system());
         assertThat(raw.invokeSync(broker, send("TopicLatest", "kept", TAG_A), 10_000).getCode())
             .isEqualTo(ResponseCode.SUCCESS);
         assertThat(raw.invokeSync(broker, heartbeat("client-1", "CG_TAGS", "TopicLatest", "TAG", "TagA || TagB", 1),
@@ -138,7 +135,7 @@ class SubscriptionCatchUpTest {
     }
 
     /** The system clock, which runs a hook once, the first time {@code PullMessageProcessor.pull} reads it. */
-    private static final class HookedClock extends Clock {
+    private static final class HookedClock implements Clock {
         private static final StackWalker STACK = StackWalker.getInstance();
         private final AtomicReference<Runnable> hook = new AtomicReference<>();
         private volatile boolean ran;
@@ -160,7 +157,12 @@ class SubscriptionCatchUpTest {
                     ran = true;
                 }
             }
-            return System.currentTimeMillis();
+            return Clock.system().millis();
+        }
+
+        @Override
+        public long nanos() {
+            return Clock.system().nanos();
         }
 
         /** Whether {@code PullMessageProcessor.pull} reads the clock (the broker may hand it on wrapped). */
@@ -171,19 +173,5 @@ class SubscriptionCatchUpTest {
                 .orElse(false));
         }
 
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SysFlags;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.protocol.RequestCode;
-import dev.ferry.server.MutableClock;
 import dev.ferry.server.timer.TimerRouting;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.AppendStatus;
@@ -37,7 +37,7 @@ class TransactionServiceTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final ProducerGroups producers = new ProducerGroups(clock, 100);
     private final List<RemotingCommand> checks = new CopyOnWriteArrayList<>();
 

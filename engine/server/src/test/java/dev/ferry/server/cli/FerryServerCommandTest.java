@@ -2,6 +2,7 @@ package dev.ferry.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.ha.HaLimits;
 import dev.ferry.server.FerryServer;
@@ -17,7 +18,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -297,7 +297,7 @@ class FerryServerCommandTest {
         FerryServerConfig config = parse("--config", file.toString(), "--store-dir", dir.resolve("s").toString())
                 .config();
         assertThat(config.role()).isEqualTo(FerryServerConfig.Role.NAME_SERVER_AND_BROKER);
-        try (FerryServer server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("command-test", true))
+        try (FerryServer server = new FerryServer(config, Clock.system(), new DefaultThreadFactory("command-test", true))
                 .start()) {
             assertThat(server.config().broker().nameServers())
                     .containsExactly(server.nameServerAddress(), "127.0.0.1:1");

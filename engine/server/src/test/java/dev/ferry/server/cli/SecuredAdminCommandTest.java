@@ -3,6 +3,7 @@ package dev.ferry.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
@@ -15,7 +16,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,7 +71,7 @@ class SecuredAdminCommandTest {
                 .auth(new AuthConfig(true, true, Optional.of(new Credentials(ADMIN, ADMIN_PASSWORD)),
                         Optional.empty()))
                 .build();
-        server = new FerryServer(config, Clock.systemUTC(), new DefaultThreadFactory("secured-admin", true)).start();
+        server = new FerryServer(config, Clock.system(), new DefaultThreadFactory("secured-admin", true)).start();
         broker = "127.0.0.1:" + server.brokerPort();
         sendAndConsume();
     }

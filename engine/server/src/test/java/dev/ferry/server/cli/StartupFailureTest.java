@@ -2,6 +2,7 @@ package dev.ferry.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.remoting.testing.TestCertificates;
 import dev.ferry.server.FerryServer;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -150,7 +150,7 @@ class StartupFailureTest {
                     String.valueOf(taken.getLocalPort()));
         }
         // the same store serves a broker at once: the failed start let go of its lock
-        try (FerryServer server = new FerryServer(parsed(server()), Clock.systemUTC(),
+        try (FerryServer server = new FerryServer(parsed(server()), Clock.system(),
                 new DefaultThreadFactory("after-failure", true)).start()) {
             assertThat(server.brokerPort()).isPositive();
         }
@@ -164,7 +164,7 @@ class StartupFailureTest {
 
     @Test
     void shouldRefuseASecondServerOnAStoreAnotherRunningServerHolds() throws Exception {
-        try (FerryServer first = new FerryServer(parsed(server()), Clock.systemUTC(),
+        try (FerryServer first = new FerryServer(parsed(server()), Clock.system(),
                 new DefaultThreadFactory("first", true)).start()) {
             String held = dir.resolve("store").toAbsolutePath() + " is in use by another running broker";
             assertThat(failure(server())).startsWith("storeDir: " + held);

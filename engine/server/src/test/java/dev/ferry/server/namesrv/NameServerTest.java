@@ -3,6 +3,7 @@ package dev.ferry.server.namesrv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
@@ -16,7 +17,6 @@ import dev.ferry.remoting.protocol.body.TopicConfigSerializeWrapper;
 import dev.ferry.remoting.protocol.header.GetRouteInfoRequestHeader;
 import dev.ferry.remoting.protocol.header.RegisterBrokerRequestHeader;
 import dev.ferry.remoting.protocol.header.UnregisterBrokerRequestHeader;
-import dev.ferry.server.MutableClock;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.List;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class NameServerTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final MutableClock clock = new MutableClock(1_000_000L);
+    private final ManualClock clock = new ManualClock(1_000_000L);
     private final BodyCodec json = new BodyCodec();
     private NameServer nameServer;
     private RemotingClient broker;

@@ -2,9 +2,9 @@ package dev.ferry.server.namesrv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.protocol.body.DataVersion;
 import dev.ferry.remoting.protocol.body.TopicConfig;
-import dev.ferry.server.MutableClock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ class RouteTableTest {
     private static final String REAL_HOST = "10.0.0.1";
     private static final String ATTACKER = "10.0.0.66";
 
-    private final MutableClock clock = new MutableClock(1_000_000L);
+    private final ManualClock clock = new ManualClock(1_000_000L);
 
     private static Map<String, TopicConfig> topics(String prefix, int count) {
         Map<String, TopicConfig> topics = new LinkedHashMap<>();

@@ -2,9 +2,9 @@ package dev.ferry.server.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
  * may; a slave that went away counts no more.
  */
 class ReplicaAcksTest {
-    private final AtomicLong now = new AtomicLong();
-    private final ReplicaAcks acks = new ReplicaAcks(Duration.ofSeconds(5), 1_000, now::get);
+    private final ManualClock clock = new ManualClock();
+    private final ReplicaAcks acks = new ReplicaAcks(Duration.ofSeconds(5), 1_000, clock);
     private final Object slaveA = new Object();
     private final Object slaveB = new Object();
 
@@ -58,10 +58,10 @@ class ReplicaAcksTest {
     void shouldTimeOutASendNoReportCoversInTime() {
         acks.acknowledged(slaveA, 0);
         CompletableFuture<ReplicaOutcome> waiting = acks.replicated(100, 100);
-        now.addAndGet(Duration.ofSeconds(5).toNanos() - 1);
+        clock.advance(Duration.ofSeconds(5).minusNanos(1));
         acks.expireOverdue();
         assertThat(waiting).isNotDone();
-        now.addAndGet(1);
+        clock.advance(Duration.ofNanos(1));
         acks.expireOverdue();
         assertThat(waiting).isCompletedWithValue(ReplicaOutcome.TIMED_OUT);
     }

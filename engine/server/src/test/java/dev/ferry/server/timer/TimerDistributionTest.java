@@ -2,9 +2,9 @@ package dev.ferry.server.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class TimerDistributionTest {
     private static final long NOW = 1_000_000_500L;
     private static final long SLOT = 1_000_000_000L;
-    private final Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
+    private final Clock clock = new ManualClock(Instant.ofEpochMilli(NOW));
 
     @Test
     void shouldCountEachSlotUnderTheFirstBoundBeyondItAndNothingPastOrBeyondADay() {

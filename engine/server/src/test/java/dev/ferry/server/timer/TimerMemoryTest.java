@@ -2,8 +2,8 @@ package dev.ferry.server.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
-import dev.ferry.server.MutableClock;
 import dev.ferry.store.AppendResult;
 import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
@@ -31,7 +31,7 @@ class TimerMemoryTest {
 
     @Test
     void shouldHoldAMillionWaitingTimersWithinAFixedHeapBound() throws Exception {
-        MutableClock clock = new MutableClock(1_700_000_000_000L);
+        ManualClock clock = new ManualClock(1_700_000_000_000L);
         try (MessageStore store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
                 .commitLogSegmentSize(256 << 20).build()).clock(clock).open()) {
             TimerStore timers = new TimerStore(TimerSettings.defaults(), store, dir.resolve("timer"), clock,

@@ -2,10 +2,11 @@ package dev.ferry.server.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
-import dev.ferry.server.MutableClock;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;
 import dev.ferry.store.MessageFilterPredicate;
@@ -15,10 +16,7 @@ import dev.ferry.store.StoreConfig;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +34,7 @@ class TimerStoreTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(START + 250);
+    private final ManualClock clock = new ManualClock(START + 250);
     private final List<AutoCloseable> open = new ArrayList<>();
     private MessageStore store;
 
@@ -289,18 +287,8 @@ class TimerStoreTest {
             }
 
             @Override
-            public ZoneId getZone() {
-                return clock.getZone();
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(millis());
+            public long nanos() {
+                return clock.nanos();
             }
         };
         TimerStore killed = new TimerStore(TimerSettings.defaults(), store(), dir.resolve("timer"), watching,
