@@ -2,10 +2,10 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
+import dev.ferry.format.ManualClock;
 import dev.ferry.format.StoredMessageView;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -149,9 +149,9 @@ class PendingWritesTest {
         assertThat(loop.failures()).isEqualTo(1);
     }
 
-    /** A group commit whose loop never runs: only what the test calls moves it. */
-    private static GroupCommitService idleGroupCommit(CommitLog log) {
-        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { }, CLOCK);
+    /** A group commit whose loop never runs: only what the test calls moves it, on {@code clock}. */
+    private static GroupCommitService idleGroupCommit(CommitLog log, Clock clock) {
+        GroupCommitService groupCommit = new GroupCommitService(log, Duration.ZERO, () -> { }, clock);
         groupCommit.attach(new DutyLoop("test-idle-group-commit", groupCommit, Duration.ofMillis(10),
             new DaemonThreads("pending-writes-test")));
         return groupCommit;
@@ -160,17 +160,18 @@ class PendingWritesTest {
     @Test
     void shouldAnswerAnOverdueFutureWithFlushDiskTimeout() {
         CommitLog log = commitLog();
-        GroupCommitService groupCommit = idleGroupCommit(log);
+        ManualClock clock = new ManualClock();
+        GroupCommitService groupCommit = idleGroupCommit(log, clock);
         AppendResult stored = append(log, "never forced");
 
         CompletableFuture<AppendResult> pending = groupCommit.whenDurable(stored, Duration.ofMillis(500));
+        clock.advance(Duration.ofMillis(499));
         groupCommit.expireOverdue();
         assertThat(pending).as("not overdue yet").isNotDone();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            groupCommit.expireOverdue();
-            return pending.isDone();
-        });
+        clock.advance(Duration.ofMillis(1));
+        groupCommit.expireOverdue();
+        assertThat(pending).isDone();
         assertThat(pending.join().status()).isEqualTo(AppendStatus.FLUSH_DISK_TIMEOUT);
         assertThat(pending.join().detail()).contains("not flushed within");
     }
@@ -178,7 +179,7 @@ class PendingWritesTest {
     @Test
     void shouldReleaseWaitersThatAFlushFromOutsideCovered() {
         CommitLog log = commitLog();
-        GroupCommitService groupCommit = idleGroupCommit(log);
+        GroupCommitService groupCommit = idleGroupCommit(log, CLOCK);
         AppendResult stored = append(log, "flushed by the caller");
         CompletableFuture<AppendResult> pending = groupCommit.whenDurable(stored, Duration.ofSeconds(30));
 
