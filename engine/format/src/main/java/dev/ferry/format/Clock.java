@@ -14,7 +14,7 @@ public interface Clock {
     /** Milliseconds since the epoch, as {@link System#currentTimeMillis()}: may jump when the system clock is set. */
     long millis();
 
-    /** Nanoseconds from an arbitrary origin, as {@link System#nanoTime()}: only the difference of two means anything. */
+    /** Nanoseconds from an arbitrary origin, as {@link System#nanoTime()}: only a difference of two means something. */
     long nanos();
 
     /** {@link #millis()} as an instant. */

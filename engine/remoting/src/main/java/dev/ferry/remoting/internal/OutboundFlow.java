@@ -81,7 +81,8 @@ final class OutboundFlow extends ChannelInboundHandlerAdapter {
 
     private void close(ChannelHandlerContext ctx) {
         budget.countStalled();
-        System.Logger.Level level = budget.warnNow(clock.nanos()) ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG;
+        System.Logger.Level level = budget.warnNow(clock.nanos()) ? System.Logger.Level.WARNING
+                : System.Logger.Level.DEBUG;
         LOG.log(level, "closing connection {0}: its client took none of {1} bytes of answers for {2} ms ({3} closed so "
                 + "since start)", ctx.channel().remoteAddress(), queuedBytes(ctx),
                 TimeUnit.NANOSECONDS.toMillis(stallNanos), budget.stalled());
