@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
 import dev.ferry.format.ManualClock;
 import dev.ferry.remoting.RemotingClientConfig;
@@ -113,7 +114,7 @@ class BrokerTest {
                 .isSameAs(broker.threads().client());
 
         try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build(),
-                new DaemonThreads("broker-test-client"))) {
+                new DaemonThreads("broker-test-client"), Clock.system())) {
             RemotingCommand answer = client.invokeSync(broker.address(), RemotingCommand.request(
                     RequestCode.GET_MAX_OFFSET, new GetMaxOffsetRequestHeader("fake-a", 0, null, null)).build(),
                     Duration.ofSeconds(5));
@@ -132,7 +133,7 @@ class BrokerTest {
             assertThat(broker.requests().routeOf(code).orElseThrow().processor()).isInstanceOf(SlaveRefusal.class);
         }
         try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build(),
-                new DaemonThreads("broker-test-client"))) {
+                new DaemonThreads("broker-test-client"), Clock.system())) {
             RemotingCommand answer = client.invokeSync(broker.address(),
                     RemotingCommand.request(RequestCode.SEND_MESSAGE).build(), Duration.ofSeconds(5));
 
