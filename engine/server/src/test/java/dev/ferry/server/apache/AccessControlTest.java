@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.auth.AuthConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,10 +105,12 @@ class AccessControlTest {
 
     @AfterAll
     static void stop() {
-        CLIENTS.values().forEach(NettyRemotingClient::shutdown);
+        List<Runnable> shutdowns = new ArrayList<>();
+        CLIENTS.values().forEach(client -> shutdowns.add(client::shutdown));
         if (admin != null) {
-            admin.shutdown();
+            shutdowns.add(admin::shutdown);
         }
+        ClientShutdowns.together(shutdowns);
         if (ferry != null) {
             ferry.close();
         }
@@ -151,8 +155,7 @@ class AccessControlTest {
             await().atMost(TIMEOUT).untilAsserted(() -> assertThat(received)
                     .contains("order-0", "order-1", "order-2", "order-3", "order-4"));
         } finally {
-            consumer.shutdown();
-            producer.shutdown();
+            ClientShutdowns.together(consumer::shutdown, producer::shutdown);
         }
     }
 
@@ -253,33 +256,39 @@ class AccessControlTest {
 
     @Test
     void apachesProducerWithBadCredentialsOrNoPermissionIsToldByTheBrokerWhoAndWhat() throws Exception {
-        assertSendRefused(null, null, "username cannot be null.");
-        assertSendRefused("alice", "not-alices", "check signature failed.");
-        assertSendRefused("mallory", "whatever", "User:mallory is not found.");
-        assertSendRefused("erin", "erin-pass",
-                "User:erin has no permission to access Topic:orders from 127.0.0.1, no matched policies.");
+        List<Runnable> shutdowns = new ArrayList<>();
+        try {
+            assertSendRefused(shutdowns, null, null, "username cannot be null.");
+            assertSendRefused(shutdowns, "alice", "not-alices", "check signature failed.");
+            assertSendRefused(shutdowns, "mallory", "whatever", "User:mallory is not found.");
+            assertSendRefused(shutdowns, "erin", "erin-pass",
+                    "User:erin has no permission to access Topic:orders from 127.0.0.1, no matched policies.");
+        } finally {
+            ClientShutdowns.together(shutdowns);
+        }
     }
 
-    /** What Apache's producer throws when it sends to orders as {@code user} (unsigned when null). */
-    private static void assertSendRefused(String user, String password, String remark) throws Exception {
+    /**
+     * What Apache's producer throws when it sends to orders as {@code user} (unsigned when null); the producer's
+     * shutdown is added to {@code shutdowns}.
+     */
+    private static void assertSendRefused(List<Runnable> shutdowns, String user, String password, String remark)
+            throws Exception {
         DefaultMQProducer producer = user == null ? new DefaultMQProducer("order-desk")
                 : new DefaultMQProducer("order-desk", hook(user, password));
         producer.setNamesrvAddr(ferry.nameServer());
         producer.setInstanceName("refused-" + user + System.nanoTime());
         producer.setRetryTimesWhenSendFailed(0);
         producer.start();
-        try {
-            assertThatThrownBy(() -> producer.send(new Message("orders", "x".getBytes(StandardCharsets.UTF_8))))
-                    .as("a send by %s", user)
-                    .satisfies(e -> {
-                        MQBrokerException refusal = e instanceof MQBrokerException broker ? broker
-                                : (MQBrokerException) e.getCause();
-                        assertThat(refusal.getResponseCode()).isEqualTo(ResponseCode.NO_PERMISSION);
-                        assertThat(refusal.getErrorMessage()).isEqualTo(remark);
-                    });
-        } finally {
-            producer.shutdown();
-        }
+        shutdowns.add(producer::shutdown);
+        assertThatThrownBy(() -> producer.send(new Message("orders", "x".getBytes(StandardCharsets.UTF_8))))
+                .as("a send by %s", user)
+                .satisfies(e -> {
+                    MQBrokerException refusal = e instanceof MQBrokerException broker ? broker
+                            : (MQBrokerException) e.getCause();
+                    assertThat(refusal.getResponseCode()).isEqualTo(ResponseCode.NO_PERMISSION);
+                    assertThat(refusal.getErrorMessage()).isEqualTo(remark);
+                });
     }
 
     @Test
@@ -334,28 +343,27 @@ class AccessControlTest {
 
     @Test
     void onlyASuperUserManagesUsersAndPolicies() throws Exception {
-        DefaultMQAdminExt alice = admin("alice", "alice-pass");
+        List<Runnable> shutdowns = new ArrayList<>();
         try {
+            DefaultMQAdminExt alice = admin("alice", "alice-pass");
+            shutdowns.add(alice::shutdown);
             assertThatThrownBy(() -> alice.createUser(broker, "grace", "grace-pass", "Normal"))
                     .isInstanceOfSatisfying(MQBrokerException.class,
                             e -> assertThat(e.getResponseCode()).isEqualTo(ResponseCode.NO_PERMISSION));
             assertThatThrownBy(() -> alice.createAcl(broker, "User:alice", List.of("*"), List.of("All"), null,
                     "Allow")).isInstanceOf(MQBrokerException.class);
             assertThat(admin.getUser(broker, "grace")).isNull();
-        } finally {
-            alice.shutdown();
-        }
-        // a normal user whom a policy lets update the cluster still may not: only super users manage users
-        admin.createUser(broker, "helper", "helper-pass", "Normal");
-        admin.createAcl(broker, "User:helper", List.of("Cluster:DefaultCluster"), List.of("Update", "Get"), null,
-                "Allow");
-        DefaultMQAdminExt helper = admin("helper", "helper-pass");
-        try {
+            // a normal user whom a policy lets update the cluster still may not: only super users manage users
+            admin.createUser(broker, "helper", "helper-pass", "Normal");
+            admin.createAcl(broker, "User:helper", List.of("Cluster:DefaultCluster"), List.of("Update", "Get"),
+                    null, "Allow");
+            DefaultMQAdminExt helper = admin("helper", "helper-pass");
+            shutdowns.add(helper::shutdown);
             assertThatThrownBy(() -> helper.createUser(broker, "grace", "grace-pass", "Normal"))
                     .isInstanceOfSatisfying(MQBrokerException.class, e -> assertThat(e.getErrorMessage())
                             .contains("User:helper is not a super user"));
         } finally {
-            helper.shutdown();
+            ClientShutdowns.together(shutdowns);
         }
         assertThatThrownBy(() -> admin.createUser(broker, "alice", "other", "Normal"))
                 .isInstanceOfSatisfying(MQBrokerException.class, e ->

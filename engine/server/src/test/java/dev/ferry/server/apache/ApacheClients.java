@@ -3,6 +3,7 @@ package dev.ferry.server.apache;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.ConsumerData;
 import org.apache.rocketmq.remoting.protocol.heartbeat.HeartbeatData;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 
-/** Apache clients for one test against one name server, shut down together in reverse order. */
+/** Apache clients for one test against one name server, shut down together when the test ends. */
 final class ApacheClients implements AutoCloseable {
     private final String nameServer;
     private final List<Runnable> shutdowns = new ArrayList<>();
@@ -51,7 +52,7 @@ final class ApacheClients implements AutoCloseable {
         return producer;
     }
 
-    /** Runs {@code shutdown} when these clients close, before whatever was started earlier. */
+    /** Runs {@code shutdown} when these clients close, alongside the others' shutdowns. */
     void onClose(Runnable shutdown) {
         shutdowns.add(shutdown);
     }
@@ -120,11 +121,13 @@ final class ApacheClients implements AutoCloseable {
         return h;
     }
 
+    /** Shuts every client down at once (each waits about 3 s) and returns when all are down. */
     @Override
     public void close() {
-        for (int i = shutdowns.size() - 1; i >= 0; i--) {
-            shutdowns.get(i).run();
+        try {
+            ClientShutdowns.together(List.copyOf(shutdowns));
+        } finally {
+            shutdowns.clear();
         }
-        shutdowns.clear();
     }
 }

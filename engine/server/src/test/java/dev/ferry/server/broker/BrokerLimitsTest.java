@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -35,7 +36,9 @@ import org.apache.rocketmq.remoting.protocol.body.LockBatchResponseBody;
 import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,8 +51,20 @@ class BrokerLimitsTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    private NettyRemotingClient raw;
+    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
+    private static NettyRemotingClient raw;
     private String broker;
+
+    @BeforeAll
+    static void startClient() {
+        raw = new NettyRemotingClient(new NettyClientConfig());
+        raw.start();
+    }
+
+    @AfterAll
+    static void stopClient() {
+        raw.shutdown();
+    }
 
     private void start(BrokerLimits limits) {
         start(limits, b -> { });
@@ -60,15 +75,10 @@ class BrokerLimitsTest {
                 .commitLogSegmentSize(4 << 20).brokerLimits(limits).broker(settings).build(), Clock.system(),
                 new DefaultThreadFactory("limits", true)).start();
         broker = "127.0.0.1:" + server.brokerPort();
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
     }
 
     @AfterEach
     void stop() {
-        if (raw != null) {
-            raw.shutdown();
-        }
         if (server != null) {
             server.close();
         }
@@ -264,23 +274,25 @@ class BrokerLimitsTest {
     void shouldLockNoQueueBeyondTheCapAndFreeAClientsLocksWhenItsConnectionCloses() throws Exception {
         start(BrokerLimits.builder().maxQueueLocks(1).build());
         assertThat(invoke(send("TopicLocks", "m", "")).getCode()).isEqualTo(ResponseCode.SUCCESS); // 2 queues
+        NettyRemotingClient clientA = new NettyRemotingClient(new NettyClientConfig());
+        clientA.start();
         NettyRemotingClient other = new NettyRemotingClient(new NettyClientConfig());
         other.start();
         try {
-            RemotingCommand first = invoke(lock("client-a", "TopicLocks", 2));
+            RemotingCommand first = clientA.invokeSync(broker, lock("client-a", "TopicLocks", 2), TIMEOUT_MILLIS);
             assertThat(locked(first)).hasSize(1);
             assertThat(first.getRemark()).isEqualTo("1 of the queues not locked: the broker holds its most queue "
                     + "locks (maxQueueLocks)");
             assertThat(locked(other.invokeSync(broker, lock("client-b", "TopicLocks", 2), TIMEOUT_MILLIS)))
                     .as("one held by client-a, and no room for the other").isEmpty();
 
-            raw.shutdown(); // client-a's connection closes: its locks go at once, not a minute later
-            raw = null;
+            // client-a's connection closes: its locks go at once, not a minute later
+            clientA.closeChannels(List.of(broker));
 
             await().atMost(Duration.ofSeconds(10)).until(() -> locked(other.invokeSync(broker,
                     lock("client-b", "TopicLocks", 2), TIMEOUT_MILLIS)).size() == 1);
         } finally {
-            other.shutdown();
+            ClientShutdowns.together(clientA::shutdown, other::shutdown);
         }
     }
 

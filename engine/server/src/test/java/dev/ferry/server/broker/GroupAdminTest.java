@@ -21,7 +21,9 @@ import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,8 +37,20 @@ class GroupAdminTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    private NettyRemotingClient raw;
+    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
+    private static NettyRemotingClient raw;
     private String broker;
+
+    @BeforeAll
+    static void startClient() {
+        raw = new NettyRemotingClient(new NettyClientConfig());
+        raw.start();
+    }
+
+    @AfterAll
+    static void stopClient() {
+        raw.shutdown();
+    }
 
     @BeforeEach
     void start() {
@@ -44,15 +58,10 @@ class GroupAdminTest {
                 .commitLogSegmentSize(4 << 20).build(), Clock.system(),
                 new DefaultThreadFactory("group-admin", true)).start();
         broker = "127.0.0.1:" + server.brokerPort();
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
     }
 
     @AfterEach
     void stop() {
-        if (raw != null) {
-            raw.shutdown();
-        }
         if (server != null) {
             server.close();
         }

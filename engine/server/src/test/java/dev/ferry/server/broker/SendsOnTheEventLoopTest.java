@@ -21,7 +21,9 @@ import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,22 +40,31 @@ class SendsOnTheEventLoopTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    private NettyRemotingClient raw;
+    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
+    private static NettyRemotingClient raw;
     private String broker;
+
+    @BeforeAll
+    static void startClient() {
+        raw = new NettyRemotingClient(new NettyClientConfig());
+        raw.start();
+    }
+
+    @AfterAll
+    static void stopClient() {
+        raw.shutdown();
+    }
 
     @BeforeEach
     void start() {
         server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
                 .commitLogSegmentSize(4 << 20).build(), Clock.system(), new DefaultThreadFactory("inline", true))
                 .start();
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
         broker = "127.0.0.1:" + server.brokerPort();
     }
 
     @AfterEach
     void stop() {
-        raw.shutdown();
         server.close();
     }
 

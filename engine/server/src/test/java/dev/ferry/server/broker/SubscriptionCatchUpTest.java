@@ -20,7 +20,9 @@ import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,13 +43,22 @@ class SubscriptionCatchUpTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    private NettyRemotingClient raw;
+    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
+    private static NettyRemotingClient raw;
+
+    @BeforeAll
+    static void startClient() {
+        raw = new NettyRemotingClient(new NettyClientConfig());
+        raw.start();
+    }
+
+    @AfterAll
+    static void stopClient() {
+        raw.shutdown();
+    }
 
     @AfterEach
     void stop() {
-        if (raw != null) {
-            raw.shutdown();
-        }
         if (server != null) {
             server.close();
         }
@@ -125,12 +136,10 @@ class SubscriptionCatchUpTest {
             .getCode()).isEqualTo(ResponseCode.SUCCESS);
     }
 
-    /** Starts the server on {@code clock} and the raw client; returns the broker's address. */
+    /** Starts the server on {@code clock}; returns the broker's address. */
     private String start(Clock clock) {
         server = new FerryServer(FerryServerConfig.builder(dir).namesrvPort(0).brokerPort(0)
                 .commitLogSegmentSize(4 << 20).build(), clock, new DefaultThreadFactory("catch-up", true)).start();
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
         return "127.0.0.1:" + server.brokerPort();
     }
 
