@@ -12,6 +12,7 @@ import dev.ferry.client.Producer;
 import dev.ferry.client.ProducerConfig;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -178,8 +179,7 @@ class ManyBrokersTest {
                     traffic.apacheFailures.get(), traffic.duplicates("ferry"), traffic.duplicates("apache"));
             ferryConsumers.forEach(PushConsumer::close);
         } finally {
-            apacheConsumer.shutdown();
-            apacheProducer.shutdown();
+            ClientShutdowns.together(apacheConsumer::shutdown, apacheProducer::shutdown);
             consumerClient1.close();
             consumerClient2.close();
             producerClient.close();

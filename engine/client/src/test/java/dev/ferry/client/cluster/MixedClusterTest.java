@@ -16,6 +16,7 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -172,8 +173,7 @@ class MixedClusterTest {
             });
             ferryConsumer.close();
         } finally {
-            apacheProducer.shutdown();
-            apacheConsumer.shutdown();
+            ClientShutdowns.together(apacheProducer::shutdown, apacheConsumer::shutdown);
         }
     }
 }

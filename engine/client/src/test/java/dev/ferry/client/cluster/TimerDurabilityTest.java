@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,8 +86,7 @@ class TimerDurabilityTest {
                 assertThat(acknowledged).as("received no earlier than asked").allSatisfy((key, due) ->
                         assertThat(received.get(key)).as(key).isGreaterThanOrEqualTo(due));
             } finally {
-                consumer.shutdown();
-                producer.shutdown();
+                ClientShutdowns.together(consumer::shutdown, producer::shutdown);
             }
         }
     }

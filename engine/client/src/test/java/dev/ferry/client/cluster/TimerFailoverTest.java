@@ -8,6 +8,7 @@ import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.endpoint.RemotingClient;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.server.timer.TimerCheckpointBody;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -108,8 +109,7 @@ class TimerFailoverTest {
                         + "slave: %d%n", storedBy.values().stream().filter("master"::equals).count(),
                         fromMaster.size(), storedBy.values().stream().filter("promoted"::equals).count());
             } finally {
-                consumer.shutdown();
-                producer.shutdown();
+                ClientShutdowns.together(consumer::shutdown, producer::shutdown);
             }
         }
     }

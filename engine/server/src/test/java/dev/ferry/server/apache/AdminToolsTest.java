@@ -69,13 +69,11 @@ class AdminToolsTest {
         broker = "127.0.0.1:" + ferry.server().brokerPort();
         clients = new ApacheClients(ferry.nameServer());
         admin = ApacheClients.admin(ferry.nameServer());
+        clients.onClose(admin::shutdown); // together with the clients the tests start
     }
 
     @AfterAll
     static void stop() {
-        if (admin != null) {
-            admin.shutdown();
-        }
         if (clients != null) {
             clients.close();
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -53,8 +54,7 @@ class BrokerBadInputTest {
 
     @AfterAll
     static void stop() {
-        producer.shutdown();
-        raw.shutdown();
+        ClientShutdowns.together(producer::shutdown, raw::shutdown);
         ferry.close();
     }
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.store.MessageStore;
 import java.nio.charset.StandardCharsets;
@@ -113,8 +114,7 @@ class BrokerQueriesTest {
                 assertThat(rawQuery(client, broker, wanted.getMsgId(), false))
                         .containsExactlyInAnyOrder("wanted", "impostor");
             } finally {
-                client.shutdown();
-                producer.shutdown();
+                ClientShutdowns.together(client::shutdown, producer::shutdown);
             }
         }
     }
@@ -167,12 +167,11 @@ class BrokerQueriesTest {
                 heartbeat(second, broker, "client-2");
                 assertThat(notified.poll(10, TimeUnit.SECONDS)).isEqualTo("CG_IDS"); // client-2 joined
                 assertThat(consumerIds(first, broker)).containsExactly("client-1", "client-2");
-                second.shutdown();
+                second.closeChannels(List.of(broker));
                 assertThat(notified.poll(10, TimeUnit.SECONDS)).isEqualTo("CG_IDS"); // client-2's connection closed
                 await().atMost(Duration.ofSeconds(10)).until(() -> consumerIds(first, broker).size() == 1);
             } finally {
-                first.shutdown();
-                second.shutdown();
+                ClientShutdowns.together(first::shutdown, second::shutdown);
             }
         }
     }

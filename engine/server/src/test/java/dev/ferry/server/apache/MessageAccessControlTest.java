@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.server.auth.AuthConfig;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,7 @@ class MessageAccessControlTest {
     static Path dir;
     private static FerryServerFixture ferry;
     private static String broker;
+    private static DefaultMQAdminExt admin;
     private static final Map<String, NettyRemotingClient> CLIENTS = new ConcurrentHashMap<>();
 
     @BeforeAll
@@ -63,31 +66,32 @@ class MessageAccessControlTest {
                 Optional.of(new Credentials(ADMIN, ADMIN_PASSWORD)), Optional.empty()))
                 .transactionChecks(Duration.ofMillis(300), 1_000).build()); // check-backs come quickly
         broker = "127.0.0.1:" + ferry.server().brokerPort();
-        DefaultMQAdminExt admin = new DefaultMQAdminExt(new AclClientRPCHook(new SessionCredentials(ADMIN,
+        admin = new DefaultMQAdminExt(new AclClientRPCHook(new SessionCredentials(ADMIN,
                 ADMIN_PASSWORD)));
         admin.setNamesrvAddr(ferry.nameServer());
         admin.setInstanceName("message-acl-admin" + System.nanoTime());
-        admin.start();
-        try {
-            admin.createUser(broker, "mallory", "mallory-pass", "Normal");
-            admin.createAcl(broker, "User:mallory", List.of("Topic:notes*", "Group:notes*"),
-                    List.of("Pub", "Sub", "Get"), null, "Allow");
-            admin.createUser(broker, "victor", "victor-pass", "Normal");
-            admin.createAcl(broker, "User:victor", List.of("Topic:payroll*", "Group:payroll*",
-                    "Topic:%DLQ%payroll*"), List.of("Pub", "Sub", "Get"), null, "Allow");
-            admin.createUser(broker, "peggy", "peggy-pass", "Normal");
-            admin.createAcl(broker, "User:peggy", List.of("Topic:*"), List.of("Sub", "Get"), null, "Allow");
-            admin.updateAcl(broker, "User:peggy", List.of("Group:peggy*"), List.of("Sub"), null, "Allow");
-            admin.createUser(broker, "olive", "olive-pass", "Normal");
-            admin.createAcl(broker, "User:olive", List.of("Cluster:DefaultCluster"), List.of("Get"), null, "Allow");
-        } finally {
-            admin.shutdown();
-        }
+        admin.start(); // shut down with the other clients after all tests
+        admin.createUser(broker, "mallory", "mallory-pass", "Normal");
+        admin.createAcl(broker, "User:mallory", List.of("Topic:notes*", "Group:notes*"),
+                List.of("Pub", "Sub", "Get"), null, "Allow");
+        admin.createUser(broker, "victor", "victor-pass", "Normal");
+        admin.createAcl(broker, "User:victor", List.of("Topic:payroll*", "Group:payroll*",
+                "Topic:%DLQ%payroll*"), List.of("Pub", "Sub", "Get"), null, "Allow");
+        admin.createUser(broker, "peggy", "peggy-pass", "Normal");
+        admin.createAcl(broker, "User:peggy", List.of("Topic:*"), List.of("Sub", "Get"), null, "Allow");
+        admin.updateAcl(broker, "User:peggy", List.of("Group:peggy*"), List.of("Sub"), null, "Allow");
+        admin.createUser(broker, "olive", "olive-pass", "Normal");
+        admin.createAcl(broker, "User:olive", List.of("Cluster:DefaultCluster"), List.of("Get"), null, "Allow");
     }
 
     @AfterAll
     static void stop() {
-        CLIENTS.values().forEach(NettyRemotingClient::shutdown);
+        List<Runnable> shutdowns = new ArrayList<>();
+        CLIENTS.values().forEach(client -> shutdowns.add(client::shutdown));
+        if (admin != null) {
+            shutdowns.add(admin::shutdown);
+        }
+        ClientShutdowns.together(shutdowns);
         if (ferry != null) {
             ferry.close();
         }

@@ -81,13 +81,11 @@ class MetricsTest {
                 .metrics(new MetricsConfig(MetricsConfig.ExporterType.PROM, "127.0.0.1", 0)).build());
         clients = new ApacheClients(ferry.nameServer());
         admin = ApacheClients.admin(ferry.nameServer());
+        clients.onClose(admin::shutdown); // together with the clients the tests start
     }
 
     @AfterAll
     static void stop() {
-        if (admin != null) {
-            admin.shutdown();
-        }
         if (clients != null) {
             clients.close();
         }

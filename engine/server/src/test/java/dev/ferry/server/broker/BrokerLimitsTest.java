@@ -36,11 +36,10 @@ import org.apache.rocketmq.remoting.protocol.body.LockBatchResponseBody;
 import org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every table, cache and queue a client can grow is bounded, and going beyond a bound refuses only that request. */
@@ -51,20 +50,9 @@ class BrokerLimitsTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
-    private static NettyRemotingClient raw;
+    @RegisterExtension
+    static final ClassRawClient raw = new ClassRawClient();
     private String broker;
-
-    @BeforeAll
-    static void startClient() {
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
-    }
-
-    @AfterAll
-    static void stopClient() {
-        raw.shutdown();
-    }
 
     private void start(BrokerLimits limits) {
         start(limits, b -> { });

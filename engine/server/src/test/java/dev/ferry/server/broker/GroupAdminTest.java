@@ -16,17 +16,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.apache.rocketmq.remoting.netty.NettyClientConfig;
-import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the group admin requests let a client make the broker keep, and what a deleted group leaves behind. */
@@ -37,20 +34,9 @@ class GroupAdminTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
-    private static NettyRemotingClient raw;
+    @RegisterExtension
+    static final ClassRawClient raw = new ClassRawClient();
     private String broker;
-
-    @BeforeAll
-    static void startClient() {
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
-    }
-
-    @AfterAll
-    static void stopClient() {
-        raw.shutdown();
-    }
 
     @BeforeEach
     void start() {

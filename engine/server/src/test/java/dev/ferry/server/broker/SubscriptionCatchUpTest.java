@@ -17,14 +17,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.common.message.MessageDecoder;
-import org.apache.rocketmq.remoting.netty.NettyClientConfig;
-import org.apache.rocketmq.remoting.netty.NettyRemotingClient;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,19 +40,8 @@ class SubscriptionCatchUpTest {
     @TempDir
     Path dir;
     private FerryServer server;
-    // one client for the class: its shutdown waits about 3 s, and each test talks to its own server's address
-    private static NettyRemotingClient raw;
-
-    @BeforeAll
-    static void startClient() {
-        raw = new NettyRemotingClient(new NettyClientConfig());
-        raw.start();
-    }
-
-    @AfterAll
-    static void stopClient() {
-        raw.shutdown();
-    }
+    @RegisterExtension
+    static final ClassRawClient raw = new ClassRawClient();
 
     @AfterEach
     void stop() {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.format.Clock;
 import dev.ferry.remoting.Credentials;
+import dev.ferry.remoting.testing.ClientShutdowns;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.auth.AuthConfig;
@@ -115,8 +116,7 @@ class SecuredAdminCommandTest {
             await().atMost(WAIT).until(() -> signed("offset", "progress", GROUP, "--topic", TOPIC).out()
                     .contains("total lag 0"));
         } finally {
-            consumer.shutdown();
-            producer.shutdown();
+            ClientShutdowns.together(consumer::shutdown, producer::shutdown);
         }
     }
 
