@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.api.Message;
+import dev.ferry.format.RoundBudget;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,13 +21,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Four push consumers of one group, one of them stopped and a new one started every couple of seconds while
- * 200,000 messages flow: every message is consumed at least once, and few twice (a queue that moves is
+ * 75,000 messages flow (200,000 with the long test budget): every message is consumed at least once, and few twice (a queue that moves is
  * consumed by its new owner from the offset its old owner committed on the way out).
  */
 class ChurnTest extends AgainstCluster {
-    private static final int MESSAGES = 200_000;
+    private static final int MESSAGES = RoundBudget.rounds(75_000, 200_000);
+    /** Rounds that must happen while messages flow: one per two seconds of sending. */
+    private static final int LEAST_ROUNDS = RoundBudget.rounds(3, 5);
     private static final int BATCH = 100;
-    /** About 20 s of sending: long enough for several stop/start rounds while messages flow. */
+    /** 100 messages every 10 ms (20 s for 200,000): long enough for several stop/start rounds. */
     private static final long BATCH_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final Duration CHURN_INTERVAL = Duration.ofMillis(2_000);
     private static final int CONSUMERS = 4;
@@ -68,7 +71,7 @@ class ChurnTest extends AgainstCluster {
         }
         assertThat(sendFailure.get()).as("the sender's failure").isNull();
         assertThat(sent).hasSize(MESSAGES);
-        assertThat(rounds).as("stop/start rounds while messages flowed").isGreaterThanOrEqualTo(5);
+        assertThat(rounds).as("stop/start rounds while messages flowed").isGreaterThanOrEqualTo(LEAST_ROUNDS);
 
         try {
             await().atMost(Duration.ofMinutes(3)).until(() -> deliveries.keySet().containsAll(sent));
@@ -85,7 +88,7 @@ class ChurnTest extends AgainstCluster {
         assertThat(ratio).as(figure).isLessThan(0.01);
     }
 
-    /** Sends every message in batches, paced to last about 20 s, collecting the message ids. */
+    /** Sends every message in batches of 100 every 10 ms, collecting the message ids. */
     private static void send(Producer producer, String topic, Set<String> sent) {
         long next = System.nanoTime();
         for (int b = 0; b < MESSAGES / BATCH; b++) {

@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ferry.format.ClockRule;
 import org.junit.jupiter.api.Test;
 
 /** The components run a server and consumers through their public entry points, nothing deeper
@@ -23,6 +24,11 @@ class ArchitectureTest {
                         "dev.ferry.spi..", "dev.ferry.client..", "dev.ferry.format..", "dev.ferry.server",
                         "org.osgi.service.component.annotations..", "java..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void shouldReadTimeOnlyThroughTheClock() {
+        ClockRule.onlyTheClockReadsTime().check(CLASSES);
     }
 
     @Test

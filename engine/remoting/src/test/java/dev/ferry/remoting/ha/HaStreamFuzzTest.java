@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.RoundBudget;
 import dev.ferry.remoting.Credentials;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -27,14 +28,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The HA port's handshake fuzzed: {@value #CONNECTIONS} connections, {@value #PARALLEL} at a time, each answering the
+ * The HA port's handshake fuzzed: 150 connections (400 with the long test budget), {@value #PARALLEL} at a time, each answering the
  * master's greeting with random bytes or with a hello signed with the broker's credentials and then mutated (a byte
  * changed, cut short, lengthened within its announced body, its length field changed). None becomes a slave, every one
  * is closed (at once or at the deadline), and afterwards the real slave replicates.
  */
 @Tag("integration")
 class HaStreamFuzzTest {
-    private static final int CONNECTIONS = 400;
+    private static final int CONNECTIONS = RoundBudget.rounds(150, 400);
     private static final int PARALLEL = 8;
     private static final long SEED = 42;
     private static final Credentials BROKER = new Credentials("ferry-broker", "broker-secret");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ferry.format.Clock;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
+import dev.ferry.format.RoundBudget;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingConnectException;
@@ -61,7 +62,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Request-level fuzzing: real Apache-client traffic (producers, transactions, push, orderly, lite-pull and SQL92
  * consumers, lookups, registrations, the name server's key-value codes) is recorded, then replayed mutated to the broker and the name server for a fixed
- * budget ({@value #DEFAULT_REQUESTS} requests; {@code -Dferry.fuzz.requests=N} and {@code -Dferry.fuzz.seed=S} for
+ * budget (25,000 requests, 100,000 with the long test budget; {@code -Dferry.fuzz.requests=N} and {@code -Dferry.fuzz.seed=S} for
  * longer or other runs). Afterwards: no request timed out or made a processor fail; a request goes unanswered only
  * when its connection was closed because a request sent with it could not be decoded (a header beyond the parser's
  * limits), and no more than were in flight then; the server still serves, it kept only valid names, and after a
@@ -69,7 +70,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class RequestFuzzTest {
-    private static final int DEFAULT_REQUESTS = 100_000;
+    private static final int REQUESTS = RoundBudget.rounds(25_000, 100_000);
     private static final int IN_FLIGHT = 128;
     private static final String BEFORE_TOPIC = "TopicWrittenBeforeFuzzing";
     private static final String BEFORE_GROUP = "CG_WRITTEN_BEFORE_FUZZING";
@@ -84,7 +85,7 @@ class RequestFuzzTest {
 
     @Test
     void shouldSurviveMutatedApacheTrafficAndKeepEverythingWrittenBefore() throws Exception {
-        long requests = Long.getLong("ferry.fuzz.requests", DEFAULT_REQUESTS);
+        long requests = Long.getLong("ferry.fuzz.requests", REQUESTS);
         long seed = Long.getLong("ferry.fuzz.seed", 20261201L);
         FerryServerConfig config = FerryServerConfig.builder(dir.resolve("ferry")).namesrvPort(0).brokerPort(0)
                 .commitLogSegmentSize(64 << 20).build();

@@ -3,6 +3,7 @@ package dev.ferry.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.format.DaemonThreads;
+import dev.ferry.format.RoundBudget;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
@@ -34,14 +35,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Malformed HTTP thrown at the metrics endpoint: valid requests mutated at random (bytes flipped, cut, repeated,
- * inserted, long runs, line breaks) and plain garbage, {@value #DEFAULT_CASES} connections sixteen at a time
+ * inserted, long runs, line breaks) and plain garbage, 500 connections (1,500 with the long test budget) sixteen at a time
  * ({@code -Dferry.fuzz.metricsCases=N} and {@code -Dferry.fuzz.seed=S} for longer or other runs). Each connection is
  * answered with a well-formed status the endpoint gives, or closed without a word, within the endpoint's deadlines; never
  * a 500, never left hanging; and a scrape is answered afterwards.
  */
 @Tag("integration")
 class MetricsEndpointFuzzTest {
-    private static final int DEFAULT_CASES = 1_500;
+    private static final int CASES = RoundBudget.rounds(500, 1_500);
     private static final Duration DEADLINE = Duration.ofMillis(300);
     /** Statuses the endpoint may give a request it was thrown. */
     private static final Set<Integer> EXPECTED = Set.of(200, 400, 404, 405, 413, 414, 431, 505);
@@ -58,7 +59,7 @@ class MetricsEndpointFuzzTest {
 
     @Test
     void shouldAnswerOrCloseEveryMalformedRequestAndKeepServingScrapes() throws Exception {
-        int cases = Integer.getInteger("ferry.fuzz.metricsCases", DEFAULT_CASES);
+        int cases = Integer.getInteger("ferry.fuzz.metricsCases", CASES);
         long seed = Long.getLong("ferry.fuzz.seed", 20261205L);
         PrometheusRegistry registry = new PrometheusRegistry();
         Counter.builder().name("ferry_fuzz_events").help("events").register(registry).inc();
