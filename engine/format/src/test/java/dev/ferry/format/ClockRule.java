@@ -16,7 +16,7 @@ public final class ClockRule {
     private ClockRule() {
     }
 
-    /** No class but the system clock calls the system's clocks or uses {@code dev.ferry.format.Clock}. */
+    /** No class but the system clock calls the system's clocks or uses {@code java.time.Clock}. */
     public static ArchRule onlyTheClockReadsTime() {
         return noClasses().that().doNotHaveFullyQualifiedName(SystemClock.class.getName())
                 .should().callMethod(System.class, "nanoTime")
