@@ -7,6 +7,7 @@ import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
+import dev.ferry.store.DiskSpace;
 import dev.ferry.store.GetMessageResult;
 import dev.ferry.store.GetMessageStatus;
 import dev.ferry.store.MessageFilterPredicate;
@@ -44,7 +45,8 @@ class TimerStoreTest {
         if (store == null) {
             store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
                     .commitLogSegmentSize(commitLogSegmentSize).fileRetention(Duration.ofHours(1)).build())
-                    .clock(clock).open();
+                    // a roomy disk: past its clean ratio the host's own disk would have retention delete early
+                    .clock(clock).diskSpace(DiskSpace.of(1L << 40, () -> 1L << 39)).open();
             open.add(store);
         }
         return store;
