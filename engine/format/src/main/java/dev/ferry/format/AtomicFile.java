@@ -13,9 +13,11 @@ import java.util.Optional;
  * The one way Ferry writes a file it must be able to read back after any crash: topics, offsets, subscription
  * groups, checkpoints, a consumer's local offsets.
  *
- * <p>A write goes to {@code name.tmp}, which is forced; the current file is renamed to {@code name.bak}; the
- * temporary file is renamed into place; the directory is forced, so the renames survive a power loss too. Whatever
- * moment a crash hits, the file or its backup holds a complete version, the newest or the one before.
+ * <p>A write goes to {@code name.tmp}, which is forced; {@code name.bak} becomes a second link to the current file
+ * (a forced copy where the file system has no links); the temporary file is renamed over the file, which replaces it
+ * in one step; the directory is forced, so the renames survive a power loss too. Whatever moment a crash hits, the
+ * file or its backup holds a complete version, the newest or the one before; and the file is never missing while it
+ * is replaced, so a reader that polls it (a server's configuration monitor) never takes a write for a deletion.
  *
  * <p>A read takes the file if it decodes, else the backup if that decodes (with a warning), else nothing when
  * neither exists. When something is there but nothing decodes, it throws {@link UnreadableFileException} naming both
@@ -115,14 +117,29 @@ public final class AtomicFile {
             }
             channel.force(true);
         }
-        if (Files.exists(file)) {
+        if (fileUnreadable && Files.exists(file)) {
             // An unreadable file must not take the place of a good backup.
-            Files.move(file, fileUnreadable ? corrupt : backup, StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            Files.move(file, corrupt, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } else if (Files.exists(file)) {
+            keepAsBackup();
         }
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         DurableDirectories.force(file.getParent());
         fileUnreadable = false;
+    }
+
+    /** Makes the backup hold the current version while the file stays where it is. */
+    private void keepAsBackup() throws IOException {
+        Files.deleteIfExists(backup);
+        try {
+            Files.createLink(backup, file);
+        } catch (UnsupportedOperationException | IOException noLinks) {
+            // A crash part-way through the copy leaves the file itself whole, and the file is what a read takes.
+            Files.copy(file, backup, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel channel = FileChannel.open(backup, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+        }
     }
 
     /** A file and its backup exist, and neither can be read. */

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +43,38 @@ class AtomicFileTest {
         assertThat(file.read(AtomicFileTest::strict)).contains("v2");
         assertThat(Files.readString(file.backupPath())).isEqualTo("v1");
         assertThat(dir.resolve("config/topics.json.tmp")).doesNotExist();
+    }
+
+    @Test
+    void shouldNeverLetAReaderFindTheFileMissingWhileItIsReplaced() throws Exception {
+        // A reader that polls the file (an application server's configuration monitor, a tool) must see the old or
+        // the new version, never a gap it would take for a deletion.
+        AtomicFile file = new AtomicFile(dir.resolve("server.xml"));
+        file.write(bytes("v0"));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicInteger missing = new AtomicInteger();
+        AtomicInteger looks = new AtomicInteger();
+        Thread reader = new Thread(() -> {
+            while (writing.get()) {
+                looks.incrementAndGet();
+                if (!Files.exists(file.path())) {
+                    missing.incrementAndGet();
+                }
+            }
+        });
+        reader.start();
+        try {
+            for (int i = 1; i <= 2_000; i++) {
+                file.write(bytes("v" + i));
+            }
+        } finally {
+            writing.set(false);
+            reader.join();
+        }
+        assertThat(looks.get()).as("the reader looked while the writes ran").isPositive();
+        assertThat(missing.get()).as("times the reader found no file").isZero();
+        assertThat(file.read(AtomicFileTest::strict)).contains("v2000");
+        assertThat(Files.readString(file.backupPath())).isEqualTo("v1999");
     }
 
     @Test
