@@ -74,7 +74,9 @@ class PayaraMicroTest {
         // The documented post-boot commands, on ports of the test's own, with a plugin directory.
         String postboot = Files.readString(Path.of("src/main/payara/postboot.txt"), StandardCharsets.UTF_8)
                 .replace("NamesrvPort=9876", "NamesrvPort=20076").replace("BrokerPort=10911", "BrokerPort=20111")
-                .replace("StoreDir=ferry-data", "StoreDir=ferry-data:PluginDir=" + TARGET.resolve("payara/plugins"));
+                .replace("StoreDir=ferry-data", "StoreDir=ferry-data:PluginDir=" + TARGET.resolve("payara/plugins")
+                        // redeliveries a second apart, as on Liberty (common.xml), not the broker's 10 s and 30 s
+                        + ":MessageDelayLevel=\"" + "1s ".repeat(17) + "1s\"");
         assertThat(postboot).contains("NamesrvPort=20076", "BrokerPort=20111", "PluginDir=");
         postboot += "create-jdbc-connection-pool --datasourceclassname org.apache.derby.jdbc.EmbeddedXADataSource"
                 + " --restype javax.sql.XADataSource --property databaseName=" + RUN_DIR.resolve("txdb")
