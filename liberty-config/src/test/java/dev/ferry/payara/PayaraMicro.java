@@ -52,7 +52,7 @@ final class PayaraMicro implements AutoCloseable {
         Files.writeString(runDir.resolve("postboot.txt"), postboot.replace(documented, adapterProperties),
                 StandardCharsets.UTF_8);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + runDir.resolve("tmp"), "-jar", TARGET.resolve("payara/payara-micro.jar")
                         .toString(), "--nohazelcast", "--disablephonehome", "--port", Integer.toString(httpPort),
                 "--rootdir", runDir.resolve("root").toString(), "--prebootcommandfile", "preboot.txt",

@@ -85,7 +85,7 @@ class PayaraMicroTest {
         Files.writeString(RUN_DIR.resolve("postboot.txt"), postboot, StandardCharsets.UTF_8);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + RUN_DIR.resolve("tmp"),
                 "-jar", TARGET.resolve("payara/payara-micro.jar").toString(),
                 "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),

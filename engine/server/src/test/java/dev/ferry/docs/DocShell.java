@@ -77,7 +77,7 @@ final class DocShell implements AutoCloseable {
             String tools = """
                     #!/bin/bash
                     export ROCKETMQ_HOME="${ROCKETMQ_HOME:-%s}"
-                    exec java -Drocketmq.home.dir="$ROCKETMQ_HOME" -cp '%s' \
+                    exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Drocketmq.home.dir="$ROCKETMQ_HOME" -cp '%s' \
                     org.apache.rocketmq.tools.command.MQAdminStartup "$@"
                     """.formatted(scratch, testClassPath());
             script(bin.resolve("mqadmin"), tools);

@@ -48,7 +48,7 @@ final class FerryServerProcess implements AutoCloseable {
             throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", classpath,
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath,
                 "dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", Integer.toString(namesrvPort),
                 "--broker-port", Integer.toString(brokerPort), "--store-dir", storeDir.toString()));
         command.addAll(List.of(extraArgs));

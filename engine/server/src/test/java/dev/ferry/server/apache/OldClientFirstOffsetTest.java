@@ -51,7 +51,7 @@ class OldClientFirstOffsetTest {
         classPath.add(Path.of("target", "test-classes").toString());
         String java = ProcessHandle.current().info().command().orElse("java");
         Path output = Files.createTempFile("old-client", ".log");
-        Process process = new ProcessBuilder(java, "-Xmx128m", "-cp", String.join(File.pathSeparator,
+        Process process = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator,
                 classPath), OldClientRound.class.getName(), nameServer, kind, topic, "CG_" + topic,
                 Integer.toString(COUNT), Integer.toString(fillerBytes))
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
