@@ -47,11 +47,31 @@ final class BundlePlugins {
         }
         List<P> found = new ArrayList<>(registered(context, kind));
         for (Bundle bundle : context.getBundles()) {
-            if ((bundle.getState() & RESOLVED) != 0 && bundle.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
-                found.addAll(declared(bundle, kind));
-            }
+            found.addAll(declaredBy(bundle, kind));
         }
         return found;
+    }
+
+    /**
+     * The providers a resolved bundle declares. A bundle that goes away while it is read (uninstalled or stopped as
+     * a plugin's watcher looks for a fallback) has none: its plugins went with it, and the others still count.
+     */
+    static <P extends PluginProvider> List<P> declaredBy(Bundle bundle, PluginKind<P> kind) {
+        if (!resolved(bundle) || bundle.getHeaders().get(Constants.FRAGMENT_HOST) != null) {
+            return List.of();
+        }
+        try {
+            return declared(bundle, kind);
+        } catch (RuntimeException e) {
+            if (!resolved(bundle)) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    private static boolean resolved(Bundle bundle) {
+        return (bundle.getState() & RESOLVED) != 0;
     }
 
     private static <P extends PluginProvider> List<P> registered(BundleContext context, PluginKind<P> kind) {
