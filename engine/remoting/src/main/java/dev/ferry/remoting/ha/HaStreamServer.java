@@ -1,6 +1,7 @@
 package dev.ferry.remoting.ha;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.LogPace;
 import dev.ferry.remoting.ListenException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -60,9 +61,8 @@ public final class HaStreamServer implements AutoCloseable {
     private final Map<Long, SlaveLink> links = new ConcurrentHashMap<>();
     /** Connections still to complete their handshake, oldest first, with when they connected. Event loop only. */
     private final LinkedHashMap<Channel, Long> pending = new LinkedHashMap<>();
-    /** When a refusal was last logged as a warning. Event loop only. */
-    private long lastWarning;
-    private boolean warned;
+    /** Refusals logged as warnings: one per {@link #WARNING_PAUSE}, the rest at DEBUG. */
+    private final LogPace refusalWarnings = new LogPace(WARNING_PAUSE);
     private EventLoopGroup group;
     private Channel listener;
 
@@ -138,13 +138,7 @@ public final class HaStreamServer implements AutoCloseable {
     }
 
     private void warnThrottled(String format, Object... values) {
-        long now = clock.nanos();
-        boolean warn = !warned || now - lastWarning >= WARNING_PAUSE.toNanos();
-        if (warn) {
-            warned = true;
-            lastWarning = now;
-        }
-        LOG.log(warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, format, values);
+        LOG.log(refusalWarnings.level(clock.nanos()), format, values);
     }
 
     /** More was appended: idle links send it now rather than at their next look. */

@@ -1,7 +1,7 @@
 package dev.ferry.remoting.internal;
 
+import dev.ferry.format.LogPace;
 import dev.ferry.remoting.RemotingCommand;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -37,16 +37,13 @@ public final class OutboundBudget {
     public static final OutboundBudget UNLIMITED = new OutboundBudget(Long.MAX_VALUE, Long.MAX_VALUE);
     /** What an answer's encoded header is counted as (its fields, remark and framing). */
     static final int HEADER_BYTES = 256;
-    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long NEVER_WARNED = Long.MIN_VALUE;
 
     private final long total;
     private final long highWaterMark;
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong stalled = new AtomicLong();
-    /** When the last warning was given ({@link #NEVER_WARNED} before the first). */
-    private final AtomicLong lastWarned = new AtomicLong(NEVER_WARNED);
+    private final LogPace warnings = LogPace.perSecond();
     /** The share of every connection when nothing is counted. */
     private final Connection uncounted = new Connection();
 
@@ -87,8 +84,7 @@ public final class OutboundBudget {
      * no client can flood the log.
      */
     boolean warnNow(long now) {
-        long last = lastWarned.get();
-        return (last == NEVER_WARNED || now - last >= WARN_INTERVAL_NANOS) && lastWarned.compareAndSet(last, now);
+        return warnings.passes(now);
     }
 
     /** What {@code answer} is counted as. */

@@ -1,7 +1,7 @@
 package dev.ferry.remoting.internal;
 
 import dev.ferry.format.Clock;
-import dev.ferry.remoting.protocol.BadRequestException;
+import dev.ferry.format.LogPace;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
@@ -9,6 +9,7 @@ import dev.ferry.remoting.RequestContext;
 import dev.ferry.remoting.RequestGuard;
 import dev.ferry.remoting.RequestObserver;
 import dev.ferry.remoting.RequestProcessor;
+import dev.ferry.remoting.protocol.BadRequestException;
 import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import io.netty.channel.ChannelFuture;
@@ -18,7 +19,6 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,7 +42,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RequestDispatcher {
     private static final System.Logger LOG = System.getLogger(RequestDispatcher.class.getName());
-    private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private record Registration(RequestProcessor processor, Executor executor, InlineRule inline) {
     }
@@ -57,7 +56,7 @@ public final class RequestDispatcher {
     private final AtomicLong refused = new AtomicLong();
     private volatile RequestGuard guard = RequestGuard.OPEN;
     private volatile RequestObserver observer = RequestObserver.NONE;
-    private final AtomicLong lastFailureLoggedNanos;
+    private final LogPace failureLog = LogPace.perSecond();
     private final OutboundBudget outboundBudget;
     private final Clock clock;
 
@@ -68,7 +67,6 @@ public final class RequestDispatcher {
     public RequestDispatcher(OutboundBudget outboundBudget, Clock clock) {
         this.outboundBudget = Objects.requireNonNull(outboundBudget, "outboundBudget");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.lastFailureLoggedNanos = new AtomicLong(clock.nanos() - FAILURE_LOG_INTERVAL_NANOS);
     }
 
     public void register(int code, RequestProcessor processor, Executor executor) {
@@ -199,9 +197,7 @@ public final class RequestDispatcher {
     }
 
     private void logFailure(Context context, Throwable e) {
-        long now = clock.nanos();
-        long last = lastFailureLoggedNanos.get();
-        if (now - last >= FAILURE_LOG_INTERVAL_NANOS && lastFailureLoggedNanos.compareAndSet(last, now)) {
+        if (failureLog.passes(clock.nanos())) {
             LOG.log(System.Logger.Level.WARNING, "processing " + context.request + " from " + context.channel
                     + " failed (" + failures.get() + " failures since start)", e);
         } else {

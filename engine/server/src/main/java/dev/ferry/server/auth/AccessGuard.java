@@ -1,6 +1,7 @@
 package dev.ferry.server.auth;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.LogPace;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.remoting.RemoteChannel;
 import dev.ferry.remoting.RemotingCommand;
@@ -12,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,7 +27,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AccessGuard implements RequestGuard {
     private static final System.Logger LOG = System.getLogger(AccessGuard.class.getName());
-    private static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final AuthMetadata metadata;
     private final RequestResources resources;
@@ -36,7 +35,7 @@ public final class AccessGuard implements RequestGuard {
     private final AtomicLong refusals = new AtomicLong();
     /** Who signed the last request each connection sent, while authorization is on: whom half messages may go to. */
     private final Map<String, String> signers = new ConcurrentHashMap<>();
-    private final AtomicLong lastLogged;
+    private final LogPace refusalLog = LogPace.perSecond();
     private final Clock clock;
 
     /** @param clock what spaces the warnings of refusals */
@@ -44,7 +43,6 @@ public final class AccessGuard implements RequestGuard {
                        boolean authorization, Clock clock) {
         this.metadata = metadata;
         this.clock = clock;
-        this.lastLogged = new AtomicLong(clock.nanos() - LOG_INTERVAL_NANOS);
         this.resources = resources;
         this.authentication = authentication;
         this.authorization = authorization;
@@ -99,9 +97,7 @@ public final class AccessGuard implements RequestGuard {
 
     private RemotingCommand refuse(RemoteChannel channel, RemotingCommand request, String refusal) {
         long count = refusals.incrementAndGet();
-        long now = clock.nanos();
-        long last = lastLogged.get();
-        if (now - last >= LOG_INTERVAL_NANOS && lastLogged.compareAndSet(last, now)) {
+        if (refusalLog.passes(clock.nanos())) {
             // the code, not the request: its signature would let whoever reads the log replay it
             LOG.log(System.Logger.Level.WARNING, "refused {0} from {1}: {2} ({3} refusals since start)",
                     RequestCode.nameOf(request.code()), channel.remoteAddress(), refusal, count);

@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.LogPace;
 import dev.ferry.remoting.InlineRule;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RequestContext;
@@ -13,7 +14,6 @@ import dev.ferry.remoting.protocol.body.LockBatchRequestBody;
 import dev.ferry.remoting.protocol.body.LockBatchResponseBody;
 import dev.ferry.remoting.protocol.body.MessageQueueBody;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -33,21 +33,19 @@ final class LockProcessor implements RequestProcessor {
     /** More queues than any broker serves a group in one request. */
     static final int MAX_QUEUES_PER_REQUEST = 100_000;
     private static final System.Logger LOG = System.getLogger(LockProcessor.class.getName());
-    private static final long WARN_INTERVAL_NANOS = 1_000_000_000L;
 
     private final QueueLocks locks;
     private final SubscriptionGroupTable groups;
     private final TopicConfigTable topics;
     private final BodyCodec json;
     private final String brokerName;
-    private final AtomicLong lastWarned;
+    private final LogPace refusalWarnings = LogPace.perSecond();
     private final Clock clock;
 
     LockProcessor(QueueLocks locks, SubscriptionGroupTable groups, TopicConfigTable topics, BodyCodec json,
                   String brokerName, Clock clock) {
         this.brokerName = brokerName;
         this.clock = clock;
-        this.lastWarned = new AtomicLong(clock.nanos() - WARN_INTERVAL_NANOS);
         this.locks = locks;
         this.groups = groups;
         this.topics = topics;
@@ -83,10 +81,7 @@ final class LockProcessor implements RequestProcessor {
 
     private String refusal(String group, String clientId, int refused) {
         String remark = refused + " of the queues not locked: the broker holds its most queue locks (maxQueueLocks)";
-        long now = clock.nanos();
-        long last = lastWarned.get();
-        boolean warn = now - last >= WARN_INTERVAL_NANOS && lastWarned.compareAndSet(last, now);
-        LOG.log(warn ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "{0} of group {1}: {2} ({3} refused "
+        LOG.log(refusalWarnings.level(clock.nanos()), "{0} of group {1}: {2} ({3} refused "
                 + "since start)", clientId, group, remark, locks.refused());
         return remark;
     }
