@@ -1,5 +1,6 @@
 package dev.ferry.docs;
 
+import dev.ferry.format.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -77,18 +78,14 @@ final class DocShell implements AutoCloseable {
             String tools = """
                     #!/bin/bash
                     export ROCKETMQ_HOME="${ROCKETMQ_HOME:-%s}"
-                    exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Drocketmq.home.dir="$ROCKETMQ_HOME" -cp '%s' \
+                    exec java %s -Drocketmq.home.dir="$ROCKETMQ_HOME" -cp '%s' \
                     org.apache.rocketmq.tools.command.MQAdminStartup "$@"
-                    """.formatted(scratch, testClassPath());
+                    """.formatted(scratch, String.join(" ", ChildJvm.OPTIONS), ChildJvm.classPath());
             script(bin.resolve("mqadmin"), tools);
             script(Files.createDirectories(scratch.resolve("bin")).resolve("mqadmin"), tools);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static String testClassPath() {
-        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
     private static void script(Path file, String text) throws IOException {

@@ -2,6 +2,7 @@ package dev.ferry.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ChildJvm;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.RoundBudget;
 import java.io.BufferedReader;
@@ -62,10 +63,10 @@ class SigkillRecoveryTest {
     }
 
     private List<Ack> runAndKill(int round, int killAfterMillis) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        Process child = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
-            classpath, CrashingAppender.class.getName(), dir.toString(), Integer.toString(round))
+        List<String> command = new ArrayList<>(ChildJvm.launcher("128m"));
+        command.addAll(List.of("-cp", ChildJvm.classPath(), CrashingAppender.class.getName(), dir.toString(),
+            Integer.toString(round)));
+        Process child = new ProcessBuilder(command)
             .redirectErrorStream(false)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();

@@ -1,6 +1,7 @@
 package dev.ferry.client.cluster;
 
 import dev.ferry.client.peer.ApachePeer;
+import dev.ferry.format.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -148,11 +149,9 @@ final class ClusterNode implements AutoCloseable {
 
     /** Starts the child JVM and waits for its ready line. */
     void start() throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Duser.home=" + log.getParent(), "-Drocketmq.home.dir=" + log.getParent(),
-                "-cp", classpath, mainClass));
+        List<String> command = new ArrayList<>(ChildJvm.launcher("256m"));
+        command.addAll(List.of("-Duser.home=" + log.getParent(), "-Drocketmq.home.dir=" + log.getParent(),
+                "-cp", ChildJvm.classPath(), mainClass));
         command.addAll(arguments);
         Files.writeString(log, "--- start\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);

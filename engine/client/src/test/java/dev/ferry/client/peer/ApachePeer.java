@@ -1,5 +1,6 @@
 package dev.ferry.client.peer;
 
+import dev.ferry.format.ChildJvm;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.TlsConfig;
@@ -73,10 +74,9 @@ public final class ApachePeer implements ClusterUnderTest, AutoCloseable {
         Path directory = Files.createTempDirectory("ferry-client-peer");
         int namesrvPort = freePort(0);
         int brokerPort = freeBrokerPort(namesrvPort);
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Xms256m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1"));
+        String classpath = ChildJvm.classPath();
+        List<String> command = new ArrayList<>(ChildJvm.launcher("512m"));
+        command.add("-Xms256m");
         command.addAll(jvmOptions);
         command.addAll(List.of("-Duser.home=" + directory, "-Drocketmq.home.dir=" + directory,
                 "-Drocketmq.client.logRoot=" + directory.resolve("logs"),

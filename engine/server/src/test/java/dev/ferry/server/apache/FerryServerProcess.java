@@ -2,6 +2,7 @@ package dev.ferry.server.apache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ChildJvm;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -46,10 +47,8 @@ final class FerryServerProcess implements AutoCloseable {
     /** Starts the server and waits for its ready line. */
     static FerryServerProcess start(Path storeDir, int namesrvPort, int brokerPort, String... extraArgs)
             throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath,
-                "dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", Integer.toString(namesrvPort),
+        List<String> command = new ArrayList<>(ChildJvm.launcher("256m"));
+        command.addAll(List.of("-cp", ChildJvm.classPath(), "dev.ferry.server.cli.FerryServerCommand", "--namesrv-port", Integer.toString(namesrvPort),
                 "--broker-port", Integer.toString(brokerPort), "--store-dir", storeDir.toString()));
         command.addAll(List.of(extraArgs));
         Files.createDirectories(storeDir.getParent());

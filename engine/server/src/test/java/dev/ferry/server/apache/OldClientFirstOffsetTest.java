@@ -2,6 +2,7 @@ package dev.ferry.server.apache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ferry.format.ChildJvm;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.FirstOffsetRule;
 import java.io.File;
@@ -49,11 +50,11 @@ class OldClientFirstOffsetTest {
         }
         assertThat(classPath).as("the 4.9.8 client's jars").anyMatch(jar -> jar.contains("rocketmq-client-4.9.8"));
         classPath.add(Path.of("target", "test-classes").toString());
-        String java = ProcessHandle.current().info().command().orElse("java");
         Path output = Files.createTempFile("old-client", ".log");
-        Process process = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator,
-                classPath), OldClientRound.class.getName(), nameServer, kind, topic, "CG_" + topic,
-                Integer.toString(COUNT), Integer.toString(fillerBytes))
+        List<String> command = new ArrayList<>(ChildJvm.launcher("128m"));
+        command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath), OldClientRound.class.getName(),
+                nameServer, kind, topic, "CG_" + topic, Integer.toString(COUNT), Integer.toString(fillerBytes)));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         if (!process.waitFor(150, TimeUnit.SECONDS)) {
             process.destroyForcibly();
