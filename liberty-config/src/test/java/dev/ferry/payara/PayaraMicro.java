@@ -3,6 +3,7 @@ package dev.ferry.payara;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.format.ChildJvm;
 import dev.ferry.liberty.support.Directories;
 import dev.ferry.liberty.support.Http;
 import java.io.IOException;
@@ -51,10 +52,10 @@ final class PayaraMicro implements AutoCloseable {
         assertThat(postboot).contains(documented);
         Files.writeString(runDir.resolve("postboot.txt"), postboot.replace(documented, adapterProperties),
                 StandardCharsets.UTF_8);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + runDir.resolve("tmp"), "-jar", TARGET.resolve("payara/payara-micro.jar")
-                        .toString(), "--nohazelcast", "--disablephonehome", "--port", Integer.toString(httpPort),
+        List<String> command = new ArrayList<>(ChildJvm.launcher("512m"));
+        command.addAll(List.of("-Djava.io.tmpdir=" + runDir.resolve("tmp"),
+                "-jar", TARGET.resolve("payara/payara-micro.jar").toString(),
+                "--nohazelcast", "--disablephonehome", "--port", Integer.toString(httpPort),
                 "--rootdir", runDir.resolve("root").toString(), "--prebootcommandfile", "preboot.txt",
                 "--postbootcommandfile", "postboot.txt", "--deploy", "order-app.war"));
         Process process = new ProcessBuilder(command).directory(runDir.toFile()).redirectErrorStream(true)

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.client.ConsumeFromWhere;
 import dev.ferry.client.PushConsumer;
 import dev.ferry.client.PushConsumerConfig;
+import dev.ferry.format.ChildJvm;
 import dev.ferry.liberty.apps.FactoryResource;
 import dev.ferry.liberty.apps.TxMdb;
 import dev.ferry.liberty.apps.TxResource;
@@ -84,9 +85,8 @@ class PayaraMicroTest {
                 + "create-jdbc-resource --connectionpoolid txdb-pool jdbc/txdb\n";
         Files.writeString(RUN_DIR.resolve("postboot.txt"), postboot, StandardCharsets.UTF_8);
 
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + RUN_DIR.resolve("tmp"),
+        List<String> command = new ArrayList<>(ChildJvm.launcher("512m"));
+        command.addAll(List.of("-Djava.io.tmpdir=" + RUN_DIR.resolve("tmp"),
                 "-jar", TARGET.resolve("payara/payara-micro.jar").toString(),
                 "--nohazelcast", "--disablephonehome", "--port", Integer.toString(HTTP_PORT),
                 "--rootdir", RUN_DIR.resolve("root").toString(),
