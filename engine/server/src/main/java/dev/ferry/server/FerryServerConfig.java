@@ -9,7 +9,7 @@ import dev.ferry.server.auth.AuthConfig;
 import dev.ferry.server.metrics.MetricsConfig;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerLimits;
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.server.namesrv.NameServerConfig;
 import dev.ferry.store.FlushMode;
 import dev.ferry.store.StoreConfig;

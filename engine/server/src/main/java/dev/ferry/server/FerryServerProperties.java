@@ -10,7 +10,7 @@ import dev.ferry.server.metrics.MetricsConfig;
 import dev.ferry.server.broker.BrokerConfig;
 import dev.ferry.server.broker.BrokerLimits;
 import dev.ferry.server.broker.BrokerRole;
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
 import java.time.Duration;

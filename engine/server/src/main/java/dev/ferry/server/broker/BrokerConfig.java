@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.ConfigProblems;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.format.NameRules;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.remoting.Credentials;

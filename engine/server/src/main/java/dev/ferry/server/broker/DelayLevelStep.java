@@ -1,5 +1,6 @@
 package dev.ferry.server.broker;
 
+import dev.ferry.format.DelayLevels;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.SystemTopics;
 import dev.ferry.server.timer.TimerRouting;

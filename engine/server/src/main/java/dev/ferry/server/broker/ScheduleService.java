@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;

@@ -11,7 +11,7 @@ import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.FerryServerProperties;
 import dev.ferry.server.broker.BrokerFigures;
 import dev.ferry.server.broker.BrokerRole;
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.store.FlushMode;
 import java.nio.file.Path;
 import java.util.ArrayList;

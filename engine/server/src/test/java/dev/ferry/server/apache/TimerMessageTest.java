@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ferry.format.SystemTopics;
 import dev.ferry.server.FerryServerConfig;
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.server.embedded.EmbeddedEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.ferry.format.DelayLevels;
 import dev.ferry.format.ManualClock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;

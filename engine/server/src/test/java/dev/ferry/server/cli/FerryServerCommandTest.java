@@ -8,7 +8,7 @@ import dev.ferry.remoting.ha.HaLimits;
 import dev.ferry.server.FerryServer;
 import dev.ferry.server.FerryServerConfig;
 import dev.ferry.server.broker.BrokerRole;
-import dev.ferry.server.broker.DelayLevels;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.store.FlushMode;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package dev.ferry.server.broker;
+package dev.ferry.format;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,5 +88,18 @@ public record DelayLevels(List<Duration> delays) {
     /** The delay of a level within 1..{@link #maxLevel()}. */
     public Duration delay(int level) {
         return delays.get(clamp(level) - 1);
+    }
+
+    /**
+     * The lowest level that waits at least {@code wanted}, or the highest level when none does: how a wanted
+     * redelivery delay is put onto the levels.
+     */
+    public int levelFor(Duration wanted) {
+        for (int level = 1; level <= delays.size(); level++) {
+            if (delays.get(level - 1).compareTo(wanted) >= 0) {
+                return level;
+            }
+        }
+        return maxLevel();
     }
 }
