@@ -1,6 +1,5 @@
 package dev.ferry.client;
 
-import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.Clock;
@@ -14,6 +13,7 @@ import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,7 +43,7 @@ final class ConsumerAdmin {
      */
     record Parts(Record config, ConsumerSettings settings, boolean orderly, int consumeThreads,
                  Map<String, SubscriptionFilter> filters, Supplier<Map<MessageQueue, ProcessQueue>> queues,
-                 OffsetStore offsets, java.util.List<String> nameServers, Optional<MessageListener> listener,
+                 OffsetStore offsets, java.util.List<String> nameServers, Optional<BatchDelivery> listener,
                  Consumer<ProcessQueue> restart, Clock clock) {
     }
 
@@ -179,16 +179,10 @@ final class ConsumerAdmin {
             return Optional.empty();
         }
         long start = parts.clock().millis();
-        String result;
-        String remark = null;
-        try {
-            parts.listener().get().onMessage(message);
-            result = "CR_SUCCESS";
-        } catch (Exception e) {
-            // a Ferry listener throws to have a message consumed again later: Apache's RECONSUME_LATER
-            result = "CR_LATER";
-            remark = e.toString();
-        }
+        BatchDelivery.Outcome outcome = parts.listener().get().deliver(List.of(message));
+        // a Ferry listener fails a message to have it consumed again later: Apache's RECONSUME_LATER
+        String result = outcome.failed().isEmpty() ? "CR_SUCCESS" : "CR_LATER";
+        String remark = outcome.failed().isEmpty() ? null : String.valueOf(outcome.failure());
         return Optional.of(new ConsumeMessageDirectlyResult(parts.orderly(), true, result, remark,
                 parts.clock().millis() - start));
     }

@@ -1,6 +1,5 @@
 package dev.ferry.client;
 
-import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.Clock;
 import dev.ferry.format.MessageProperties;
@@ -37,27 +36,31 @@ final class DeliveryTraces implements AutoCloseable {
         return writer;
     }
 
-    /** {@code listener}, its deliveries traced. */
-    MessageListener traced(MessageListener listener) {
-        return message -> {
-            if ("false".equals(message.properties().get(MessageProperties.TRACE_SWITCH))) {
-                listener.onMessage(message);
-                return;
+    /** {@code delivery}, its messages traced: one request id a batch, a SubBefore and a SubAfter a message. */
+    BatchDelivery traced(BatchDelivery delivery) {
+        return batch -> {
+            List<ReceivedMessage> traced = batch.stream()
+                    .filter(message -> !"false".equals(message.properties().get(MessageProperties.TRACE_SWITCH)))
+                    .toList();
+            if (traced.isEmpty()) {
+                return delivery.deliver(batch);
             }
             String requestId = requestIds.next();
-            String keys = message.properties().get(MessageProperties.KEYS);
-            writer.write(new TraceRecord.SubBefore(clock.millis(), region(message), group, requestId,
-                    message.msgId(), message.reconsumeTimes(), keys));
-            long start = clock.nanos();
-            boolean success = false;
-            try {
-                listener.onMessage(message);
-                success = true;
-            } finally {
-                int costTime = (int) TimeUnit.NANOSECONDS.toMillis(clock.nanos() - start);
-                writer.write(new TraceRecord.SubAfter(requestId, message.msgId(), costTime, success, keys,
-                        success ? RETURNED : THREW, clock.millis(), group));
+            long now = clock.millis();
+            for (ReceivedMessage message : traced) {
+                writer.write(new TraceRecord.SubBefore(now, region(message), group, requestId, message.msgId(),
+                        message.reconsumeTimes(), message.properties().get(MessageProperties.KEYS)));
             }
+            long start = clock.nanos();
+            BatchDelivery.Outcome outcome = delivery.deliver(batch);
+            int costTime = (int) TimeUnit.NANOSECONDS.toMillis(clock.nanos() - start);
+            for (ReceivedMessage message : traced) {
+                boolean success = outcome.consumed(message);
+                writer.write(new TraceRecord.SubAfter(requestId, message.msgId(), costTime, success,
+                        message.properties().get(MessageProperties.KEYS), success ? RETURNED : THREW, clock.millis(),
+                        group));
+            }
+            return outcome;
         };
     }
 

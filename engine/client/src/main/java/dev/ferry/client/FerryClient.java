@@ -1,5 +1,6 @@
 package dev.ferry.client;
 
+import dev.ferry.api.BatchMessageListener;
 import dev.ferry.api.BrokerException;
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageQueue;
@@ -27,6 +28,7 @@ import dev.ferry.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
 import dev.ferry.remoting.protocol.header.ReplyMessageRequestHeader;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,6 +37,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
@@ -230,6 +233,67 @@ public final class FerryClient implements AutoCloseable {
     }
 
     /**
+     * Moves consumer group {@code group}'s offsets on {@code topic}, at every master broker of the topic, to the
+     * first message stored at or after {@code timestamp}, forward or back (RocketMQ's resetOffsetByTime, forced).
+     * The group's online consumers re-read from there without a restart.
+     *
+     * @return the new offset of each queue
+     * @throws BrokerException when a broker refuses (no such group or topic, no permission)
+     */
+    public Map<MessageQueue, Long> resetOffsetsToTime(String group, String topic, Instant timestamp) {
+        Map<MessageQueue, Long> moved = new TreeMap<>();
+        for (String address : masters(topic).values()) {
+            moved.putAll(resetAt(address, new ResetOffsetRequestHeader(topic, group, -1, -1L,
+                    timestamp.toEpochMilli(), true), "to " + timestamp));
+        }
+        return moved;
+    }
+
+    /**
+     * Moves consumer group {@code group}'s offsets of the queues given to the offsets given; its online consumers
+     * re-read from there without a restart.
+     *
+     * @return the new offset of each queue
+     * @throws IllegalArgumentException for a queue of another topic or broker than the topic's route has
+     * @throws BrokerException when a broker refuses (an offset outside the queue, no permission)
+     */
+    public Map<MessageQueue, Long> resetOffsets(String group, Map<MessageQueue, Long> offsets) {
+        Map<MessageQueue, Long> moved = new TreeMap<>();
+        for (Map.Entry<MessageQueue, Long> target : new TreeMap<>(offsets).entrySet()) {
+            MessageQueue queue = target.getKey();
+            String address = masters(queue.topic()).get(queue.brokerName());
+            if (address == null) {
+                throw new IllegalArgumentException("no broker " + queue.brokerName() + " in the route of "
+                        + queue.topic());
+            }
+            moved.putAll(resetAt(address, new ResetOffsetRequestHeader(queue.topic(), group, queue.queueId(),
+                    target.getValue(), 0, true), "of " + queue + " to " + target.getValue()));
+        }
+        return moved;
+    }
+
+    private Map<String, String> masters(String topic) {
+        TopicRoute route = routes.refresh(topic).orElseThrow(() -> new IllegalArgumentException("topic " + topic
+                + " has no route"));
+        return route.brokerAddresses();
+    }
+
+    private Map<MessageQueue, Long> resetAt(String address, ResetOffsetRequestHeader header, String what) {
+        RemotingCommand answer = calls.call(address, RemotingCommand.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET,
+                header).build(), config.requestTimeout());
+        if (answer.code() != ResponseCode.SUCCESS) {
+            throw WireErrors.fromResponse(answer, "resetting the offsets of " + header.group() + " on "
+                    + header.topic() + " " + what + " at " + address);
+        }
+        Map<MessageQueue, Long> moved = new TreeMap<>();
+        if (answer.body() != null && answer.body().length > 0) {
+            codec.decode(answer.body(), ResetOffsetBody.class).offsetTable().forEach((queue, offset) -> moved.put(
+                    new MessageQueue(queue.topic(), queue.brokerName(), queue.queueId()), offset));
+        }
+        return moved;
+    }
+
+    /**
      * Whether the name servers answered the client's last route request: {@code false} once none did, until one
      * answers again (the client keeps trying meanwhile).
      */
@@ -279,8 +343,27 @@ public final class FerryClient implements AutoCloseable {
 
     /** Creates and starts a push consumer that hands every message to {@code listener}. */
     public PushConsumer pushConsumer(PushConsumerConfig consumerConfig, MessageListener listener) {
+        return pushConsumer(consumerConfig, listener, ConsumerEvents.NONE);
+    }
+
+    /** Creates and starts a push consumer that hands every message to {@code listener} and tells {@code events}. */
+    public PushConsumer pushConsumer(PushConsumerConfig consumerConfig, MessageListener listener,
+                                     ConsumerEvents events) {
+        return started(consumerConfig, BatchDelivery.of(listener, consumerConfig.orderly()), events);
+    }
+
+    /**
+     * Creates and starts a push consumer that hands {@code listener} batches of up to {@code consumeBatchSize}
+     * messages of one queue, and tells {@code events}.
+     */
+    public PushConsumer batchPushConsumer(PushConsumerConfig consumerConfig, BatchMessageListener listener,
+                                          ConsumerEvents events) {
+        return started(consumerConfig, BatchDelivery.of(listener), events);
+    }
+
+    private PushConsumer started(PushConsumerConfig consumerConfig, BatchDelivery delivery, ConsumerEvents events) {
         ensureOpen();
-        PushConsumer consumer = new PushConsumer(this, consumerConfig, listener);
+        PushConsumer consumer = new PushConsumer(this, consumerConfig, delivery, events);
         try {
             consumer.start();
         } catch (RuntimeException e) {

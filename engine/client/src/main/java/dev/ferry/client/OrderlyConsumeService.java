@@ -1,11 +1,8 @@
 package dev.ferry.client;
 
-import dev.ferry.api.MessageListener;
-import dev.ferry.api.MessageModel;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.Clock;
 import dev.ferry.spi.OffsetStore;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,48 +14,60 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Predicate;
 
 /**
- * Orderly consumption for a push consumer: each queue's messages reach the listener one at a time in queue
- * order, one consume task per queue (several queues in parallel on {@code consumeThreads}). A clustering
- * consumer reads a queue only while the broker lock on it is held ({@link QueueLocks}). A failing message is
- * retried in place after {@link #SUSPEND} (holding its queue back); after {@code maxReconsumeTimes} failed
- * attempts it is moved to the dead-letter queue so that it cannot block the queue forever. After each
- * message the offset moves past it, unless the queue was dropped meanwhile.
+ * Orderly consumption for a push consumer: each queue's messages reach the listener in queue order, a batch of up
+ * to {@code consumeBatchSize} at a time (a short batch waits up to {@code consumeBatchWait} for more), one consume
+ * task per queue (several queues in parallel on {@code consumeThreads}). A clustering consumer reads a queue only
+ * while the broker lock on it is held ({@link QueueLocks}).
+ *
+ * <p>The first failed message of a batch is retried in place after its redelivery wait (one second without a
+ * policy), holding its queue back, together with the messages after it; the ones before it are consumed. After
+ * {@code pauseQueueAfterFailures} failures in a row its queue is paused; after {@code maxReconsumeTimes} it is moved
+ * to the dead-letter queue so that it cannot block the queue forever. After each batch the offset moves past what
+ * was consumed, unless the queue was dropped meanwhile.
  */
 final class OrderlyConsumeService implements ConsumeService {
-    private static final System.Logger LOG = System.getLogger(OrderlyConsumeService.class.getName());
-    /** Pause before a failed message, or a queue whose lock is not held, is tried again. */
+    /** Pause before a queue whose lock is not held, or whose failed message could not be moved, is tried again. */
     static final Duration SUSPEND = Duration.ofSeconds(1);
     /** Longest a task keeps one queue before it lets other queues have the thread. */
     private static final Duration MAX_TASK_TIME = Duration.ofSeconds(60);
 
     private final PushConsumerConfig config;
-    private final MessageListener listener;
+    private final BatchDelivery delivery;
     private final OffsetStore offsets;
-    private final SendBack sendBack;
     /** Whether the queue's broker lock is held (always, for broadcasting, which never locks). */
     private final Predicate<ProcessQueue> locked;
     private final Later later;
     private final Clock clock;
+    private final QueuePauses pauses;
+    private final InPlaceRetries retries;
     private final ExecutorService pool;
-    /** Failed attempts of the message at the head of a queue, by queue. */
-    private final Map<ProcessQueue, Integer> failures = new ConcurrentHashMap<>();
+    /** The message at the head of a queue that failed, and how often in a row, by queue. */
+    private final Map<ProcessQueue, Failing> failures = new ConcurrentHashMap<>();
+    /** When a queue's short batch began to wait for more messages ({@link Clock#nanos()}), by queue. */
+    private final Map<ProcessQueue, Long> waitingSince = new ConcurrentHashMap<>();
+
+    private record Failing(long offset, int count) {
+    }
 
     /**
      * @param sendBack moves a message that failed too often to the dead-letter queue
      * @param locked   whether a queue's broker lock is held, so its messages may be consumed
      * @param later    where a queue waits before it is tried again
-     * @param clock    measures how long a task has kept its queue
+     * @param clock    measures how long a task has kept its queue, and a short batch has waited
+     * @param pauses   the queues paused on a poison message
      * @param threads  makes the consume threads
      */
-    OrderlyConsumeService(PushConsumerConfig config, MessageListener listener, OffsetStore offsets, SendBack sendBack,
-                          Predicate<ProcessQueue> locked, Later later, Clock clock, ThreadFactory threads) {
+    OrderlyConsumeService(PushConsumerConfig config, BatchDelivery delivery, OffsetStore offsets, SendBack sendBack,
+                          Predicate<ProcessQueue> locked, Later later, Clock clock, QueuePauses pauses,
+                          ThreadFactory threads) {
         this.config = config;
-        this.listener = listener;
+        this.delivery = delivery;
         this.offsets = offsets;
-        this.sendBack = sendBack;
         this.locked = locked;
         this.later = later;
         this.clock = clock;
+        this.pauses = pauses;
+        this.retries = new InPlaceRetries(config, sendBack);
         this.pool = Executors.newFixedThreadPool(config.consumeThreads(), threads);
     }
 
@@ -68,7 +77,7 @@ final class OrderlyConsumeService implements ConsumeService {
     }
 
     private void schedule(ProcessQueue queue) {
-        if (queue.isDropped() || !queue.startConsuming()) {
+        if (queue.isDropped() || queue.isPaused() || !queue.startConsuming()) {
             return;
         }
         try {
@@ -78,27 +87,38 @@ final class OrderlyConsumeService implements ConsumeService {
         }
     }
 
-    private void later(ProcessQueue queue) {
-        later.after(SUSPEND, () -> schedule(queue));
+    /**
+     * What a consume task leaves its queue to: nothing (empty), another task at once (AGAIN), another after a
+     * wait (LATER), or the timer of a short batch already set (IDLE).
+     */
+    private record Next(Kind kind, Duration delay) {
+        static final Next DONE = new Next(Kind.DONE, Duration.ZERO);
+        static final Next AGAIN = new Next(Kind.AGAIN, Duration.ZERO);
+        static final Next IDLE = new Next(Kind.IDLE, Duration.ZERO);
+
+        static Next later(Duration delay) {
+            return new Next(Kind.LATER, delay);
+        }
     }
 
-    /** What a consume task leaves its queue to. */
-    private enum Next { DONE, LATER, AGAIN }
+    private enum Kind { DONE, LATER, AGAIN, IDLE }
 
-    /** One consume task: messages of one queue, in order, until it is empty, blocked, or the task ran long. */
+    /** One consume task: batches of one queue, in order, until it is empty, blocked, or the task ran long. */
     private void run(ProcessQueue queue) {
         Next next = Next.DONE;
         try {
             next = consumeQueue(queue);
         } finally {
             queue.stopConsuming();
-            switch (next) {
-                case LATER -> later(queue);
+            switch (next.kind()) {
+                case LATER -> later.after(next.delay(), () -> schedule(queue));
                 case AGAIN -> schedule(queue);
-                default -> {
-                    if (!queue.isDropped() && !queue.head(1).isEmpty()) {
+                case DONE -> {
+                    if (!queue.isDropped() && !queue.isPaused() && !queue.head(1).isEmpty()) {
                         schedule(queue); // messages arrived while the task was finishing
                     }
+                }
+                default -> {
                 }
             }
         }
@@ -106,16 +126,28 @@ final class OrderlyConsumeService implements ConsumeService {
 
     private Next consumeQueue(ProcessQueue queue) {
         long deadline = clock.nanos() + MAX_TASK_TIME.toNanos();
-        while (!queue.isDropped()) {
+        while (!queue.isDropped() && !queue.isPaused()) {
             if (!locked.test(queue)) {
-                return Next.LATER;
+                return Next.later(SUSPEND);
             }
-            List<ReceivedMessage> head = queue.head(1);
+            List<ReceivedMessage> head = queue.head(config.consumeBatchSize());
             if (head.isEmpty()) {
+                waitingSince.remove(queue);
                 return Next.DONE;
             }
-            if (!consumeOne(queue, head.get(0))) {
-                return Next.LATER;
+            if (head.size() < config.consumeBatchSize() && !config.consumeBatchWait().isZero()) {
+                long now = clock.nanos();
+                Long since = waitingSince.putIfAbsent(queue, now);
+                long left = config.consumeBatchWait().toNanos() - (since == null ? 0 : now - since);
+                if (left > 0) {
+                    // the first look sets the timer; later looks leave it to run
+                    return since == null ? Next.later(Duration.ofNanos(left)) : Next.IDLE;
+                }
+            }
+            waitingSince.remove(queue);
+            Duration retry = consumeBatch(queue, head);
+            if (retry != null) {
+                return retry.isZero() ? Next.DONE : Next.later(retry);
             }
             if (clock.nanos() - deadline > 0) {
                 return Next.AGAIN;
@@ -124,54 +156,82 @@ final class OrderlyConsumeService implements ConsumeService {
         return Next.DONE;
     }
 
-    /** @return whether the queue may move on past {@code message} */
-    private boolean consumeOne(ProcessQueue queue, ReceivedMessage message) {
+    /**
+     * Hands {@code head} to the listener and commits what it consumed.
+     *
+     * @return {@code null} when the queue may move on; else how long until its next try (zero: it was paused)
+     */
+    private Duration consumeBatch(ProcessQueue queue, List<ReceivedMessage> head) {
         queue.consumeLock().lock();
         try {
             if (queue.isDropped()) {
-                return false;
+                return Duration.ZERO;
             }
-            try {
-                listener.onMessage(message);
-            } catch (Exception | Error e) {
-                if (!giveUp(queue, message, e)) {
-                    return false;
+            BatchDelivery.Outcome outcome = delivery.deliver(head);
+            int firstFailed = head.size() - outcome.failed().size(); // an orderly batch fails from one message on
+            if (firstFailed > 0) {
+                commit(queue, head.subList(0, firstFailed));
+            }
+            if (outcome.failed().isEmpty()) {
+                failures.remove(queue);
+                return null;
+            }
+            ReceivedMessage message = head.get(firstFailed);
+            int count = failures.compute(queue, (q, previous) -> new Failing(message.queueOffset(),
+                    previous != null && previous.offset() == message.queueOffset() ? previous.count() + 1 : 1))
+                    .count();
+            return switch (retries.after(count)) {
+                case RETRY -> retries.wait(count);
+                case PAUSE -> {
+                    pauses.pause(queue, message, count, outcome.failure());
+                    yield Duration.ZERO;
                 }
-            }
-            failures.remove(queue);
-            long offset = queue.consumed(List.of(message));
-            if (!queue.isDropped()) {
-                offsets.update(queue.queue(), offset, true);
-            }
-            return true;
+                case DEAD_LETTER -> {
+                    if (!retries.deadLettered(message, count)) {
+                        yield SUSPEND;
+                    }
+                    failures.remove(queue);
+                    commit(queue, List.of(message));
+                    yield null;
+                }
+            };
         } finally {
             queue.consumeLock().unlock();
         }
     }
 
-    /** Counts a failure; true when the message is moved to the dead-letter queue and the queue moves on. */
-    private boolean giveUp(ProcessQueue queue, ReceivedMessage message, Throwable failure) {
-        int attempts = failures.merge(queue, 1, Integer::sum);
-        if (attempts <= config.maxReconsumeTimes()) {
-            LOG.log(Level.DEBUG, "listener failed on " + message.msgId() + " (attempt " + attempts
-                    + "); retrying in place: " + failure);
-            return false;
+    private void commit(ProcessQueue queue, List<ReceivedMessage> consumed) {
+        long offset = queue.consumed(consumed);
+        if (!queue.isDropped()) {
+            offsets.update(queue.queue(), offset, true);
         }
-        if (config.messageModel() == MessageModel.BROADCASTING) {
-            LOG.log(Level.WARNING, "broadcast message " + message.msgId() + " failed " + attempts
-                    + " times and is skipped");
-            return true;
-        }
+    }
+
+    @Override
+    public List<PausedQueue> paused() {
+        return pauses.list();
+    }
+
+    @Override
+    public boolean resume(ProcessQueue queue, boolean skip) {
+        QueuePauses.Pause pause;
+        queue.consumeLock().lock();
         try {
-            sendBack.sendBack(message, config.maxReconsumeTimes(), -1);
-            LOG.log(Level.WARNING, "message " + message.msgId() + " failed " + attempts
-                    + " times and was moved to the dead-letter queue of " + config.group());
-            return true;
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "moving " + message.msgId() + " to the dead-letter queue failed; retrying it: "
-                    + e.getMessage());
-            return false;
+            pause = pauses.ending(queue, skip, retries).orElse(null);
+            if (pause == null) {
+                return false;
+            }
+            failures.remove(queue);
+            pauses.take(queue);
+            if (skip) {
+                commit(queue, List.of(pause.message()));
+            }
+        } finally {
+            queue.consumeLock().unlock();
         }
+        pauses.resumed(queue.queue(), pause.message().msgId(), skip);
+        schedule(queue); // a paused queue's message is still its head: delivered again unless skipped
+        return true;
     }
 
     @Override

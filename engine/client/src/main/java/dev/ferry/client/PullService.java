@@ -163,12 +163,15 @@ final class PullService {
                 long next = response.header(PullMessageResponseHeader.class).nextBeginOffset();
                 LOG.log(Level.INFO, "offset " + position.offset() + " of " + queue.queue()
                         + " is no longer valid; continuing at " + next);
-                queue.moveTo(position.epoch(), next);
-                if (!queue.isDropped()) {
-                    offsets.update(queue.queue(), next, false);
-                    offsets.persist(queue.queue());
+                // the broker moved the queue (an admin's reset, or the offset fell out of the queue): what was
+                // pulled before is forgotten, as with a reset the broker announces
+                if (queue.isDropped() || queue.pullPosition().epoch() != position.epoch()) {
+                    return;
                 }
-                pull(queue, position.epoch());
+                queue.seek(next);
+                offsets.update(queue.queue(), next, false);
+                offsets.persist(queue.queue());
+                start(queue);
             }
             default -> {
                 if (response.code() == ResponseCode.SUBSCRIPTION_NOT_LATEST

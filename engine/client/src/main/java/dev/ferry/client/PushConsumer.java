@@ -1,6 +1,6 @@
 package dev.ferry.client;
 
-import dev.ferry.api.MessageListener;
+
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A consumer the broker's messages are pushed to: it rebalances, long-polls its queues and hands every
- * message to its {@link MessageListener} on its own consume threads. Created (and started) by
+ * message to its listener on its own consume threads. Created (and started) by
  * {@link FerryClient#pushConsumer}. Thread-safe.
  *
  * <p>Clustering consumers divide the queues of their group (re-divided every {@code rebalanceInterval}
@@ -56,10 +56,15 @@ public final class PushConsumer implements AutoCloseable {
     private volatile boolean started;
     private volatile boolean closed;
 
-    PushConsumer(FerryClient client, PushConsumerConfig config, MessageListener listener) {
+    /** The queues paused on a poison message. */
+    private final QueuePauses pauses;
+
+    PushConsumer(FerryClient client, PushConsumerConfig config, BatchDelivery listener, ConsumerEvents events) {
         this.client = client;
         this.config = Objects.requireNonNull(config, "config");
         Objects.requireNonNull(listener, "listener");
+        this.pauses = new QueuePauses(config.group(), Objects.requireNonNull(events, "events"),
+                client.config().clock());
         this.settings = ConsumerSettings.of(config);
         long subVersion = client.config().clock().millis();
         for (Subscription subscription : config.subscriptions()) {
@@ -76,14 +81,14 @@ public final class PushConsumer implements AutoCloseable {
         boolean locking = config.orderly() && config.messageModel() == MessageModel.CLUSTERING;
         this.traces = config.traceTopic().map(topic -> new DeliveryTraces(TraceWriter.started(client, config.group(),
                 "CONSUME", topic), config.group(), client.config().clock(), client.uniqueIds())).orElse(null);
-        MessageListener consuming = recorded(traces == null ? listener : traces.traced(listener), client.recorder(),
+        BatchDelivery consuming = recorded(traces == null ? listener : traces.traced(listener), client.recorder(),
                 client.config().clock());
         this.locks = locking ? new QueueLocks(requests, client.config().clock()) : null;
         this.consume = config.orderly()
                 ? new OrderlyConsumeService(config, consuming, offsets, requests,
                         locks != null ? locks::holds : queue -> true, client.later(), client.config().clock(),
-                        client.threads())
-                : new ConcurrentConsumeService(config, consuming, offsets, requests, client.later(),
+                        pauses, client.threads())
+                : new ConcurrentConsumeService(config, consuming, offsets, requests, client.later(), pauses,
                         client.threads());
         this.pulls = PullService.of(client, settings, filters, offsets, new PullService.Sink() {
             @Override
@@ -115,21 +120,20 @@ public final class PushConsumer implements AutoCloseable {
     }
 
     /**
-     * The listener, counting each delivery's outcome (always: two additions a message) and telling the recorder how
-     * long it took (when metrics are on).
+     * The listener, counting each message's outcome (always: two additions a message) and telling the recorder how
+     * long its batch took (when metrics are on).
      */
-    private MessageListener recorded(MessageListener listener, ClientRecorder recorder, Clock clock) {
+    private BatchDelivery recorded(BatchDelivery delivery, ClientRecorder recorder, Clock clock) {
         String group = config.group();
         int maxReconsumeTimes = config.maxReconsumeTimes() < 0 ? DEFAULT_MAX_RECONSUME_TIMES
                 : config.maxReconsumeTimes();
         boolean timed = recorder != ClientRecorder.NONE;
-        return message -> {
+        return batch -> {
             long start = timed ? clock.nanos() : 0;
-            boolean success = false;
-            try {
-                listener.onMessage(message);
-                success = true;
-            } finally {
+            BatchDelivery.Outcome outcome = delivery.deliver(batch);
+            long took = timed ? clock.nanos() - start : 0;
+            for (ReceivedMessage message : batch) {
+                boolean success = outcome.failed().isEmpty() || outcome.consumed(message);
                 if (success) {
                     delivered.increment();
                 } else {
@@ -138,9 +142,10 @@ public final class PushConsumer implements AutoCloseable {
                     (message.reconsumeTimes() >= maxReconsumeTimes ? deadLettered : retried).increment();
                 }
                 if (timed) {
-                    recorder.consumed(group, message.topic(), success, clock.nanos() - start);
+                    recorder.consumed(group, message.topic(), success, took);
                 }
             }
+            return outcome;
         };
     }
 
@@ -210,8 +215,13 @@ public final class PushConsumer implements AutoCloseable {
         jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(this::rebalanceNow), 0,
                 rebalanceMillis, TimeUnit.MILLISECONDS));
         if (locks != null) {
-            jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(
-                    () -> locks.renew(rebalance.queues().values())), QueueLocks.RENEWAL.toMillis(),
+            jobs.add(client.scheduler().scheduleWithFixedDelay(() -> FerryClient.runLogged(() -> {
+                synchronized (rebalancing) {
+                    if (!closed) {
+                        locks.renew(rebalance.queues().values());
+                    }
+                }
+            }), QueueLocks.RENEWAL.toMillis(),
                     QueueLocks.RENEWAL.toMillis(), TimeUnit.MILLISECONDS));
         }
         long persistMillis = client.config().offsetPersistInterval().toMillis();
@@ -228,6 +238,23 @@ public final class PushConsumer implements AutoCloseable {
                 : Optional.empty();
     }
 
+    /** The queues this consumer paused on a poison message ({@code pauseQueueAfterFailures}), by queue. */
+    public List<PausedQueue> pausedQueues() {
+        return consume.paused();
+    }
+
+    /**
+     * Ends the pause of {@code queue}: its poison message is delivered again with its failures forgotten, or with
+     * {@code skip} moved to the group's dead-letter queue; the queue's later messages follow in order.
+     *
+     * @return whether the queue was paused here (false for a queue this consumer does not hold or did not pause)
+     * @throws RuntimeException when the skipped message could not be moved; the queue stays paused
+     */
+    public boolean resumeQueue(MessageQueue queue, boolean skip) {
+        ProcessQueue held = rebalance.queues().get(Objects.requireNonNull(queue, "queue"));
+        return held != null && consume.resume(held, skip);
+    }
+
     /** The consumer's settings. */
     public PushConsumerConfig config() {
         return config;
@@ -239,8 +266,16 @@ public final class PushConsumer implements AutoCloseable {
     }
 
     private void rebalanceNow() {
-        rebalance.rebalanceRetrying(filters::keySet, () -> !closed);
+        synchronized (rebalancing) {
+            rebalance.rebalanceRetrying(filters::keySet, () -> !closed);
+        }
     }
+
+    /**
+     * Held while queues are divided or their locks renewed: {@link #close()} waits for it, so that no lock a
+     * running rebalance takes lands after close released the locks (the broker would keep it for a minute).
+     */
+    private final Object rebalancing = new Object();
 
     private void rebalanceSoon() {
         if (!closed) {
@@ -280,8 +315,11 @@ public final class PushConsumer implements AutoCloseable {
         pulls.stop();
         consume.shutdown(Duration.ofSeconds(10));
         closeTraces(); // after the last delivery's records
-        Set<MessageQueue> assigned = Set.copyOf(rebalance.queues().keySet());
-        rebalance.dropAll();
+        Set<MessageQueue> assigned;
+        synchronized (rebalancing) { // a rebalance still running finishes first: its locks are released below
+            assigned = Set.copyOf(rebalance.queues().keySet());
+            rebalance.dropAll();
+        }
         offsets.persistAll(assigned);
         if (locks != null) {
             locks.unlock(rebalance.queues().values());

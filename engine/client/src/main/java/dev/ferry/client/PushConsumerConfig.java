@@ -44,6 +44,13 @@ import java.util.Optional;
  * @param pullErrorPause how long a queue waits after a failed pull
  * @param traceTopic where a trace of each delivery is written, in RocketMQ's trace format (RocketMQ's enableMsgTrace
  *     and customizedTraceTopic); empty: no traces
+ * @param consumeBatchWait how long a batch shorter than {@code consumeBatchSize} may wait for more messages of its
+ *     queue before it is handed over anyway; zero hands over what a pull brought at once
+ * @param redelivery how long a failed message waits before its next delivery; empty: the broker's schedule by
+ *     reconsume count (concurrent), one second (orderly)
+ * @param pauseQueueAfterFailures failed deliveries in a row of one message after which its queue is paused (the
+ *     message is retried in place until then, and the queue's messages wait until it is resumed or the message
+ *     skipped); 0: never, failing messages go on to the dead-letter queue
  */
 public record PushConsumerConfig(String group, List<Subscription> subscriptions, MessageModel messageModel,
                                  ConsumeFromWhere consumeFromWhere, Instant consumeTimestamp,
@@ -54,7 +61,8 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
                                  int pullBatchSize, int pullThresholdForQueue, long pullThresholdSizeForQueue,
                                  int consumeConcurrentlyMaxSpan, int maxReconsumeTimes, Duration rebalanceInterval,
                                  Duration suspendTimeout, Duration pullTimeout, Duration flowControlPause,
-                                 Duration pullErrorPause, Optional<String> traceTopic) {
+                                 Duration pullErrorPause, Optional<String> traceTopic, Duration consumeBatchWait,
+                                 Optional<RedeliveryPolicy> redelivery, int pauseQueueAfterFailures) {
 
     public PushConsumerConfig {
         ConfigCheck.group("group", group);
@@ -78,6 +86,12 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         CLIENT.require(pullBatchSize >= 1 && pullBatchSize <= 1024, "pullBatchSize", pullBatchSize,
                 "must be between 1 and 1024");
         CLIENT.positive("pullThresholdForQueue", pullThresholdForQueue);
+        CLIENT.require(consumeBatchWait != null && !consumeBatchWait.isNegative()
+                && consumeBatchWait.compareTo(MAX_BATCH_WAIT) <= 0, "consumeBatchWait", consumeBatchWait,
+                "must be between 0 and " + MAX_BATCH_WAIT);
+        Objects.requireNonNull(redelivery, "redelivery");
+        CLIENT.require(pauseQueueAfterFailures >= 0, "pauseQueueAfterFailures", pauseQueueAfterFailures,
+                "must be 0 (never) or more");
         CLIENT.positive("pullThresholdSizeForQueue", pullThresholdSizeForQueue);
         CLIENT.positive("consumeConcurrentlyMaxSpan", consumeConcurrentlyMaxSpan);
         CLIENT.require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes, "must not be negative");
@@ -92,6 +106,14 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
 
     public static Builder builder(String group) {
         return new Builder(group);
+    }
+
+    /** The longest {@code consumeBatchWait}: longer would hold messages past a broker's lock lease. */
+    static final Duration MAX_BATCH_WAIT = Duration.ofSeconds(10);
+
+    /** Whether failed messages are retried here, holding their queue, rather than handed back to the broker. */
+    boolean retriesInPlace() {
+        return orderly || pauseQueueAfterFailures > 0;
     }
 
     /** Builds a {@link PushConsumerConfig}; defaults follow RocketMQ's push consumer. */
@@ -121,6 +143,9 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
         private Duration pullErrorPause = Duration.ofSeconds(1);
         private boolean enableMsgTrace;
         private String customizedTraceTopic = SystemTopics.TRACE_TOPIC;
+        private Duration consumeBatchWait = Duration.ZERO;
+        private RedeliveryPolicy redelivery;
+        private int pauseQueueAfterFailures;
 
         private Builder(String group) {
             this.group = group;
@@ -254,6 +279,24 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
             return this;
         }
 
+        /** How long a short batch may wait for more messages of its queue (default zero: not at all). */
+        public Builder consumeBatchWait(Duration value) {
+            this.consumeBatchWait = value;
+            return this;
+        }
+
+        /** How long failed messages wait before their next delivery (default: see {@link #redelivery()}). */
+        public Builder redelivery(RedeliveryPolicy value) {
+            this.redelivery = value;
+            return this;
+        }
+
+        /** Failed deliveries in a row of one message that pause its queue (default 0: never). */
+        public Builder pauseQueueAfterFailures(int value) {
+            this.pauseQueueAfterFailures = value;
+            return this;
+        }
+
         public PushConsumerConfig build() {
             Instant timestamp = consumeTimestamp != null ? consumeTimestamp : Instant.EPOCH;
             return new PushConsumerConfig(group, subscriptions, messageModel, consumeFromWhere, timestamp,
@@ -261,7 +304,8 @@ public record PushConsumerConfig(String group, List<Subscription> subscriptions,
                     Optional.ofNullable(offsetStore), offsetStoreConfig, orderly, consumeThreads,
                     consumeBatchSize, pullBatchSize, pullThresholdForQueue, pullThresholdSizeForQueue,
                     consumeConcurrentlyMaxSpan, maxReconsumeTimes, rebalanceInterval, suspendTimeout, pullTimeout,
-                    flowControlPause, pullErrorPause, ConfigCheck.traceTopic(enableMsgTrace, customizedTraceTopic));
+                    flowControlPause, pullErrorPause, ConfigCheck.traceTopic(enableMsgTrace, customizedTraceTopic),
+                    consumeBatchWait, Optional.ofNullable(redelivery), pauseQueueAfterFailures);
         }
     }
 }

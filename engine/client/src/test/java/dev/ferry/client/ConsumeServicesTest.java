@@ -3,6 +3,9 @@ package dev.ferry.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ferry.api.BatchMessageListener;
+import dev.ferry.api.BatchResult;
+import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
@@ -33,6 +36,31 @@ class ConsumeServicesTest {
     private final Map<String, Integer> sentBackLevels = new ConcurrentHashMap<>();
     private final AtomicBoolean sendBackWorks = new AtomicBoolean(true);
     private ConsumeService service;
+    private final ManualClock pauseClock = new ManualClock();
+    private final List<PausedQueue> pausedEvents = new CopyOnWriteArrayList<>();
+    private final List<String> resumedEvents = new CopyOnWriteArrayList<>();
+    private final QueuePauses pauses = new QueuePauses("CG", new ConsumerEvents() {
+        @Override
+        public void queuePaused(PausedQueue paused, Throwable lastFailure) {
+            pausedEvents.add(paused);
+        }
+
+        @Override
+        public void queueResumed(MessageQueue queue, String msgId, boolean skipped) {
+            resumedEvents.add(msgId + (skipped ? " skipped" : " again"));
+        }
+    }, pauseClock);
+
+    private ConcurrentConsumeService concurrent(PushConsumerConfig config, MessageListener listener) {
+        return new ConcurrentConsumeService(config, BatchDelivery.of(listener, false), offsets, sendBack, later,
+                pauses, Thread::new);
+    }
+
+    private OrderlyConsumeService orderly(PushConsumerConfig config, MessageListener listener,
+                                          java.util.function.Predicate<ProcessQueue> locked, Clock clock) {
+        return new OrderlyConsumeService(config, BatchDelivery.of(listener, true), offsets, sendBack, locked, later,
+                clock, pauses, Thread::new);
+    }
 
     private final SendBack sendBack = (message, maxReconsumeTimes, delayLevel) -> {
         if (!sendBackWorks.get()) {
@@ -77,8 +105,7 @@ class ConsumeServicesTest {
 
     @Test
     void shouldCommitTheLowestOffsetStillInFlightAndSendFailuresBack() {
-        service = new ConcurrentConsumeService(config(false, 16), this::listen, offsets, sendBack, later,
-                Thread::new);
+        service = concurrent(config(false, 16), this::listen);
         ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m1");
 
@@ -92,8 +119,7 @@ class ConsumeServicesTest {
 
     @Test
     void shouldConsumeAgainHereAfterAPauseWhatTheBrokerWouldNotTakeBack() {
-        service = new ConcurrentConsumeService(config(false, 16), this::listen, offsets, sendBack, later,
-                Thread::new);
+        service = concurrent(config(false, 16), this::listen);
         ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m0");
         sendBackWorks.set(false);
@@ -112,7 +138,7 @@ class ConsumeServicesTest {
     void shouldDropABroadcastMessageThatFailsInsteadOfSendingItBack() {
         PushConsumerConfig broadcasting = PushConsumerConfig.builder("CG").subscribe("Orders", "*")
                 .messageModel(MessageModel.BROADCASTING).consumeBatchSize(1).build();
-        service = new ConcurrentConsumeService(broadcasting, this::listen, offsets, sendBack, later, Thread::new);
+        service = concurrent(broadcasting, this::listen);
         ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m0");
 
@@ -125,8 +151,7 @@ class ConsumeServicesTest {
 
     @Test
     void shouldConsumeInOrderRetryInPlaceThenMoveTheMessageToTheDeadLetterQueue() {
-        service = new OrderlyConsumeService(config(true, 2), this::listen, offsets, sendBack, queue -> true, later,
-                Clock.system(), Thread::new);
+        service = orderly(config(true, 2), this::listen, queue -> true, Clock.system());
         ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
         failing.add("m1");
 
@@ -148,8 +173,7 @@ class ConsumeServicesTest {
     @Test
     void shouldConsumeNothingWhileTheQueuesLockIsNotHeld() {
         AtomicBoolean locked = new AtomicBoolean();
-        service = new OrderlyConsumeService(config(true, 16), this::listen, offsets, sendBack, q -> locked.get(),
-                later, Clock.system(), Thread::new);
+        service = orderly(config(true, 16), this::listen, q -> locked.get(), Clock.system());
         ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
 
         service.submit(queue, pulledInto(queue, 0, 2));
@@ -173,13 +197,13 @@ class ConsumeServicesTest {
         AtomicBoolean submitted = new AtomicBoolean();
         PushConsumerConfig oneThread = PushConsumerConfig.builder("CG").subscribe("Orders", "*").consumeOrderly(true)
                 .consumeThreads(1).build();
-        service = new OrderlyConsumeService(oneThread, message -> {
+        service = orderly(oneThread, message -> {
             listen(message);
             clock.advance(Duration.ofSeconds(61)); // each message takes longer than a task may keep
             if (submitted.compareAndSet(false, true)) {
                 service.submit(second, secondMessages); // waits for the only thread
             }
-        }, offsets, sendBack, queue -> true, later, clock, Thread::new);
+        }, queue -> true, clock);
 
         service.submit(first, pulledInto(first, 0, 3));
 
@@ -187,5 +211,302 @@ class ConsumeServicesTest {
         assertThat(consumed).as("the second queue's turn comes after one message of the first")
                 .containsExactly("m0", "other", "m1", "m2");
         assertThat(later.delays()).as("new tasks, not pauses").isEmpty();
+    }
+
+    // --- batches ---
+
+    private final List<List<String>> batches = new CopyOnWriteArrayList<>();
+
+    private PushConsumerConfig.Builder batchConfig(boolean orderly, int size, Duration wait) {
+        return PushConsumerConfig.builder("CG").subscribe("Orders", "*").consumeOrderly(orderly).consumeThreads(1)
+                .consumeBatchSize(size).consumeBatchWait(wait);
+    }
+
+    /** Records each batch; fails from the first message whose body is in {@link #failing}. */
+    private BatchResult listenToBatch(List<ReceivedMessage> batch) {
+        batches.add(batch.stream().map(ConsumeServicesTest::body).toList());
+        for (ReceivedMessage message : batch) {
+            if (failing.contains(body(message))) {
+                return BatchResult.failedFrom(message);
+            }
+            consumed.add(body(message));
+        }
+        return BatchResult.consumed();
+    }
+
+    private ConsumeService batchService(PushConsumerConfig config, BatchMessageListener listener, Clock clock) {
+        return config.orderly()
+                ? new OrderlyConsumeService(config, BatchDelivery.of(listener), offsets, sendBack, q -> true, later,
+                        clock, pauses, Thread::new)
+                : new ConcurrentConsumeService(config, BatchDelivery.of(listener), offsets, sendBack, later, pauses,
+                        Thread::new);
+    }
+
+    @Test
+    void shouldHandAConcurrentBatchListenerFullBatchesOfOneQueueInQueueOrder() {
+        service = batchService(batchConfig(false, 3, Duration.ZERO).build(), this::listenToBatch, Clock.system());
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+
+        service.submit(queue, pulledInto(queue, 0, 7));
+
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 7L);
+        assertThat(batches).containsExactlyInAnyOrder(List.of("m0", "m1", "m2"), List.of("m3", "m4", "m5"),
+                List.of("m6"));
+    }
+
+    @Test
+    void shouldHoldAShortConcurrentBatchUntilItFillsOrItsWaitEnds() {
+        service = batchService(batchConfig(false, 4, Duration.ofSeconds(2)).build(), this::listenToBatch,
+                Clock.system());
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+
+        service.submit(queue, pulledInto(queue, 0, 2));
+        assertThat(later.delays()).containsExactly(Duration.ofSeconds(2));
+        assertThat(batches).isEmpty();
+        service.submit(queue, pulledInto(queue, 2, 5)); // fills a batch of four; one waits
+
+        await().atMost(WAIT).until(() -> batches.size() == 1);
+        assertThat(batches).containsExactly(List.of("m0", "m1", "m2", "m3"));
+        later.runAll(); // the wait ends
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 5L);
+        assertThat(batches).containsExactly(List.of("m0", "m1", "m2", "m3"), List.of("m4"));
+    }
+
+    @Test
+    void shouldSendBackOnlyTheMessagesFromTheFirstOneABatchListenerNamesAsFailed() {
+        service = batchService(batchConfig(false, 4, Duration.ZERO).build(), this::listenToBatch, Clock.system());
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("m2");
+
+        service.submit(queue, pulledInto(queue, 0, 4));
+
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 4L);
+        assertThat(consumed).containsExactly("m0", "m1");
+        assertThat(sentBack).containsExactly("m2", "m3");
+    }
+
+    @Test
+    void shouldRetryAWholeBatchWhoseListenerThrows() {
+        service = batchService(batchConfig(false, 2, Duration.ZERO).build(), batch -> {
+            throw new IllegalStateException("down");
+        }, Clock.system());
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+
+        service.submit(queue, pulledInto(queue, 0, 2));
+
+        await().atMost(WAIT).until(() -> sentBack.size() == 2);
+        assertThat(sentBack).containsExactly("m0", "m1");
+    }
+
+    @Test
+    void shouldFailTheWholeBatchWhenItsListenerNamesAMessageItWasNotGiven() {
+        ReceivedMessage stranger = new ReceivedMessage("Orders", new byte[0], Map.of(), "x", "broker-a", 0, 99, 0, 0,
+                1, 2);
+        BatchDelivery delivery = BatchDelivery.of(batch -> BatchResult.failedFrom(stranger));
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+
+        BatchDelivery.Outcome outcome = delivery.deliver(pulledInto(queue, 0, 2));
+
+        assertThat(outcome.failed()).hasSize(2);
+        assertThat(outcome.failure()).hasMessageContaining("not in the batch");
+        assertThat(BatchDelivery.of(batch -> null).deliver(pulledInto(queue, 2, 3)).failed())
+                .as("null takes the batch").isEmpty();
+    }
+
+    @Test
+    void shouldKeepAQueuesOrderAcrossOrderlyBatchesAndRetryFromTheFirstFailedMessage() {
+        service = batchService(batchConfig(true, 3, Duration.ZERO).build(), this::listenToBatch, Clock.system());
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("m4");
+
+        service.submit(queue, pulledInto(queue, 0, 7));
+
+        await().atMost(WAIT).until(() -> !later.delays().isEmpty());
+        assertThat(batches).containsExactly(List.of("m0", "m1", "m2"), List.of("m3", "m4", "m5"));
+        assertThat(offsets.memory).as("m3 consumed, m4 not").containsEntry(QUEUE, 4L);
+        assertThat(later.delays()).containsExactly(InPlaceRetries.DEFAULT_WAIT);
+        failing.clear();
+        later.runAll();
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 7L);
+        assertThat(batches).containsExactly(List.of("m0", "m1", "m2"), List.of("m3", "m4", "m5"),
+                List.of("m4", "m5", "m6"));
+        assertThat(consumed).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6");
+    }
+
+    @Test
+    void shouldLetAShortOrderlyBatchWaitForMoreUntilItsWaitEnds() {
+        ManualClock clock = new ManualClock();
+        service = batchService(batchConfig(true, 3, Duration.ofSeconds(1)).build(), this::listenToBatch, clock);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+
+        service.submit(queue, pulledInto(queue, 0, 1));
+        await().atMost(WAIT).until(() -> !later.delays().isEmpty());
+        assertThat(later.delays()).containsExactly(Duration.ofSeconds(1));
+        service.submit(queue, pulledInto(queue, 1, 2)); // still short: waits on the timer already set
+        clock.advance(Duration.ofSeconds(1));
+        later.runAll();
+
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 2L);
+        assertThat(batches).containsExactly(List.of("m0", "m1"));
+    }
+
+    // --- redelivery policy ---
+
+    @Test
+    void shouldAskTheBrokerForTheDelayLevelThePolicyWantsForEachRedelivery() {
+        PushConsumerConfig config = PushConsumerConfig.builder("CG").subscribe("Orders", "*").consumeThreads(1)
+                .redelivery(new RedeliveryPolicy(Duration.ofSeconds(10), 2, Duration.ofMinutes(1))).build();
+        service = concurrent(config, this::listen);
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("first");
+        failing.add("third");
+        List<ReceivedMessage> messages = List.of(
+                new ReceivedMessage("Orders", "first".getBytes(StandardCharsets.UTF_8), Map.of(), "a", "broker-a", 0,
+                        0, 0, 0, 1, 2),
+                new ReceivedMessage("Orders", "third".getBytes(StandardCharsets.UTF_8), Map.of(), "b", "broker-a", 0,
+                        1, 0, 2, 1, 2));
+        queue.pulled(queue.pullPosition().epoch(), messages, 2);
+
+        service.submit(queue, messages);
+
+        await().atMost(WAIT).until(() -> sentBack.size() == 2);
+        assertThat(sentBackLevels).as("10 s is level 3 (10s); the third failure wants 40 s: level 5 (1m)")
+                .containsEntry("first", 3).containsEntry("third", 5);
+    }
+
+    @Test
+    void shouldWaitThePolicysGrowingDelaysBetweenOrderlyRetries() {
+        PushConsumerConfig config = PushConsumerConfig.builder("CG").subscribe("Orders", "*").consumeOrderly(true)
+                .consumeThreads(1).maxReconsumeTimes(5)
+                .redelivery(new RedeliveryPolicy(Duration.ofMillis(100), 3, Duration.ofMillis(500))).build();
+        service = orderly(config, this::listen, q -> true, Clock.system());
+        ProcessQueue queue = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("m0");
+
+        service.submit(queue, pulledInto(queue, 0, 1));
+        List<Duration> waits = new java.util.ArrayList<>();
+        for (int attempt = 1; attempt <= 4; attempt++) {
+            await().atMost(WAIT).until(() -> !later.delays().isEmpty());
+            waits.addAll(later.delays());
+            later.runAll();
+        }
+
+        assertThat(waits).containsExactly(Duration.ofMillis(100), Duration.ofMillis(300), Duration.ofMillis(500),
+                Duration.ofMillis(500));
+    }
+
+    @Test
+    void shouldRefuseARedeliveryPolicyWhoseLargestDelayIsShorterThanItsFirst() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RedeliveryPolicy(Duration.ofSeconds(10), 2,
+                Duration.ofSeconds(5))).hasMessageContaining("maxRedeliveryDelay");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RedeliveryPolicy(Duration.ofSeconds(1), 0.5,
+                Duration.ofSeconds(5))).hasMessageContaining("redeliveryMultiplier");
+    }
+
+    // --- poison messages ---
+
+    private static final MessageQueue OTHER = new MessageQueue("Orders", "broker-a", 1);
+
+    private PushConsumerConfig pausing(boolean orderly, int after, int maxReconsumeTimes) {
+        return PushConsumerConfig.builder("CG").subscribe("Orders", "*").consumeOrderly(orderly).consumeThreads(2)
+                .pauseQueueAfterFailures(after).maxReconsumeTimes(maxReconsumeTimes).build();
+    }
+
+    private static List<ReceivedMessage> pulledInto(ProcessQueue queue, String prefix, long from, long to) {
+        List<ReceivedMessage> messages = LongStream.range(from, to).mapToObj(offset -> new ReceivedMessage("Orders",
+                (prefix + offset).getBytes(StandardCharsets.UTF_8), Map.of(), prefix + "id" + offset, "broker-a",
+                queue.queue().queueId(), offset, offset * 100, 0, 1, 2)).toList();
+        queue.pulled(queue.pullPosition().epoch(), messages, to);
+        return messages;
+    }
+
+    @Test
+    void shouldPauseOnlyThePoisonedQueueOfAConcurrentConsumerAndDeliverThePoisonAgainOnResume() {
+        service = concurrent(pausing(false, 3, 16), this::listen);
+        ProcessQueue poisoned = new ProcessQueue(QUEUE, 0, new ManualClock());
+        ProcessQueue healthy = new ProcessQueue(OTHER, 0, new ManualClock());
+        failing.add("m1");
+
+        service.submit(poisoned, pulledInto(poisoned, 0, 3));
+        service.submit(healthy, pulledInto(healthy, "h", 0, 2));
+        for (int attempt = 1; attempt < 3; attempt++) {
+            await().atMost(WAIT).until(() -> !later.delays().isEmpty());
+            later.runAll(); // retried in place
+        }
+        await().atMost(WAIT).until(() -> !pausedEvents.isEmpty());
+
+        PausedQueue paused = pausedEvents.get(0);
+        assertThat(paused.queue()).isEqualTo(QUEUE);
+        assertThat(paused.msgId()).isEqualTo("id1");
+        assertThat(paused.failures()).isEqualTo(3);
+        assertThat(paused.lastFailure()).contains("cannot take m1");
+        assertThat(service.paused()).containsExactly(paused);
+        assertThat(poisoned.isPaused()).isTrue();
+        assertThat(sentBack).as("retried here, never handed back").isEmpty();
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(OTHER, -1L) == 2L);
+        assertThat(offsets.memory).as("the poisoned queue holds at the poison").containsEntry(QUEUE, 1L);
+
+        service.submit(poisoned, pulledInto(poisoned, 3, 4)); // arrives while paused: waits
+        assertThat(consumed).doesNotContain("m3");
+
+        failing.clear();
+        assertThat(service.resume(poisoned, false)).isTrue();
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 4L);
+        assertThat(consumed).contains("m1", "m3");
+        assertThat(service.paused()).isEmpty();
+        assertThat(resumedEvents).containsExactly("id1 again");
+        assertThat(service.resume(poisoned, false)).as("no longer paused").isFalse();
+    }
+
+    @Test
+    void shouldSkipAnOrderlyQueuesPoisonToTheDeadLetterQueueAndGoOnInOrder() {
+        service = orderly(pausing(true, 2, 16), this::listen, q -> true, Clock.system());
+        ProcessQueue poisoned = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("m1");
+
+        service.submit(poisoned, pulledInto(poisoned, 0, 4));
+        await().atMost(WAIT).until(() -> !later.delays().isEmpty());
+        later.runAll();
+        await().atMost(WAIT).until(() -> !pausedEvents.isEmpty());
+        assertThat(later.delays()).as("a paused queue is not retried").isEmpty();
+        assertThat(consumed).containsExactly("m0");
+
+        assertThat(service.resume(poisoned, true)).isTrue();
+
+        await().atMost(WAIT).until(() -> offsets.memory.getOrDefault(QUEUE, -1L) == 4L);
+        assertThat(consumed).containsExactly("m0", "m2", "m3");
+        assertThat(sentBack).containsExactly("m1");
+        assertThat(sentBackLevels).containsEntry("m1", -1);
+        assertThat(resumedEvents).containsExactly("id1 skipped");
+    }
+
+    @Test
+    void shouldKeepTheQueuePausedWhenTheSkippedPoisonCannotReachTheDeadLetterQueue() {
+        service = orderly(pausing(true, 1, 16), this::listen, q -> true, Clock.system());
+        ProcessQueue poisoned = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("m0");
+        service.submit(poisoned, pulledInto(poisoned, 0, 2));
+        await().atMost(WAIT).until(() -> !pausedEvents.isEmpty());
+        sendBackWorks.set(false);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> service.resume(poisoned, true))
+                .hasMessageContaining("stays paused");
+
+        assertThat(service.paused()).hasSize(1);
+        assertThat(consumed).isEmpty();
+    }
+
+    @Test
+    void shouldPauseBeforeTheDeadLetterQueueWhenBothLimitsAreReached() {
+        service = orderly(pausing(true, 2, 1), this::listen, q -> true, Clock.system());
+        ProcessQueue poisoned = new ProcessQueue(QUEUE, 0, new ManualClock());
+        failing.add("m0");
+
+        service.submit(poisoned, pulledInto(poisoned, 0, 1));
+        await().atMost(WAIT).until(() -> !later.delays().isEmpty());
+        later.runAll();
+
+        await().atMost(WAIT).until(() -> !pausedEvents.isEmpty());
+        assertThat(sentBack).isEmpty();
     }
 }
