@@ -68,20 +68,24 @@ class AnnotationsTest {
     }
 
     @Test
-    void shouldDeclareTheActivationSpecForMessageListener() throws Exception {
+    void shouldDeclareTheActivationSpecForMessageListenerAndBatchMessageListener() throws Exception {
         Activation activation = FerryActivationSpec.class.getAnnotation(Activation.class);
-        assertThat(activation.messageListeners()).containsExactly(MessageListener.class);
+        assertThat(activation.messageListeners()).containsExactly(MessageListener.class,
+                dev.ferry.api.BatchMessageListener.class);
         assertThat(configProperties(FerryActivationSpec.class)).containsExactlyInAnyOrder("topic", "consumerGroup",
                 "selectorType", "selectorExpression", "messageModel", "consumeMode", "maxConcurrency",
                 "consumeFromWhere", "consumeTimestamp", "maxReconsumeTimes", "allocateStrategy", "offsetStore",
                 "offsetStoreDataSource", "nameServer", "accessKey", "secretKey", "userName", "password",
-                "enableMsgTrace", "customizedTraceTopic");
+                "enableMsgTrace", "customizedTraceTopic", "maxBatchSize", "maxBatchWait", "pauseQueueAfterFailures",
+                "redeliveryDelay", "redeliveryMultiplier", "maxRedeliveryDelay");
         assertThat(configProperties(FerryActivationSpec.class, true)).containsExactlyInAnyOrder("secretKey",
                 "password");
         assertThat(writableProperties(FerryActivationSpec.class, "resourceAdapter"))
                 .isEqualTo(configProperties(FerryActivationSpec.class));
         Method onMessage = MessageListener.class.getMethod("onMessage", dev.ferry.api.ReceivedMessage.class);
         assertThat(MessageListener.class.getMethods()).containsExactly(onMessage);
+        assertThat(dev.ferry.api.BatchMessageListener.class.getMethods()).containsExactly(
+                dev.ferry.api.BatchMessageListener.class.getMethod("onMessages", java.util.List.class));
     }
 
     @Test

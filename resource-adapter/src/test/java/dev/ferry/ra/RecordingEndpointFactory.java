@@ -1,5 +1,7 @@
 package dev.ferry.ra;
 
+import dev.ferry.api.BatchMessageListener;
+import dev.ferry.api.BatchResult;
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
 import jakarta.resource.ResourceException;
@@ -27,11 +29,20 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         void onMessage(ReceivedMessage message) throws Exception;
     }
 
+    /** What a batch "message-driven bean" does with a batch. */
+    @FunctionalInterface
+    public interface BatchBean {
+        BatchResult onMessages(List<ReceivedMessage> messages) throws Exception;
+    }
+
     /** One call on one endpoint. */
     public record Call(int endpoint, String step, Method method) {
     }
 
     private final Bean bean;
+    /** {@code null} for a bean that takes one message a call. */
+    private final BatchBean batchBean;
+    private final List<List<ReceivedMessage>> batches = new CopyOnWriteArrayList<>();
     private final AtomicInteger endpoints = new AtomicInteger();
     private final AtomicInteger released = new AtomicInteger();
     private final AtomicInteger concurrent = new AtomicInteger();
@@ -41,6 +52,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final AtomicInteger refusalsLeft = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private volatile Class<?> endpointClass;
+    private volatile String activationName = "test-app/RecordingBean";
     private volatile boolean transacted;
     private final AtomicInteger commits = new AtomicInteger();
     private final AtomicInteger rollbacks = new AtomicInteger();
@@ -48,11 +60,33 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
 
     public RecordingEndpointFactory(Bean bean) {
         this.bean = bean;
+        this.batchBean = null;
+    }
+
+    private RecordingEndpointFactory(BatchBean batchBean) {
+        this.bean = null;
+        this.batchBean = batchBean;
+    }
+
+    /** An endpoint factory whose beans implement BatchMessageListener and hand each batch to {@code bean}. */
+    public static RecordingEndpointFactory batches(BatchBean bean) {
+        return new RecordingEndpointFactory(bean);
+    }
+
+    /** Every batch given to onMessages, in call order. */
+    public List<List<ReceivedMessage>> batches() {
+        return batches;
     }
 
     /** An endpoint factory whose bean accepts everything. */
     public static RecordingEndpointFactory accepting() {
         return new RecordingEndpointFactory(m -> { });
+    }
+
+    /** The bean's name in its application, which names its activation (two beans of one server differ in it). */
+    public RecordingEndpointFactory activationName(String name) {
+        this.activationName = name;
+        return this;
     }
 
     /** The bean's class is {@code type} (whose class loader stands for the bean's application). */
@@ -128,7 +162,9 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             refused.incrementAndGet();
             throw new UnavailableException("the application is not available yet");
         }
-        return new Endpoint(endpoints.incrementAndGet(), transacted ? xaResource : null);
+        int id = endpoints.incrementAndGet();
+        XAResource enlisted = transacted ? xaResource : null;
+        return batchBean != null ? new BatchEndpoint(id, enlisted) : new Endpoint(id, enlisted);
     }
 
     @Override
@@ -143,21 +179,44 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public String getActivationName() {
-        return "test-app/RecordingBean";
+        return activationName;
     }
 
     @Override
     public Class<?> getEndpointClass() {
         Class<?> type = endpointClass;
-        return type != null ? type : Endpoint.class;
+        return type != null ? type : batchBean != null ? BatchEndpoint.class : Endpoint.class;
     }
 
     /** A transaction branch id of the fake container. */
     private record TestXid(int getFormatId, byte[] getGlobalTransactionId, byte[] getBranchQualifier) implements Xid {
     }
 
-    private final class Endpoint implements MessageEndpoint, MessageListener {
-        private final int id;
+    /** A batch bean's endpoint: the adapter calls onMessages. */
+    private final class BatchEndpoint extends Endpoint implements BatchMessageListener {
+        BatchEndpoint(int id, XAResource enlisted) {
+            super(id, enlisted);
+        }
+
+        @Override
+        public BatchResult onMessages(List<ReceivedMessage> messages) throws Exception {
+            calls.add(new Call(id, "onMessages", null));
+            batches.add(List.copyOf(messages));
+            received.addAll(messages);
+            maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+            try {
+                return batchBean.onMessages(messages);
+            } catch (RuntimeException e) {
+                ROLLBACK_ONLY.set(true);
+                throw e;
+            } finally {
+                concurrent.decrementAndGet();
+            }
+        }
+    }
+
+    private class Endpoint implements MessageEndpoint, MessageListener {
+        final int id;
         private final XAResource enlisted;
         private final Xid xid;
 

@@ -1,8 +1,11 @@
 package dev.ferry.ra.inbound;
 
+import dev.ferry.api.BatchMessageListener;
+import dev.ferry.api.BatchResult;
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.format.Clock;
+import dev.ferry.spi.ReadOffsetType;
 import dev.ferry.spi.TransactionalOffsetStore;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -10,6 +13,7 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -40,16 +44,20 @@ import java.util.function.BooleanSupplier;
  * <p>Called on the consumer's consume threads, at most {@code maxConcurrency} at once. {@link #close} shuts a
  * gate: later calls fail without touching the endpoint factory, and it waits for the calls already inside.
  */
-final class EndpointDelivery implements MessageListener {
+final class EndpointDelivery implements MessageListener, BatchMessageListener {
     private static final System.Logger LOG = System.getLogger(EndpointDelivery.class.getName());
     /** {@link MessageListener#onMessage}, what {@code beforeDelivery} is told will be called. */
-    static final Method ON_MESSAGE = onMessageMethod();
+    static final Method ON_MESSAGE = listenerMethod(MessageListener.class, "onMessage", ReceivedMessage.class);
+    /** {@link BatchMessageListener#onMessages}, the same for a batch bean. */
+    static final Method ON_MESSAGES = listenerMethod(BatchMessageListener.class, "onMessages", List.class);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     private static final long CLOSING_CHECK_MILLIS = 100;
 
     private final MessageEndpointFactory endpoints;
     private final String activation;
+    /** Whether the bean is a {@link BatchMessageListener}. */
+    private final boolean batches;
     /** Whether the container runs onMessage in a transaction (a bean with REQUIRED), asked once. */
     private final boolean transacted;
     private volatile boolean notEnlistedLogged;
@@ -62,16 +70,28 @@ final class EndpointDelivery implements MessageListener {
     /** Whether the activation's consumer has begun to close; set once the consumer exists. */
     private volatile BooleanSupplier consumerClosing = () -> false;
 
-    EndpointDelivery(MessageEndpointFactory endpoints, String activation, Clock clock) {
+    /** @param batches whether the bean implements {@link BatchMessageListener} rather than MessageListener */
+    EndpointDelivery(MessageEndpointFactory endpoints, String activation, boolean batches, Clock clock) {
         this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.activation = activation;
-        this.transacted = deliveryTransacted(endpoints, activation);
+        this.batches = batches;
+        this.transacted = deliveryTransacted(endpoints, activation, batches ? ON_MESSAGES : ON_MESSAGE);
     }
 
-    private static boolean deliveryTransacted(MessageEndpointFactory endpoints, String activation) {
+    /** Whether {@code endpoints} makes beans that take batches ({@link BatchMessageListener}). */
+    static boolean takesBatches(MessageEndpointFactory endpoints) {
         try {
-            return endpoints.isDeliveryTransacted(ON_MESSAGE);
+            Class<?> bean = endpoints.getEndpointClass();
+            return bean != null && BatchMessageListener.class.isAssignableFrom(bean);
+        } catch (RuntimeException | AbstractMethodError e) {
+            return false;
+        }
+    }
+
+    private static boolean deliveryTransacted(MessageEndpointFactory endpoints, String activation, Method method) {
+        try {
+            return endpoints.isDeliveryTransacted(method);
         } catch (NoSuchMethodException e) {
             LOG.log(Level.WARNING, "FERRY-RA-0216 {0}: the container does not know onMessage ({1}); delivering "
                     + "without a transaction", activation, e.getMessage());
@@ -79,9 +99,9 @@ final class EndpointDelivery implements MessageListener {
         }
     }
 
-    private static Method onMessageMethod() {
+    private static Method listenerMethod(Class<?> listener, String name, Class<?> parameter) {
         try {
-            return MessageListener.class.getMethod("onMessage", ReceivedMessage.class);
+            return listener.getMethod(name, parameter);
         } catch (NoSuchMethodException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -94,39 +114,117 @@ final class EndpointDelivery implements MessageListener {
 
     @Override
     public void onMessage(ReceivedMessage message) throws Exception {
+        enter(message);
+        try {
+            deliverOne(message);
+        } finally {
+            leave();
+        }
+    }
+
+    /**
+     * Delivers a batch to a batch bean in one endpoint call (one transaction when the bean is transacted), and
+     * returns what the bean consumed of it.
+     */
+    @Override
+    public BatchResult onMessages(List<ReceivedMessage> messages) throws Exception {
+        enter(messages.get(0));
+        try {
+            return deliverBatch(messages);
+        } finally {
+            leave();
+        }
+    }
+
+    private void enter(ReceivedMessage message) {
         synchronized (gate) {
             if (closed) {
                 throw deactivated(message);
             }
             inside++;
         }
-        try {
-            deliver(message);
-        } finally {
-            synchronized (gate) {
-                inside--;
-                gate.notifyAll();
-            }
+    }
+
+    private void leave() {
+        synchronized (gate) {
+            inside--;
+            gate.notifyAll();
         }
     }
 
-    private void deliver(ReceivedMessage message) throws Exception {
-        Optional<TransactionalOffsetStore> claims;
-        try {
-            claims = offsetClaims.join();
-        } catch (CompletionException e) {
-            throw (RuntimeException) e.getCause(); // noClaims: the reason, as is
-        }
+    /**
+     * A batch bean's delivery. With a transactional offset store, messages a committed transaction consumed
+     * already are left out, and after the bean returned the offset is claimed up to the last message it consumed,
+     * inside its transaction (all it was given when it threw: a transaction that commits despite an application
+     * exception acknowledges the batch, as it does a single message). A claim that finds another transaction was
+     * first votes the transaction down.
+     */
+    private BatchResult deliverBatch(List<ReceivedMessage> batch) throws Exception {
+        String what = batch.get(0).msgId() + (batch.size() > 1 ? " and " + (batch.size() - 1) + " more" : "");
+        return deliver(batch.get(0), what, ON_MESSAGES, (endpoint, claims, transaction) -> {
+            List<ReceivedMessage> fresh = claims.isPresent() ? notConsumedBefore(claims.get(), batch) : batch;
+            if (fresh.isEmpty()) {
+                return BatchResult.consumed();
+            }
+            BatchResult result = null;
+            Throwable thrown = null;
+            try {
+                result = ((BatchMessageListener) endpoint).onMessages(fresh);
+            } catch (Throwable e) {
+                thrown = e;
+            }
+            if (claims.isPresent()) {
+                // a bean that threw is claimed in full: its transaction decides, commit or rollback
+                claimThrough(claims.get(), fresh, thrown == null ? result : null, transaction, thrown);
+            }
+            if (thrown != null) {
+                throw thrown;
+            }
+            return result == null ? BatchResult.consumed() : result;
+        });
+    }
+
+    /**
+     * A MessageListener bean's delivery. With a transactional offset store the message is claimed first, in the
+     * delivery's transaction, and the bean is not called for a message a committed transaction consumed before.
+     */
+    private void deliverOne(ReceivedMessage message) throws Exception {
+        deliver(message, message.msgId(), ON_MESSAGE, (endpoint, claims, transaction) -> {
+            // in the container's transaction, begun by beforeDelivery: the offset commits with the bean's work
+            if (claims.isEmpty() || claim(claims.get(), message, transaction)) {
+                ((MessageListener) endpoint).onMessage(message);
+            }
+            return BatchResult.consumed();
+        });
+    }
+
+    /** What a delivery does between {@code beforeDelivery} and {@code afterDelivery}. */
+    @FunctionalInterface
+    private interface BeanCall {
+        BatchResult call(MessageEndpoint endpoint, Optional<TransactionalOffsetStore> claims,
+                         DeliveryTransaction transaction) throws Throwable;
+    }
+
+    /**
+     * One endpoint call: createEndpoint (with the transaction's resource when the bean is transacted),
+     * beforeDelivery, {@code call}, afterDelivery, release. The container's transaction decides, not the exception:
+     * an application exception that lets the transaction commit acknowledges what was delivered, a setRollbackOnly
+     * without one does not.
+     *
+     * @param first the delivery's first message, named when it waits for an endpoint
+     * @param what the delivered messages, as logs name them
+     * @return what the bean consumed
+     */
+    private BatchResult deliver(ReceivedMessage first, String what, Method method, BeanCall call) throws Exception {
+        Optional<TransactionalOffsetStore> claims = claims();
         DeliveryTransaction transaction = transacted ? new DeliveryTransaction() : null;
-        MessageEndpoint endpoint = createEndpoint(message, transaction);
+        MessageEndpoint endpoint = createEndpoint(first, transaction);
         try {
-            endpoint.beforeDelivery(ON_MESSAGE);
+            endpoint.beforeDelivery(method);
+            BatchResult result = null;
             Throwable failure = null;
             try {
-                // in the container's transaction, begun by beforeDelivery: the offset commits with the bean's work
-                if (claims.isEmpty() || claim(claims.get(), message, transaction)) {
-                    ((MessageListener) endpoint).onMessage(message);
-                }
+                result = call.call(endpoint, claims, transaction);
             } catch (Throwable e) {
                 failure = e;
                 if (transaction != null && interruptedByClose(e)) {
@@ -135,32 +233,22 @@ final class EndpointDelivery implements MessageListener {
                     transaction.rollbackOnly("the stopping consumer interrupted the bean");
                 }
             }
-            try {
-                endpoint.afterDelivery();
-            } catch (Throwable e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failure = afterDelivery(endpoint, failure);
             if (transaction != null) {
-                // the container's transaction decides, not the exception: an application exception that lets the
-                // transaction commit acknowledges the message, a setRollbackOnly without one does not
                 switch (transaction.outcome()) {
                     case COMMITTED -> {
                         if (failure != null) {
                             Throwable thrown = failure;
-                            LOG.log(Level.DEBUG, () -> "FERRY-RA-0215 " + activation + ": the bean threw on "
-                                    + message.msgId() + " but its transaction committed; acknowledged", thrown);
+                            LOG.log(Level.DEBUG, () -> "FERRY-RA-0215 " + activation + ": the bean threw on " + what
+                                    + " but its transaction committed; acknowledged", thrown);
+                            return BatchResult.consumed();
                         }
-                        return;
+                        return result;
                     }
                     case ROLLED_BACK -> {
                         if (failure == null) {
                             failure = new IllegalStateException("FERRY-RA-0214 " + activation + ": the transaction"
-                                    + " of the delivery of " + message.msgId() + " rolled back; it will be delivered"
-                                    + " again");
+                                    + " of the delivery of " + what + " rolled back; it will be delivered again");
                         }
                     }
                     case NONE -> notEnlisted();
@@ -168,12 +256,73 @@ final class EndpointDelivery implements MessageListener {
             }
             if (failure != null) {
                 Throwable logged = failure;
-                LOG.log(Level.DEBUG, () -> "FERRY-RA-0211 " + activation + ": delivery of " + message.msgId()
+                LOG.log(Level.DEBUG, () -> "FERRY-RA-0211 " + activation + ": delivery of " + what
                         + " failed; it will be delivered again", logged);
                 throwUnchecked(failure);
             }
+            return result;
         } finally {
             endpoint.release();
+        }
+    }
+
+    /** The messages of {@code batch} at or after the offset the store committed for their queue. */
+    private List<ReceivedMessage> notConsumedBefore(TransactionalOffsetStore store, List<ReceivedMessage> batch) {
+        long next = store.read(batch.get(0).messageQueue(), ReadOffsetType.READ_FROM_STORE);
+        List<ReceivedMessage> fresh = batch.stream().filter(m -> m.queueOffset() >= next).toList();
+        if (fresh.size() < batch.size()) {
+            LOG.log(Level.DEBUG, () -> "FERRY-RA-0219 " + activation + ": " + (batch.size() - fresh.size())
+                    + " messages of " + batch.get(0).messageQueue() + " before offset " + next
+                    + " were consumed before; skipped");
+        }
+        return fresh;
+    }
+
+    /**
+     * Claims the batch's offsets through the last message the bean consumed ({@code result} {@code null}: it threw,
+     * all of them). A claim that fails, or finds another transaction consumed them, votes the transaction down.
+     */
+    private void claimThrough(TransactionalOffsetStore store, List<ReceivedMessage> fresh, BatchResult result,
+                              DeliveryTransaction transaction, Throwable thrown) {
+        int consumed = result == null ? fresh.size() : result.failedIndexIn(fresh);
+        if (consumed == 0) {
+            return;
+        }
+        ReceivedMessage last = fresh.get(consumed - 1);
+        boolean claimed;
+        try {
+            claimed = store.claim(last.messageQueue(), last.queueOffset());
+        } catch (RuntimeException e) {
+            transaction.rollbackOnly("its offsets could not be recorded");
+            if (thrown != null) {
+                e.addSuppressed(thrown);
+            }
+            throw e;
+        }
+        if (!claimed) {
+            transaction.rollbackOnly("another transaction consumed the batch first");
+            throw new IllegalStateException("FERRY-RA-0225 " + activation + ": " + last.messageQueue() + " up to "
+                    + last.queueOffset() + " was consumed by another transaction meanwhile; this one rolls back");
+        }
+    }
+
+    private static Throwable afterDelivery(MessageEndpoint endpoint, Throwable failure) {
+        try {
+            endpoint.afterDelivery();
+        } catch (Throwable e) {
+            if (failure == null) {
+                return e;
+            }
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+
+    private Optional<TransactionalOffsetStore> claims() {
+        try {
+            return offsetClaims.join();
+        } catch (CompletionException e) {
+            throw (RuntimeException) e.getCause(); // noClaims: the reason, as is
         }
     }
 
@@ -219,6 +368,10 @@ final class EndpointDelivery implements MessageListener {
 
     boolean transacted() {
         return transacted;
+    }
+
+    boolean batches() {
+        return batches;
     }
 
     /** The container ran a transacted delivery without enlisting its resource: the bean's outcome alone decides. */

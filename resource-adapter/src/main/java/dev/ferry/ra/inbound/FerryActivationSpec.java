@@ -1,10 +1,13 @@
 package dev.ferry.ra.inbound;
 
+import dev.ferry.api.BatchMessageListener;
 import dev.ferry.api.InvalidMessageException;
 import dev.ferry.api.Message;
 import dev.ferry.api.MessageListener;
 import dev.ferry.api.MessageModel;
 import dev.ferry.client.ConsumeFromWhere;
+import dev.ferry.client.RedeliveryPolicy;
+import dev.ferry.format.DelayLevels;
 import dev.ferry.format.NameRules;
 import dev.ferry.ra.Activatable;
 import dev.ferry.ra.AdapterRuntime;
@@ -20,6 +23,7 @@ import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.beans.IntrospectionException;
 import java.beans.PropertyDescriptor;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -49,10 +53,17 @@ import java.util.regex.Pattern;
  *       an ISO-8601 instant;</li>
  *   <li>{@code maxReconsumeTimes}: 16; {@code allocateStrategy}: {@code averagely}; {@code offsetStore}: the
  *       model's default; {@code offsetStoreDataSource}: the data source of {@code offsetStore=jdbc};
- *       {@code nameServer}: overrides the adapter's.</li>
+ *       {@code nameServer}: overrides the adapter's;</li>
+ *   <li>{@code maxBatchSize}: most messages of one queue per delivery to a {@link BatchMessageListener} bean (32
+ *       for those, 1 and only 1 for a {@link MessageListener} bean); {@code maxBatchWait}: how long a short batch
+ *       waits for more ({@code 0}, {@code 200ms}, {@code 1s}; default 0);</li>
+ *   <li>{@code pauseQueueAfterFailures}: failed deliveries in a row of one message after which its queue pauses (0,
+ *       the default: never; the message goes on to the dead-letter queue after {@code maxReconsumeTimes});</li>
+ *   <li>{@code redeliveryDelay} ({@code 5s}), {@code redeliveryMultiplier} (1), {@code maxRedeliveryDelay} (the
+ *       delay itself when the multiplier is 1, else 2h): the wait before each redelivery of a failed message.</li>
  * </ul>
  */
-@Activation(messageListeners = MessageListener.class)
+@Activation(messageListeners = {MessageListener.class, BatchMessageListener.class})
 public class FerryActivationSpec implements ActivationSpec, Activatable {
     private static final Pattern PLUGIN_NAME = Pattern.compile("^[A-Za-z0-9_.-]+$");
     private static final DateTimeFormatter ROCKETMQ_TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
@@ -77,6 +88,12 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
     private String secretKey;
     private String userName;
     private String password;
+    private Integer maxBatchSize;
+    private String maxBatchWait = "0";
+    private Integer pauseQueueAfterFailures = 0;
+    private String redeliveryDelay;
+    private Double redeliveryMultiplier;
+    private String maxRedeliveryDelay;
     private ResourceAdapter resourceAdapter;
 
     /**
@@ -192,12 +209,66 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
                 "must be host:port, several separated by ';'"));
         Optional<Credentials> credentials = credentials(problems);
         Optional<String> traceTopic = problems.traceTopic(enableMsgTrace, customizedTraceTopic);
+        problems.require(maxBatchSize == null || maxBatchSize >= 1 && maxBatchSize <= MAX_BATCH_SIZE, "maxBatchSize",
+                maxBatchSize, "must be between 1 and " + MAX_BATCH_SIZE);
+        Duration batchWait = duration(problems, "maxBatchWait", maxBatchWait).orElse(Duration.ZERO);
+        problems.require(batchWait.compareTo(MAX_BATCH_WAIT) <= 0, "maxBatchWait", maxBatchWait,
+                "must be at most " + MAX_BATCH_WAIT.toSeconds() + "s");
+        problems.require(pauseQueueAfterFailures != null && pauseQueueAfterFailures >= 0
+                && pauseQueueAfterFailures <= 10_000, "pauseQueueAfterFailures", pauseQueueAfterFailures,
+                "must be between 0 (never) and 10000");
+        Optional<RedeliveryPolicy> redelivery = redelivery(problems);
         if (!problems.isEmpty()) {
             throw invalid(problems);
         }
         int reconsume = maxReconsumeTimes == -1 ? 16 : maxReconsumeTimes;
         return new ActivationConfig(checkedTopic, group, type, expression, model, mode, maxConcurrency, from,
-                timestamp, reconsume, strategy, store, storeDataSource, names, credentials, traceTopic);
+                timestamp, reconsume, strategy, store, storeDataSource, names, credentials, traceTopic,
+                maxBatchSize == null ? 0 : maxBatchSize, batchWait, pauseQueueAfterFailures, redelivery);
+    }
+
+    /** The largest {@code maxBatchSize}: a batch is one endpoint call and, transacted, one transaction. */
+    static final int MAX_BATCH_SIZE = 1024;
+    /** The longest {@code maxBatchWait}. */
+    static final Duration MAX_BATCH_WAIT = Duration.ofSeconds(10);
+    /** The longest redelivery delay without a multiplier of 1: RocketMQ's highest delay level. */
+    static final Duration DEFAULT_MAX_REDELIVERY_DELAY = Duration.ofHours(2);
+
+    /** A duration such as {@code 0}, {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}; empty when unset. */
+    private static Optional<Duration> duration(PropertyProblems problems, String name, String value) {
+        String text = text(value);
+        if (text == null) {
+            return Optional.empty();
+        }
+        if (text.equals("0")) {
+            return Optional.of(Duration.ZERO);
+        }
+        return problems.parse(name, value, v -> DelayLevels.parseDuration(v, name),
+                "must be a number with a unit: 500ms, 5s, 2m, 1h");
+    }
+
+    /** The redelivery policy, when {@code redeliveryDelay} is set; its other two properties need it. */
+    private Optional<RedeliveryPolicy> redelivery(PropertyProblems problems) {
+        Optional<Duration> initial = duration(problems, "redeliveryDelay", redeliveryDelay);
+        Optional<Duration> max = duration(problems, "maxRedeliveryDelay", maxRedeliveryDelay);
+        if (initial.isEmpty()) {
+            problems.require(redeliveryMultiplier == null, "redeliveryMultiplier", redeliveryMultiplier,
+                    "needs redeliveryDelay");
+            problems.require(text(maxRedeliveryDelay) == null, "maxRedeliveryDelay", maxRedeliveryDelay,
+                    "needs redeliveryDelay");
+            return Optional.empty();
+        }
+        problems.require(!initial.get().isZero(), "redeliveryDelay", redeliveryDelay, "must be positive");
+        double multiplier = redeliveryMultiplier == null ? 1 : redeliveryMultiplier;
+        problems.require(multiplier >= 1 && multiplier <= 100, "redeliveryMultiplier", redeliveryMultiplier,
+                "must be between 1 and 100");
+        Duration largest = max.orElse(multiplier == 1 ? initial.get() : DEFAULT_MAX_REDELIVERY_DELAY);
+        problems.require(largest.compareTo(initial.get()) >= 0, "maxRedeliveryDelay", maxRedeliveryDelay,
+                "must not be shorter than redeliveryDelay (" + redeliveryDelay + ")");
+        if (!problems.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RedeliveryPolicy(initial.get(), multiplier, largest));
     }
 
     /**
@@ -453,6 +524,64 @@ public class FerryActivationSpec implements ActivationSpec, Activatable {
             confidential = true)
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public Integer getMaxBatchSize() {
+        return maxBatchSize;
+    }
+
+    @ConfigProperty(description = "Most messages of one queue per delivery to a BatchMessageListener bean (default"
+            + " 32; a MessageListener bean takes 1)")
+    public void setMaxBatchSize(Integer maxBatchSize) {
+        this.maxBatchSize = maxBatchSize;
+    }
+
+    public String getMaxBatchWait() {
+        return maxBatchWait;
+    }
+
+    @ConfigProperty(defaultValue = "0", description = "How long a short batch waits for more messages of its queue:"
+            + " 0, 200ms, 1s (at most 10s)")
+    public void setMaxBatchWait(String maxBatchWait) {
+        this.maxBatchWait = maxBatchWait;
+    }
+
+    public Integer getPauseQueueAfterFailures() {
+        return pauseQueueAfterFailures;
+    }
+
+    @ConfigProperty(defaultValue = "0", description = "Failed deliveries in a row of one message after which its "
+            + "queue pauses until an operator resumes it or skips the message (0: never)")
+    public void setPauseQueueAfterFailures(Integer pauseQueueAfterFailures) {
+        this.pauseQueueAfterFailures = pauseQueueAfterFailures;
+    }
+
+    public String getRedeliveryDelay() {
+        return redeliveryDelay;
+    }
+
+    @ConfigProperty(description = "The wait before the first redelivery of a failed message: 500ms, 5s, 1m "
+            + "(default: the broker's schedule)")
+    public void setRedeliveryDelay(String redeliveryDelay) {
+        this.redeliveryDelay = redeliveryDelay;
+    }
+
+    public Double getRedeliveryMultiplier() {
+        return redeliveryMultiplier;
+    }
+
+    @ConfigProperty(description = "How much each further redelivery wait grows (default 1)")
+    public void setRedeliveryMultiplier(Double redeliveryMultiplier) {
+        this.redeliveryMultiplier = redeliveryMultiplier;
+    }
+
+    public String getMaxRedeliveryDelay() {
+        return maxRedeliveryDelay;
+    }
+
+    @ConfigProperty(description = "The longest redelivery wait (default 2h with a multiplier)")
+    public void setMaxRedeliveryDelay(String maxRedeliveryDelay) {
+        this.maxRedeliveryDelay = maxRedeliveryDelay;
     }
 
     @Override

@@ -55,7 +55,7 @@ class ActivationSpecTest {
         spec.setOffsetStore("local-file");
         spec.setNameServer("10.0.0.1:9876;10.0.0.2:9876");
         spec.validate();
-        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system());
+        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system(), false);
         assertThat(consumer.group()).isEqualTo("order-mdb");
         assertThat(consumer.subscriptions()).singleElement().satisfies(s -> {
             assertThat(s.topic()).isEqualTo("Orders");
@@ -80,7 +80,7 @@ class ActivationSpecTest {
         spec.setOffsetStore("jdbc");
         spec.setOffsetStoreDataSource("jdbc/orders");
         spec.setConsumeMode("ORDERLY");
-        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system());
+        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system(), false);
         assertThat(consumer.offsetStore()).contains("jdbc");
         assertThat(consumer.offsetStoreConfig().string("dataSource")).contains("jdbc/orders");
 
@@ -100,7 +100,7 @@ class ActivationSpecTest {
         FerryActivationSpec spec = minimal();
         spec.setConsumeFromWhere("TIMESTAMP");
         Clock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
-        assertThat(spec.toConfig().consumerConfig(clock).consumeTimestamp())
+        assertThat(spec.toConfig().consumerConfig(clock, false).consumeTimestamp())
                 .isEqualTo(Instant.parse("2026-03-01T09:30:00Z"));
         spec.setConsumeTimestamp("20260301103000");
         assertThat(spec.toConfig().consumeTimestamp()).isPresent();
@@ -145,5 +145,77 @@ class ActivationSpecTest {
                 new FerryActivationSpec()::validate);
         assertThat(Arrays.stream(e.getInvalidPropertyDescriptors()).map(PropertyDescriptor::getName))
                 .containsExactly("topic", "consumerGroup");
+    }
+
+    @Test
+    void shouldTranslateBatchPoisonAndRedeliveryPropertiesForABatchBean() throws Exception {
+        FerryActivationSpec spec = minimal();
+        spec.setMaxBatchSize(50);
+        spec.setMaxBatchWait("200ms");
+        spec.setPauseQueueAfterFailures(3);
+        spec.setRedeliveryDelay("2s");
+        spec.setRedeliveryMultiplier(3.0);
+        spec.setMaxRedeliveryDelay("1m");
+        spec.validate();
+
+        PushConsumerConfig consumer = spec.toConfig().consumerConfig(Clock.system(), true);
+
+        assertThat(consumer.consumeBatchSize()).isEqualTo(50);
+        assertThat(consumer.pullBatchSize()).isEqualTo(50);
+        assertThat(consumer.consumeBatchWait()).isEqualTo(java.time.Duration.ofMillis(200));
+        assertThat(consumer.pauseQueueAfterFailures()).isEqualTo(3);
+        assertThat(consumer.redelivery()).contains(new dev.ferry.client.RedeliveryPolicy(java.time.Duration
+                .ofSeconds(2), 3.0, java.time.Duration.ofMinutes(1)));
+    }
+
+    @Test
+    void shouldGiveABatchBean32MessagesAndAMessageBeanOneUnlessToldOtherwise() throws Exception {
+        ActivationConfig config = minimal().toConfig();
+        assertThat(config.consumerConfig(Clock.system(), true).consumeBatchSize()).isEqualTo(32);
+        assertThat(config.consumerConfig(Clock.system(), false).consumeBatchSize()).isEqualTo(1);
+        assertThat(config.redelivery()).isEmpty();
+        assertThat(config.pauseQueueAfterFailures()).as("the default: retry to the dead-letter queue").isZero();
+
+        FerryActivationSpec spec = minimal();
+        spec.setMaxBatchSize(10);
+        ActivationConfig batched = spec.toConfig();
+        assertThatThrownBy(() -> batched.consumerConfig(Clock.system(), false))
+                .hasMessageContaining("maxBatchSize 10 is for beans that implement BatchMessageListener");
+    }
+
+    @Test
+    void shouldKeepARedeliveryDelayConstantWithoutAMultiplier() throws Exception {
+        FerryActivationSpec spec = minimal();
+        spec.setRedeliveryDelay("500ms");
+        assertThat(spec.toConfig().redelivery()).contains(new dev.ferry.client.RedeliveryPolicy(
+                java.time.Duration.ofMillis(500), 1, java.time.Duration.ofMillis(500)));
+        spec.setRedeliveryMultiplier(2.0);
+        assertThat(spec.toConfig().redelivery().orElseThrow().maxDelay()).isEqualTo(java.time.Duration.ofHours(2));
+    }
+
+    @Test
+    void shouldNameEachBadBatchPoisonOrRedeliveryProperty() {
+        FerryActivationSpec spec = minimal();
+        spec.setMaxBatchSize(5000);
+        spec.setMaxBatchWait("a while");
+        spec.setPauseQueueAfterFailures(-1);
+        spec.setRedeliveryMultiplier(2.0);
+        spec.setMaxRedeliveryDelay("1m");
+
+        InvalidPropertyException e = catchThrowableOfType(InvalidPropertyException.class, spec::validate);
+
+        assertThat(e.getMessage()).contains("maxBatchSize", "maxBatchWait", "pauseQueueAfterFailures",
+                "redeliveryMultiplier", "maxRedeliveryDelay", "needs redeliveryDelay");
+        assertThat(Arrays.stream(e.getInvalidPropertyDescriptors()).map(PropertyDescriptor::getName))
+                .contains("maxBatchSize", "maxBatchWait", "pauseQueueAfterFailures", "redeliveryMultiplier",
+                        "maxRedeliveryDelay");
+
+        FerryActivationSpec shorter = minimal();
+        shorter.setRedeliveryDelay("1m");
+        shorter.setMaxRedeliveryDelay("10s");
+        shorter.setMaxBatchWait("11s");
+        InvalidPropertyException e2 = catchThrowableOfType(InvalidPropertyException.class, shorter::validate);
+        assertThat(e2.getMessage()).contains("maxRedeliveryDelay", "must not be shorter than redeliveryDelay",
+                "maxBatchWait", "at most 10s");
     }
 }

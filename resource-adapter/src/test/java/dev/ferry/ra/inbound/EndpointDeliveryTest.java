@@ -37,7 +37,7 @@ class EndpointDeliveryTest {
     @Test
     void shouldFailADeliveryStillWaitingForItsOffsetStoreWhenTheActivationCloses() throws Exception {
         RecordingEndpointFactory beans = RecordingEndpointFactory.accepting().transacted();
-        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]", Clock.system());
+        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]", false, Clock.system());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = waitingDelivery(delivery, failure);
 
@@ -52,7 +52,7 @@ class EndpointDeliveryTest {
     @Test
     void shouldFailADeliveryOfARefusedActivationInsteadOfRunningItWithoutClaims() throws Exception {
         RecordingEndpointFactory beans = RecordingEndpointFactory.accepting().transacted();
-        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]", Clock.system());
+        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[once]", false, Clock.system());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = waitingDelivery(delivery, failure);
 
@@ -67,7 +67,7 @@ class EndpointDeliveryTest {
     @Test
     void shouldDeliverOnceTheOffsetStoreIsKnown() throws Exception {
         RecordingEndpointFactory beans = RecordingEndpointFactory.accepting();
-        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[plain]", Clock.system());
+        EndpointDelivery delivery = new EndpointDelivery(beans, "activation[plain]", false, Clock.system());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = waitingDelivery(delivery, failure);
 
