@@ -12,7 +12,7 @@ import java.time.Instant;
  * @param msgId the message that kept failing
  * @param queueOffset its offset in the queue
  * @param failures its failed deliveries in a row
- * @param lastFailure the last failure, as {@code Throwable.toString()} says it
+ * @param lastFailure the last failure and its causes, as {@code Throwable.toString()} says each
  * @param pausedAt when the queue was paused
  */
 public record PausedQueue(MessageQueue queue, String msgId, long queueOffset, int failures, String lastFailure,

@@ -35,20 +35,38 @@ final class QueuePauses {
     }
 
     void pause(ProcessQueue queue, ReceivedMessage message, int failures, Throwable failure) {
+        String lastFailure = describe(failure);
         PausedQueue view = new PausedQueue(queue.queue(), message.msgId(), message.queueOffset(), failures,
-                String.valueOf(failure), clock.instant());
+                lastFailure, clock.instant());
         queue.pause(true);
         paused.put(queue, new Pause(view, message));
         LOG.log(Level.WARNING, "consumer group {0} paused queue {1}: message {2} at offset {3} failed {4} times in a"
                 + " row, last with {5}; the queue waits until it is resumed or the message skipped", group,
                 queue.queue(), message.msgId(), String.valueOf(message.queueOffset()), String.valueOf(failures),
-                String.valueOf(failure));
+                lastFailure);
         try {
             events.queuePaused(view, failure);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "the consumer's owner failed on the pause of " + queue.queue(), e);
         }
     }
+
+    /**
+     * A failure and its causes, outermost first: a container may wrap the bean's exception, and the cause is what
+     * an operator needs.
+     */
+    static String describe(Throwable failure) {
+        StringBuilder text = new StringBuilder(String.valueOf(failure));
+        Throwable cause = failure == null ? null : failure.getCause();
+        for (int depth = 0; cause != null && cause != failure && depth < MAX_CAUSES; depth++) {
+            text.append("; caused by ").append(cause);
+            cause = cause.getCause();
+        }
+        return text.toString();
+    }
+
+    /** How many causes {@link #describe} names: enough for a container's wrapping, bounded for a log line. */
+    private static final int MAX_CAUSES = 4;
 
     /** Ends the pause of {@code queue}, if it has one. */
     Optional<Pause> take(ProcessQueue queue) {

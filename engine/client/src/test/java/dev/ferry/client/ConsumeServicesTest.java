@@ -497,6 +497,15 @@ class ConsumeServicesTest {
     }
 
     @Test
+    void shouldNameTheCauseAContainerWrappedAroundTheBeansFailure() {
+        Exception wrapped = new RuntimeException("system exception",
+                new IllegalStateException("no such customer 42"));
+
+        assertThat(QueuePauses.describe(wrapped)).isEqualTo("java.lang.RuntimeException: system exception; caused by "
+                + "java.lang.IllegalStateException: no such customer 42");
+    }
+
+    @Test
     void shouldPauseBeforeTheDeadLetterQueueWhenBothLimitsAreReached() {
         service = orderly(pausing(true, 2, 1), this::listen, q -> true, Clock.system());
         ProcessQueue poisoned = new ProcessQueue(QUEUE, 0, new ManualClock());

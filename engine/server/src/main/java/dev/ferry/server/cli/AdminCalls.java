@@ -199,10 +199,15 @@ final class AdminCalls implements AutoCloseable {
 
     /** The master address of each broker group the topic's route names. */
     List<String> topicMasters(String topic) {
-        List<String> masters = new ArrayList<>();
+        return new ArrayList<>(topicMasterAddresses(topic).values());
+    }
+
+    /** The master address of each broker group the topic's route names, by broker name. */
+    Map<String, String> topicMasterAddresses(String topic) {
+        Map<String, String> masters = new TreeMap<>();
         for (BrokerData broker : route(topic).brokerDatas()) {
             if (broker.masterAddress() != null) {
-                masters.add(broker.masterAddress());
+                masters.put(broker.brokerName(), broker.masterAddress());
             }
         }
         return masters;

@@ -11,7 +11,10 @@ import dev.ferry.remoting.protocol.header.GetConsumeStatsRequestHeader;
 import dev.ferry.remoting.protocol.header.ResetOffsetRequestHeader;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import picocli.CommandLine;
@@ -57,31 +60,83 @@ final class OffsetCommands {
     }
 
     @Command(name = "reset", description = "Moves a group's offsets on a topic to the first message stored at or "
-            + "after a time (mqadmin's resetOffsetByTime); online consumers are told, offline groups reset in the "
-            + "broker.")
+            + "after a time (mqadmin's resetOffsetByTime), or given queues to given offsets; online consumers are "
+            + "told and re-read from there, offline groups reset in the broker.")
     int reset(@Parameters(paramLabel = "GROUP") String group,
               @Parameters(paramLabel = "TOPIC") String topic,
-              @Option(names = "--to", required = true,
+              @Option(names = "--to",
                       description = "ISO-8601 instant (2026-12-01T10:00:00Z), epoch milliseconds, or 'now'.")
               String to,
+              @Option(names = "--offset", paramLabel = "BROKER:QUEUE=OFFSET",
+                      description = "A queue's new offset (repeatable), instead of --to.")
+              List<String> queueOffsets,
               @Option(names = "--no-force", description = "Only move offsets back, never forward.")
               boolean noForce) {
-        long timestamp = timestamp(to);
+        boolean byQueue = queueOffsets != null && !queueOffsets.isEmpty();
+        if ((to == null) == !byQueue) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either --to or --offset");
+        }
+        List<ResetOffsetRequestHeader> requests = new ArrayList<>();
+        Map<ResetOffsetRequestHeader, String> brokers = new HashMap<>();
+        if (byQueue) {
+            for (String queueOffset : queueOffsets) {
+                QueueOffset target = queueOffset(queueOffset);
+                ResetOffsetRequestHeader header = new ResetOffsetRequestHeader(topic, group, target.queueId(),
+                        target.offset(), 0, !noForce);
+                requests.add(header);
+                brokers.put(header, target.brokerName());
+            }
+        }
+        long timestamp = byQueue ? 0 : timestamp(to);
         return admin.run(spec.subcommands().get("reset").getCommandSpec(), (calls, out) -> {
             Map<MessageQueueBody, Long> all = new TreeMap<>(QUEUE_ORDER);
-            for (String broker : calls.topicMasters(topic)) {
-                RemotingCommand answer = calls.call(broker, RemotingCommand.request(
-                        RequestCode.INVOKE_BROKER_TO_RESET_OFFSET,
-                        new ResetOffsetRequestHeader(topic, group, -1, -1L, timestamp, !noForce)).build());
+            Map<String, String> masters = calls.topicMasterAddresses(topic);
+            if (!byQueue) {
+                masters.values().forEach(address -> requests.add(new ResetOffsetRequestHeader(topic, group, -1, -1L,
+                        timestamp, !noForce)));
+            }
+            List<String> addresses = new ArrayList<>(masters.values());
+            for (int i = 0; i < requests.size(); i++) {
+                ResetOffsetRequestHeader header = requests.get(i);
+                String address = byQueue ? masters.get(brokers.get(header)) : addresses.get(i);
+                if (address == null) {
+                    throw new IllegalArgumentException("no broker " + brokers.get(header) + " in the route of "
+                            + topic + " (brokers: " + String.join(", ", masters.keySet()) + ")");
+                }
+                RemotingCommand answer = calls.call(address, RemotingCommand.request(
+                        RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header).build());
                 if (answer.body() != null && answer.body().length > 0) {
                     all.putAll(calls.body(answer, ResetOffsetBody.class).offsetTable());
                 }
             }
-            out.printf("reset group %s on %s to %s%n", group, topic, Instant.ofEpochMilli(timestamp));
+            out.printf("reset group %s on %s %s%n", group, topic, byQueue ? "to the offsets given"
+                    : "to " + Instant.ofEpochMilli(timestamp));
             out.printf("%-16s %5s %14s%n", "BROKER", "QUEUE", "OFFSET");
             all.forEach((queue, offset) -> out.printf("%-16s %5d %14d%n", queue.brokerName(), queue.queueId(),
                     offset));
         });
+    }
+
+    /** A queue and its new offset, as {@code --offset} gives them. */
+    private record QueueOffset(String brokerName, int queueId, long offset) {
+    }
+
+    private QueueOffset queueOffset(String text) {
+        int colon = text.lastIndexOf(':');
+        int equals = text.lastIndexOf('=');
+        try {
+            if (colon > 0 && equals > colon + 1) {
+                int queueId = Integer.parseInt(text.substring(colon + 1, equals).trim());
+                long offset = Long.parseLong(text.substring(equals + 1).trim());
+                if (queueId >= 0 && offset >= 0) {
+                    return new QueueOffset(text.substring(0, colon).trim(), queueId, offset);
+                }
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new CommandLine.ParameterException(spec.commandLine(), "--offset " + text
+                + ": expected BROKER:QUEUE=OFFSET such as broker-a:0=120");
     }
 
     private long timestamp(String to) {

@@ -187,6 +187,40 @@ class SecuredAdminCommandTest {
     }
 
     @Test
+    void shouldMoveGivenQueuesOfAGroupToGivenOffsets() {
+        String brokerName = first.getMessageQueue().getBrokerName();
+        int queueId = first.getMessageQueue().getQueueId();
+        String before = committedOffset(brokerName, queueId);
+
+        String reset = succeeded(signed("offset", "reset", GROUP, TOPIC, "--offset", brokerName + ":" + queueId
+                + "=1"));
+
+        try {
+            assertThat(reset).contains("reset group " + GROUP + " on " + TOPIC + " to the offsets given")
+                    .containsPattern(brokerName + "\\s+" + queueId + "\\s+1\\n");
+            assertThat(committedOffset(brokerName, queueId)).isEqualTo("1");
+        } finally {
+            // the other tests see the group as it was
+            succeeded(signed("offset", "reset", GROUP, TOPIC, "--offset", brokerName + ":" + queueId + "=" + before));
+        }
+        Run neither = signed("offset", "reset", GROUP, TOPIC);
+        assertThat(neither.exit()).isEqualTo(2);
+        assertThat(neither.err()).contains("give either --to or --offset");
+        Run bad = signed("offset", "reset", GROUP, TOPIC, "--offset", "broker-a=3");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("expected BROKER:QUEUE=OFFSET");
+    }
+
+    /** The group's committed offset of one queue, as {@code offset progress} prints it. */
+    private String committedOffset(String brokerName, int queueId) {
+        String progress = succeeded(signed("offset", "progress", GROUP, "--topic", TOPIC));
+        String row = progress.lines().filter(line -> line.startsWith(TOPIC + " ")
+                && line.split("\\s+")[1].equals(brokerName) && line.split("\\s+")[2].equals(Integer.toString(queueId)))
+                .findFirst().orElseThrow(() -> new AssertionError("no row of queue " + queueId + " in " + progress));
+        return row.split("\\s+")[4];
+    }
+
+    @Test
     void shouldManageUsersAndTheirAccessPolicies() {
         Map<String, String> environment = Map.of("FERRY_ADMIN_SECRET_KEY", ADMIN_PASSWORD,
                 "FERRY_ADMIN_USER_PASSWORD", "alice-pass");
