@@ -240,7 +240,7 @@ class BeanOperationsTest {
     private void poisonPausesOneQueue(String mode, boolean skip) throws Exception {
         String topic = TestAdapters.unique("Poison");
         String group = TestAdapters.unique("CG");
-        createTopic(topic, QUEUES);
+        // the topic is created by the first send, after the bean started
         List<String> healed = new CopyOnWriteArrayList<>();
         RecordingEndpointFactory beans = new RecordingEndpointFactory(message -> {
             if (body(message).equals("poison") && !healed.contains("poison")) {
