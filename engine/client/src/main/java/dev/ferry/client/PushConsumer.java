@@ -1,6 +1,5 @@
 package dev.ferry.client;
 
-
 import dev.ferry.api.MessageModel;
 import dev.ferry.api.MessageQueue;
 import dev.ferry.api.ReceivedMessage;
@@ -58,6 +57,11 @@ public final class PushConsumer implements AutoCloseable {
 
     /** The queues paused on a poison message. */
     private final QueuePauses pauses;
+    /**
+     * Held while queues are divided or their locks renewed: {@link #close()} waits for it, so that no lock a
+     * running rebalance takes lands after close released the locks (the broker would keep it for a minute).
+     */
+    private final Object rebalancing = new Object();
 
     PushConsumer(FerryClient client, PushConsumerConfig config, BatchDelivery listener, ConsumerEvents events) {
         this.client = client;
@@ -271,11 +275,6 @@ public final class PushConsumer implements AutoCloseable {
         }
     }
 
-    /**
-     * Held while queues are divided or their locks renewed: {@link #close()} waits for it, so that no lock a
-     * running rebalance takes lands after close released the locks (the broker would keep it for a minute).
-     */
-    private final Object rebalancing = new Object();
 
     private void rebalanceSoon() {
         if (!closed) {

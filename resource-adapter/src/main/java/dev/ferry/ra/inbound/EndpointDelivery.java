@@ -21,11 +21,12 @@ import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 
 /**
- * The push consumer's listener for one activation: delivers each message to a fresh {@link MessageEndpoint}
- * ({@code createEndpoint}, {@code beforeDelivery}, {@code onMessage}, {@code afterDelivery}, and {@code release}
- * in {@code finally}). A normal return acknowledges the message; an exception from any step (an unavailable
- * endpoint, a failing bean, a failing {@code afterDelivery}) is rethrown, which makes the consumer deliver the
- * message again later.
+ * The push consumer's listener for one activation: delivers each message, or for a bean that implements
+ * {@link BatchMessageListener} each batch, to a fresh {@link MessageEndpoint} ({@code createEndpoint},
+ * {@code beforeDelivery}, {@code onMessage} or {@code onMessages}, {@code afterDelivery}, and {@code release} in
+ * {@code finally}). A normal return acknowledges the message (what the batch bean says it consumed); an exception
+ * from any step (an unavailable endpoint, a failing bean, a failing {@code afterDelivery}) is rethrown, which makes
+ * the consumer deliver the message again later.
  *
  * <p>When the container delivers in a transaction ({@code isDeliveryTransacted}, a bean with REQUIRED), each delivery
  * passes a {@link DeliveryTransaction} to {@code createEndpoint}, which the container enlists: the message is
@@ -370,9 +371,6 @@ final class EndpointDelivery implements MessageListener, BatchMessageListener {
         return transacted;
     }
 
-    boolean batches() {
-        return batches;
-    }
 
     /** The container ran a transacted delivery without enlisting its resource: the bean's outcome alone decides. */
     private void notEnlisted() {
