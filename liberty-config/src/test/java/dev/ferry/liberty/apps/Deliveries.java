@@ -19,6 +19,16 @@ public class Deliveries {
         deliveries.add(Delivery.of(bean, message, overlapped));
     }
 
+    private int batches;
+
+    /** Records one call of a batch bean: every message of it, with the batch's number and transaction. */
+    public synchronized void batch(String bean, List<ReceivedMessage> batch, String transaction) {
+        int number = ++batches;
+        for (ReceivedMessage message : batch) {
+            deliveries.add(Delivery.of(bean, message, false, number, transaction));
+        }
+    }
+
     public synchronized void end(String bean, ReceivedMessage message) {
         running.remove(bean + "/" + message.queueId());
     }

@@ -31,4 +31,9 @@ public final class ManagementView {
                 .filter(bean -> bean.get("name").asText().startsWith("dev.ferry:type=EmbeddedEngine"))
                 .map(bean -> bean.get("attributes")).findFirst();
     }
+
+    @Override
+    public String toString() {
+        return beans.toString();
+    }
 }

@@ -1,9 +1,8 @@
 package dev.ferry.liberty.support;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,23 +54,10 @@ public final class ServerJvm {
     }
 
     private String jcmd(String... command) {
-        Process process;
         String jcmd = ProcessHandle.current().info().command().map(java -> java.replaceFirst("java$", "jcmd"))
                 .orElse("jcmd");
-        List<String> line = new java.util.ArrayList<>(List.of(jcmd, Long.toString(pid)));
+        List<String> line = new ArrayList<>(List.of(jcmd, Long.toString(pid)));
         line.addAll(List.of(command));
-        try {
-            process = new ProcessBuilder(line).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", line) + " failed: " + output);
-            }
-            return output;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return ServerCommand.output(line, Map.of());
     }
 }

@@ -1,9 +1,18 @@
 package dev.ferry.liberty.support;
 
+import dev.ferry.liberty.apps.BackoffMdb;
+import dev.ferry.liberty.apps.BatchMdb;
 import dev.ferry.liberty.apps.Deliveries;
 import dev.ferry.liberty.apps.Delivery;
+import dev.ferry.liberty.apps.Healing;
+import dev.ferry.liberty.apps.OpsResource;
+import dev.ferry.liberty.apps.PauseMdb;
+import dev.ferry.liberty.apps.PoisonBean;
+import dev.ferry.liberty.apps.PoisonConcurrentMdb;
+import dev.ferry.liberty.apps.PoisonOrderlyMdb;
 import dev.ferry.liberty.apps.ProbeApplication;
 import dev.ferry.liberty.apps.ProbeResource;
+import dev.ferry.liberty.apps.ReplayMdb;
 import java.io.File;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -25,6 +34,12 @@ public final class TestApps {
         }
         return ShrinkWrap.create(WebArchive.class, name + ".war")
                 .merge(ShrinkWrap.createFromZipFile(WebArchive.class, ORDER_APP));
+    }
+
+    /** ops-app: the beans of {@link BeanOperations}, with the probe and the operator's resource. */
+    public static WebArchive opsApp() {
+        return probeApp(BeanOperations.APP, OpsResource.class, Healing.class, BatchMdb.class, PoisonBean.class,
+                PoisonOrderlyMdb.class, PoisonConcurrentMdb.class, BackoffMdb.class, ReplayMdb.class, PauseMdb.class);
     }
 
     /** A test application: the probe resource and its store, plus {@code classes}. Never Ferry's own classes. */
