@@ -26,6 +26,19 @@ public final class OnceAllowance {
     /** Waits for a permit inside the caller's transaction; the permit comes back if the transaction rolls back. */
     static void take(TransactionSynchronizationRegistry transaction) throws InterruptedException {
         PERMITS.acquire();
+        returnedUnlessCommitted(transaction);
+    }
+
+    /** Takes a permit if one is free now, as {@link #take} does; {@code false} when none is. */
+    static boolean tryTake(TransactionSynchronizationRegistry transaction) {
+        if (!PERMITS.tryAcquire()) {
+            return false;
+        }
+        returnedUnlessCommitted(transaction);
+        return true;
+    }
+
+    private static void returnedUnlessCommitted(TransactionSynchronizationRegistry transaction) {
         transaction.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {

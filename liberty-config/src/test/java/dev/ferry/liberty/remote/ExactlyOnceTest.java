@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ferry.api.Message;
 import dev.ferry.client.cluster.TestCluster;
 import dev.ferry.liberty.apps.OnceAllowance;
+import dev.ferry.liberty.apps.OnceBatchMdb;
 import dev.ferry.liberty.apps.OnceMdb;
 import dev.ferry.liberty.apps.TxResource;
 import dev.ferry.liberty.apps.TxService;
@@ -62,6 +63,22 @@ class ExactlyOnceTest {
         return TestApps.probeApp(name, OnceMdb.class, OnceAllowance.class, TxService.class, TxResource.class);
     }
 
+    private static WebArchive onceBatchApp(String name) {
+        return TestApps.probeApp(name, OnceBatchMdb.class, OnceAllowance.class, TxService.class, TxResource.class);
+    }
+
+    @Deployment(name = "once-batch-a", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive onceBatchA() {
+        return onceBatchApp("once-batch-a");
+    }
+
+    @Deployment(name = "once-batch-b", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive onceBatchB() {
+        return onceBatchApp("once-batch-b");
+    }
+
     // once-a stays deployed through the kills: a restarted server starts it again from its configuration
     @Deployment(name = "once-a", managed = false, testable = false)
     @TargetsContainer(CONTAINER)
@@ -83,13 +100,27 @@ class ExactlyOnceTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES) // four server starts
     void shouldProcessEveryMessageExactlyOnceThroughARebalanceAndThreeKills(@TempDir Path dir) throws Exception {
+        processEachMessageOnceThroughARebalanceAndThreeKills(dir, OnceMdb.TOPIC, "once-a", "once-b");
+    }
+
+    /** The same with a batch bean: each batch one transaction, its rows and offsets committed together. */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void shouldProcessEveryMessageExactlyOnceInBatchesThroughARebalanceAndThreeKills(@TempDir Path dir)
+            throws Exception {
+        processEachMessageOnceThroughARebalanceAndThreeKills(dir, OnceBatchMdb.TOPIC, "once-batch-a",
+                "once-batch-b");
+    }
+
+    private void processEachMessageOnceThroughARebalanceAndThreeKills(Path dir, String topic, String first,
+                                                                      String second) throws Exception {
         String run = "once-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         try (TestCluster cluster = TestCluster.ferry(dir, 1)) {
             // once the broker has registered: a topic created before that is created nowhere
-            await().atMost(WAIT).ignoreExceptions().until(() -> cluster.createTopic(OnceMdb.TOPIC, 4) == 1);
+            await().atMost(WAIT).ignoreExceptions().until(() -> cluster.createTopic(topic, 4) == 1);
             try (Engine engine = new Engine(cluster.nameServerAddress(), dir)) {
                 for (int i = 0; i < MESSAGES; i++) {
-                    engine.producer().send(Message.builder(OnceMdb.TOPIC)
+                    engine.producer().send(Message.builder(topic)
                             .body((run + i).getBytes(StandardCharsets.UTF_8)).build());
                 }
             }
@@ -100,36 +131,36 @@ class ExactlyOnceTest {
             // two consumers of the group, each allowed 60 messages; then one leaves, and the other takes its
             // queues over (one of them possibly with a claimed, undecided message of the one that left)
             controller.start(CONTAINER);
-            deployer.deploy("once-a");
-            deployer.deploy("once-b");
-            allow("once-a", 60);
-            allow("once-b", 60);
-            awaitExactly(run, 120);
-            deployer.undeploy("once-b");
-            allow("once-a", 80);
-            awaitExactly(run, 200);
+            deployer.deploy(first);
+            deployer.deploy(second);
+            allow(first, 60);
+            allow(second, 60);
+            awaitExactly(first, run, 120);
+            deployer.undeploy(second);
+            allow(first, 80);
+            awaitExactly(first, run, 200);
             kill();
             // three restarts: each starts from the rows committed before its kill, with nothing lost or doubled
             int rows = 200;
             for (int allowed : List.of(100, 100)) {
                 controller.start(CONTAINER);
-                assertThat(answeredRows(run)).as("rows after a restart").isEqualTo(rows);
-                allow("once-a", allowed);
+                assertThat(answeredRows(first, run)).as("rows after a restart").isEqualTo(rows);
+                allow(first, allowed);
                 rows += allowed;
-                awaitExactly(run, rows);
+                awaitExactly(first, run, rows);
                 kill();
             }
             controller.start(CONTAINER);
-            assertThat(answeredRows(run)).as("rows after the last restart").isEqualTo(rows);
-            allow("once-a", MESSAGES - rows);
-            awaitExactly(run, MESSAGES);
+            assertThat(answeredRows(first, run)).as("rows after the last restart").isEqualTo(rows);
+            allow(first, MESSAGES - rows);
+            awaitExactly(first, run, MESSAGES);
             Map<String, Integer> perMessage = new HashMap<>();
-            rows(run).forEach(id -> perMessage.merge(id, 1, Integer::sum));
+            rows(first, run).forEach(id -> perMessage.merge(id, 1, Integer::sum));
             assertThat(perMessage).as("one row per message").hasSize(MESSAGES)
                     .allSatisfy((id, count) -> assertThat(count).as(id).isEqualTo(1));
         } finally {
             // the killed servers never undeployed it: it would start again with the next tests' servers
-            undeployQuietly("once-a");
+            undeployQuietly(first);
             stopQuietly();
         }
     }
@@ -139,20 +170,20 @@ class ExactlyOnceTest {
     }
 
     /** The number of rows of this run, once the restarted server's once-a answers. */
-    private static int answeredRows(String run) {
-        return await().atMost(WAIT).ignoreExceptions().until(() -> rows(run).size(), count -> true);
+    private static int answeredRows(String app, String run) {
+        return await().atMost(WAIT).ignoreExceptions().until(() -> rows(app, run).size(), count -> true);
     }
 
     /**
      * Waits until this run has {@code expected} rows, each message once: the beans may not commit more than they were
      * allowed, so more rows, or fewer distinct ones, mean a message was processed twice.
      */
-    private static void awaitExactly(String run, int expected) {
+    private static void awaitExactly(String app, String run, int expected) {
         List<String> seen = new ArrayList<>();
         try {
             await().atMost(WAIT).ignoreExceptions().until(() -> {
                 seen.clear();
-                seen.addAll(rows(run));
+                seen.addAll(rows(app, run));
                 return seen.size() >= expected;
             });
         } catch (RuntimeException e) {
@@ -168,10 +199,10 @@ class ExactlyOnceTest {
         assertThat(seen).as("rows of the run").hasSize(expected).doesNotHaveDuplicates();
     }
 
-    /** The rows of this run, duplicates included, read through once-a. */
-    private static List<String> rows(String run) {
+    /** The rows of this run, duplicates included, read through {@code app}. */
+    private static List<String> rows(String app, String run) {
         List<String> ids = new ArrayList<>();
-        for (JsonNode id : HTTP.getJson("/once-a/tx/ids/DELIVERIES?prefix=" + run)) {
+        for (JsonNode id : HTTP.getJson("/" + app + "/tx/ids/DELIVERIES?prefix=" + run)) {
             ids.add(id.asText());
         }
         return ids;
