@@ -1,6 +1,7 @@
 package dev.ferry.liberty.bench;
 
 import dev.ferry.liberty.apps.ProbeApplication;
+import dev.ferry.liberty.bench.apps.FerryBatchBenchMdb;
 import dev.ferry.liberty.bench.apps.FerryBenchMdb;
 import dev.ferry.liberty.bench.apps.JmsBenchMdb;
 import dev.ferry.liberty.bench.apps.JmsLoadResource;
@@ -66,6 +67,18 @@ class MdbThroughputBenchmark {
         return ferryApp("bench-ferry");
     }
 
+    @Deployment(name = "bench-ferry-batch-warmup", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive ferryBatchWarmup() {
+        return ferryBatchApp("bench-ferry-batch-warmup");
+    }
+
+    @Deployment(name = "bench-ferry-batch", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive ferryBatch() {
+        return ferryBatchApp("bench-ferry-batch");
+    }
+
     @Deployment(name = "bench-jms", managed = false, testable = false)
     @TargetsContainer(CONTAINER)
     static WebArchive jms() {
@@ -87,6 +100,12 @@ class MdbThroughputBenchmark {
                         Throughput.Figures.class, FerryBenchMdb.class);
     }
 
+    private static WebArchive ferryBatchApp(String name) {
+        return ShrinkWrap.create(WebArchive.class, name + ".war")
+                .addClasses(ProbeApplication.class, ThroughputResource.class, Throughput.class,
+                        Throughput.Figures.class, FerryBatchBenchMdb.class);
+    }
+
     @Test
     @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void measureMdbThroughputOfFerryAgainstLibertysMessagingEngine() throws IOException {
@@ -97,13 +116,17 @@ class MdbThroughputBenchmark {
         BenchRounds rounds = new BenchRounds(deployer, HTTP);
         try (Engine engine = new Engine("127.0.0.1:20176", directory)) {
             rounds.ferry(engine, "bench-ferry-warmup", MESSAGES / 4);
+            rounds.ferry(engine, "bench-ferry-batch-warmup", MESSAGES / 4);
             rounds.jms("bench-jms", MESSAGES / 4, true);
             double ferry = rounds.ferry(engine, "bench-ferry", MESSAGES);
+            double ferryBatch = rounds.ferry(engine, "bench-ferry-batch", MESSAGES);
             double jmsPersistent = rounds.jms("bench-jms", MESSAGES, true);
             double jmsNonPersistent = rounds.jms("bench-jms", MESSAGES, false);
             rows.add(String.format(Locale.ROOT, "messages per round: %,d of 1 KiB; maxConcurrency 16; empty beans",
                     MESSAGES));
             rows.add(String.format(Locale.ROOT, "Ferry adapter (embedded engine):        %,10.0f msg/s", ferry));
+            rows.add(String.format(Locale.ROOT, "Ferry adapter, batch bean (32 a call):  %,10.0f msg/s   "
+                    + "batch/single %.2f", ferryBatch, ferryBatch / ferry));
             rows.add(String.format(Locale.ROOT, "Liberty JMS, persistent messages:       %,10.0f msg/s   Ferry/JMS %.2f",
                     jmsPersistent, ferry / jmsPersistent));
             rows.add(String.format(Locale.ROOT, "Liberty JMS, non-persistent messages:   %,10.0f msg/s   Ferry/JMS %.2f",

@@ -11,9 +11,14 @@ public class Throughput {
     private volatile long lastNanos;
 
     public void delivered() {
+        delivered(1);
+    }
+
+    /** {@code messages} deliveries at once: a batch bean's call. */
+    public void delivered(int messages) {
         long now = System.nanoTime();
         firstNanos.compareAndSet(0, now);
-        count.incrementAndGet();
+        count.addAndGet(messages);
         lastNanos = now;
     }
 
