@@ -1,5 +1,6 @@
 package dev.ferry.liberty.apps;
 
+import dev.ferry.api.MessageListener;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
@@ -12,7 +13,8 @@ import jakarta.ejb.MessageDriven;
         @ActivationConfigProperty(propertyName = "redeliveryDelay", propertyValue = "200ms"),
         @ActivationConfigProperty(propertyName = "consumeFromWhere", propertyValue = "FIRST_OFFSET")
 })
-public class PoisonConcurrentMdb extends PoisonBean {
+// Payara takes a bean's messaging type from the interfaces its own class names, not its superclass's: named here.
+public class PoisonConcurrentMdb extends PoisonBean implements MessageListener {
     public static final String TOPIC = "ops-poison-concurrent";
     public static final String GROUP = "ops-poison-concurrent";
 }

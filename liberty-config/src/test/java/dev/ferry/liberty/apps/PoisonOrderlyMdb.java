@@ -1,5 +1,6 @@
 package dev.ferry.liberty.apps;
 
+import dev.ferry.api.MessageListener;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 
@@ -12,7 +13,8 @@ import jakarta.ejb.MessageDriven;
         @ActivationConfigProperty(propertyName = "redeliveryDelay", propertyValue = "200ms"),
         @ActivationConfigProperty(propertyName = "consumeFromWhere", propertyValue = "FIRST_OFFSET")
 })
-public class PoisonOrderlyMdb extends PoisonBean {
+// Payara takes a bean's messaging type from the interfaces its own class names, not its superclass's: named here.
+public class PoisonOrderlyMdb extends PoisonBean implements MessageListener {
     public static final String TOPIC = "ops-poison-orderly";
     public static final String GROUP = "ops-poison-orderly";
 }
