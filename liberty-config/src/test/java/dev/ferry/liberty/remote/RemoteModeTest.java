@@ -8,6 +8,8 @@ import dev.ferry.client.cluster.TestCluster;
 import dev.ferry.client.peer.ApachePeer;
 import dev.ferry.client.peer.FerryServerCluster;
 import dev.ferry.liberty.apps.RegexMdb;
+import dev.ferry.liberty.support.BeanOperations;
+import dev.ferry.liberty.support.Engine;
 import dev.ferry.liberty.support.FilterRoundTrip;
 import dev.ferry.liberty.support.Http;
 import dev.ferry.liberty.support.OrderRoundTrip;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The adapter in remote mode: order-app's round trip through a ferry-server and through an Apache RocketMQ
  * 5.3.3 broker, each started by the test before Liberty, which learns its address from a config override; and through
- * clusters of several brokers (three of Ferry's, two of Apache's), whose every broker the bean consumes from.
+ * clusters of several brokers (three of Ferry's, two of Apache's), whose every broker the bean consumes from; and a
+ * bean's group replayed on Apache's broker.
  */
 @ExtendWith(ArquillianExtension.class)
 class RemoteModeTest {
@@ -67,6 +70,12 @@ class RemoteModeTest {
     @TargetsContainer(CONTAINER)
     static WebArchive pluginAppAgainstApache() {
         return TestApps.probeApp("plugin-app-apache", RegexMdb.class);
+    }
+
+    @Deployment(name = "ops-app", managed = false, testable = false)
+    @TargetsContainer(CONTAINER)
+    static WebArchive opsApp() {
+        return TestApps.opsApp();
     }
 
     @Deployment(name = "order-app-ferry-cluster", managed = false, testable = false)
@@ -142,6 +151,14 @@ class RemoteModeTest {
                             .isEqualTo(FilterRoundTrip.SELECTED);
                 } finally {
                     deployer.undeploy("plugin-app-apache");
+                }
+                // A replay is the broker's work (its offset reset): a bean's group moved back on Apache's broker,
+                // which applies it at the consumer's next pull.
+                deployer.deploy("ops-app");
+                try (Engine engine = new Engine(peer.nameServerAddress(), offsets)) {
+                    new BeanOperations(HTTP, engine).replayWhileTheBeanRuns(null);
+                } finally {
+                    deployer.undeploy("ops-app");
                 }
             });
         }
