@@ -135,7 +135,11 @@ final class ConcurrentConsumeService implements ConsumeService {
 
     private void consume(ProcessQueue queue, List<ReceivedMessage> batch) {
         if (queue.isDropped()) {
+            // the queue went to another consumer: what was kept about it here goes too
             failures.keySet().removeIf(attempt -> attempt.queue().isDropped());
+            synchronized (lock) {
+                waiting.remove(queue);
+            }
             return;
         }
         BatchDelivery.Outcome outcome = delivery.deliver(batch);
@@ -227,6 +231,9 @@ final class ConcurrentConsumeService implements ConsumeService {
 
     @Override
     public List<PausedQueue> paused() {
+        synchronized (lock) {
+            waiting.keySet().removeIf(ProcessQueue::isDropped); // held for a queue another consumer took
+        }
         return pauses.list();
     }
 

@@ -110,6 +110,11 @@ final class OrderlyConsumeService implements ConsumeService {
             next = consumeQueue(queue);
         } finally {
             queue.stopConsuming();
+            if (queue.isDropped()) {
+                // the queue went to another consumer: what was kept about it here goes too
+                failures.remove(queue);
+                waitingSince.remove(queue);
+            }
             switch (next.kind()) {
                 case LATER -> later.after(next.delay(), () -> schedule(queue));
                 case AGAIN -> schedule(queue);

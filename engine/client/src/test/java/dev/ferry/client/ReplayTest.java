@@ -34,8 +34,10 @@ class ReplayTest extends AgainstCluster {
                     "one-key").messageQueue();
         }
         List<ReceivedMessage> received = new CopyOnWriteArrayList<>();
+        // a short long-poll: Apache's broker applies a reset at the consumer's next pull
         PushConsumer consumer = client.pushConsumer(PushConsumerConfig.builder(group).subscribe(topic, "*")
-                .consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).consumeOrderly(true).build(), received::add);
+                .consumeFromWhere(ConsumeFromWhere.FIRST_OFFSET).consumeOrderly(true)
+                .suspendTimeout(Duration.ofSeconds(2)).build(), received::add);
         try {
             await().atMost(WAIT).until(() -> received.size() == 4);
             long third = received.get(2).queueOffset();
