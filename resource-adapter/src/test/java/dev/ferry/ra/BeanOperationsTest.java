@@ -9,14 +9,6 @@ import dev.ferry.api.FerryConnectionFactory;
 import dev.ferry.api.Message;
 import dev.ferry.api.ReceivedMessage;
 import dev.ferry.ra.inbound.FerryActivationSpec;
-import dev.ferry.remoting.RemotingClientConfig;
-import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.endpoint.RemotingClient;
-import dev.ferry.remoting.protocol.RequestCode;
-import dev.ferry.remoting.protocol.ResponseCode;
-import dev.ferry.remoting.protocol.header.CreateTopicRequestHeader;
-import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
-import dev.ferry.remoting.protocol.header.OffsetResponseHeader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -100,12 +92,7 @@ class BeanOperationsTest {
     }
 
     private static void createTopic(String topic, int queues) throws Exception {
-        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build())) {
-            RemotingCommand answer = client.invokeSync(broker(), RemotingCommand.request(
-                    RequestCode.UPDATE_AND_CREATE_TOPIC, new CreateTopicRequestHeader(topic, "TBW102", queues, queues,
-                            6, "SINGLE_TAG", 0, false, "", false)).build(), Duration.ofSeconds(5));
-            assertThat(answer.code()).as(answer.remark()).isEqualTo(ResponseCode.SUCCESS);
-        }
+        TestAdapters.createTopic(adapter, topic, queues);
     }
 
     private static String broker() throws Exception {
@@ -113,11 +100,7 @@ class BeanOperationsTest {
     }
 
     private static long deadLettered(String group) throws Exception {
-        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build())) {
-            RemotingCommand answer = client.invokeSync(broker(), RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
-                    new GetMaxOffsetRequestHeader("%DLQ%" + group, 0, null, null)).build(), Duration.ofSeconds(5));
-            return answer.code() == ResponseCode.SUCCESS ? answer.header(OffsetResponseHeader.class).offset() : 0;
-        }
+        return TestAdapters.deadLettered(adapter, group);
     }
 
     private static ObjectName activationOf(String group) throws Exception {

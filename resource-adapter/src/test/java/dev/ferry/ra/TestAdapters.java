@@ -1,6 +1,14 @@
 package dev.ferry.ra;
 
 import dev.ferry.api.FerryConnectionFactory;
+import dev.ferry.remoting.RemotingClientConfig;
+import dev.ferry.remoting.RemotingCommand;
+import dev.ferry.remoting.endpoint.RemotingClient;
+import dev.ferry.remoting.protocol.RequestCode;
+import dev.ferry.remoting.protocol.ResponseCode;
+import dev.ferry.remoting.protocol.header.CreateTopicRequestHeader;
+import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
+import dev.ferry.remoting.protocol.header.OffsetResponseHeader;
 import dev.ferry.ra.inbound.FerryActivationSpec;
 import dev.ferry.ra.outbound.FerryManagedConnectionFactory;
 import jakarta.resource.ResourceException;
@@ -66,5 +74,28 @@ public final class TestAdapters {
         managed.setResourceAdapter(adapter);
         managed.setProducerGroup(unique("PG"));
         return (FerryConnectionFactory) managed.createConnectionFactory();
+    }
+
+    /** Creates {@code topic} with {@code queues} queues on the embedded engine's broker of a running adapter. */
+    public static void createTopic(FerryResourceAdapter adapter, String topic, int queues) throws Exception {
+        RemotingCommand answer = callBroker(adapter, RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC,
+                new CreateTopicRequestHeader(topic, "TBW102", queues, queues, 6, "SINGLE_TAG", 0, false, "", false))
+                .build());
+        org.assertj.core.api.Assertions.assertThat(answer.code()).as(answer.remark()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    /** How many messages the dead-letter queue of {@code group} holds on the embedded engine's broker. */
+    public static long deadLettered(FerryResourceAdapter adapter, String group) throws Exception {
+        RemotingCommand answer = callBroker(adapter, RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
+                new GetMaxOffsetRequestHeader("%DLQ%" + group, 0, null, null)).build());
+        return answer.code() == ResponseCode.SUCCESS ? answer.header(OffsetResponseHeader.class).offset() : 0;
+    }
+
+    private static RemotingCommand callBroker(FerryResourceAdapter adapter, RemotingCommand request)
+            throws Exception {
+        String broker = adapter.runtime().embeddedEngine().orElseThrow().server().broker().address();
+        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build())) {
+            return client.invokeSync(broker, request, java.time.Duration.ofSeconds(5));
+        }
     }
 }

@@ -12,14 +12,6 @@ import dev.ferry.ra.FakeBootstrapContext;
 import dev.ferry.ra.FerryResourceAdapter;
 import dev.ferry.ra.RecordingEndpointFactory;
 import dev.ferry.ra.TestAdapters;
-import dev.ferry.remoting.RemotingClientConfig;
-import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.endpoint.RemotingClient;
-import dev.ferry.remoting.protocol.RequestCode;
-import dev.ferry.remoting.protocol.ResponseCode;
-import dev.ferry.remoting.protocol.header.CreateTopicRequestHeader;
-import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
-import dev.ferry.remoting.protocol.header.OffsetResponseHeader;
 import jakarta.resource.ResourceException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -212,22 +204,11 @@ class TransactedDeliveryTest {
     }
 
     private static void createTopic(String topic, int queues) throws Exception {
-        String broker = adapter.runtime().embeddedEngine().orElseThrow().server().broker().address();
-        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build())) {
-            RemotingCommand answer = client.invokeSync(broker, RemotingCommand.request(
-                    RequestCode.UPDATE_AND_CREATE_TOPIC, new CreateTopicRequestHeader(topic, "TBW102", queues, queues,
-                            6, "SINGLE_TAG", 0, false, "", false)).build(), Duration.ofSeconds(5));
-            assertThat(answer.code()).as(answer.remark()).isEqualTo(ResponseCode.SUCCESS);
-        }
+        TestAdapters.createTopic(adapter, topic, queues);
     }
 
     /** How many messages the group's dead-letter queue holds. */
     private static long deadLettered(String group) throws Exception {
-        String broker = adapter.runtime().embeddedEngine().orElseThrow().server().broker().address();
-        try (RemotingClient client = new RemotingClient(RemotingClientConfig.builder().build())) {
-            RemotingCommand answer = client.invokeSync(broker, RemotingCommand.request(RequestCode.GET_MAX_OFFSET,
-                    new GetMaxOffsetRequestHeader("%DLQ%" + group, 0, null, null)).build(), Duration.ofSeconds(5));
-            return answer.code() == ResponseCode.SUCCESS ? answer.header(OffsetResponseHeader.class).offset() : 0;
-        }
+        return TestAdapters.deadLettered(adapter, group);
     }
 }
