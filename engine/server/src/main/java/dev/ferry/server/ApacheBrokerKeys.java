@@ -112,6 +112,9 @@ final class ApacheBrokerKeys {
                 millis("channelExpiredTimeout", v))));
         define(k, "transactionTimeOut", (t, v) -> t.server.transactionTimeout(millis("transactionTimeOut", v)));
         define(k, "brokerIP2", (t, v) -> t.haHost = v);
+        define(k, "bindAddress", (t, v) -> t.server.broker(b -> b.bindAddress(v.isBlank() ? null : v.trim())));
+        define(k, "haMasterAddress", (t, v) -> t.server.broker(b -> b.haMasterAddress(v.isBlank() ? null
+                : v.trim())));
         define(k, "autoCreateSubscriptionGroup", (t, v) -> t.server.broker(b -> b.autoCreateSubscriptionGroup(
                 FerryServerProperties.bool("autoCreateSubscriptionGroup", v))));
     }
@@ -164,13 +167,12 @@ final class ApacheBrokerKeys {
                 "endTransactionThreadPoolNums", "loadBalanceProcessorThreadPoolNums", "recoverThreadPoolNums"}) {
             ignore(k, key, THREADS);
         }
-        for (String key : new String[] {"bindAddress", "serverWorkerThreads", "serverCallbackExecutorThreads",
+        for (String key : new String[] {"serverWorkerThreads", "serverCallbackExecutorThreads",
                 "serverSelectorThreads", "serverOnewaySemaphoreValue", "serverAsyncSemaphoreValue",
                 "serverChannelMaxIdleTimeSeconds", "serverSocketSndBufSize", "serverSocketRcvBufSize",
                 "serverSocketBacklog", "serverPooledByteBufAllocatorEnable", "serverNettyWorkerGroupEnable",
                 "useEpollNativeSelector", "enableShutdownGracefully", "shutdownWaitTimeSeconds"}) {
-            ignore(k, key, key.equals("bindAddress") ? "Ferry listens on brokerIP1 (host), the address it "
-                    + "advertises" : NETTY);
+            ignore(k, key, NETTY);
         }
         for (String key : new String[] {"osPageCacheBusyTimeOutMills", "brokerFastFailureEnable",
                 "waitTimeMillsInSendQueue", "waitTimeMillsInPullQueue", "waitTimeMillsInHeartbeatQueue",
@@ -189,10 +191,9 @@ final class ApacheBrokerKeys {
                 "timerPutMessageThreadNum", "mappedFileSizeTimerLog"}) {
             ignore(k, key, TIMERS);
         }
-        for (String key : new String[] {"haMasterAddress", "haSendHeartbeatInterval", "haHousekeepingInterval",
+        for (String key : new String[] {"haSendHeartbeatInterval", "haHousekeepingInterval",
                 "haTransferBatchSize", "haMaxGapNotInSync", "slaveTimeout"}) {
-            ignore(k, key, key.equals("haMasterAddress") ? "a Ferry slave follows the master its name servers list "
-                    + "under its brokerName" : HA);
+            ignore(k, key, HA);
         }
         for (String key : new String[] {"traceOn", "accountStatsEnable", "enableDetailStat",
                 "autoDeleteUnusedStats"}) {

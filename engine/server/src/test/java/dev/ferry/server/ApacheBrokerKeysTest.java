@@ -175,4 +175,18 @@ class ApacheBrokerKeysTest {
         assertThat(config("brokerRole", "ASYNC_MASTER", "haListenPort", "10912").broker().haPort(10911))
                 .isEqualTo(10912);
     }
+
+    @Test
+    void shouldListenOnBindAddressAndReplicateFromAFixedHaMasterAddress() {
+        FerryServerConfig master = config("brokerIP1", "10.0.0.5", "bindAddress", "0.0.0.0");
+        assertThat(master.broker().host()).as("advertised").isEqualTo("10.0.0.5");
+        assertThat(master.broker().listenHost()).isEqualTo("0.0.0.0");
+        assertThat(config("brokerIP1", "10.0.0.5").broker().listenHost()).isEqualTo("10.0.0.5");
+
+        FerryServerConfig slave = config("brokerRole", "SLAVE", "brokerId", "1", "haMasterAddress",
+                "10.0.0.5:10912");
+        assertThat(slave.broker().haMasterAddress()).contains("10.0.0.5:10912");
+        assertThatThrownBy(() -> config("brokerRole", "SLAVE", "brokerId", "1", "haMasterAddress", "10.0.0.5"))
+                .hasMessageContaining("haMasterAddress").hasMessageContaining("host:port");
+    }
 }

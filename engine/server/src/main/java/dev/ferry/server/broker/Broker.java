@@ -123,7 +123,7 @@ public final class Broker implements AutoCloseable {
                     dispatched.run(); // under sync flush only now are the bytes in the file replication reads
                 });
         BuiltInTopics.restore(topics, store.queueCounts(), config);
-        this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.host()).port(config.port())
+        this.remoting = new RemotingServer(RemotingServerConfig.builder().host(config.listenHost()).port(config.port())
                 .ioThreads(config.ioThreads()).limits(config.remotingLimits()).tls(config.tls()).build(),
                 ThreadRoles.named("ferry-broker-remoting", threadFactory), clock);
         this.requests = new RequestTable(remoting::registerProcessor);

@@ -21,7 +21,8 @@ import java.util.Optional;
  *
  * @param brokerName           the broker group's name
  * @param clusterName          the cluster it belongs to
- * @param host                 address to listen on and to advertise
+ * @param host                 address to advertise (Apache's brokerIP1), and to listen on unless {@code bindAddress}
+ *                             names another
  * @param port                 port to listen on (RocketMQ's default 10911; 0 picks a free one)
  * @param nameServers          name servers to register with ({@code host:port})
  * @param storeDir             where the message store and the broker's config files live
@@ -71,6 +72,11 @@ import java.util.Optional;
  *                             operator (updateSubGroup) and Apache's system groups are served
  * @param timers               how timer messages are held (Apache's timerWheelEnable, timerPrecisionMs,
  *                             timerMaxDelaySec, timerCongestNumEachSlot)
+ * @param bindAddress          address the broker's and the HA port listen on when it is not {@code host} (Apache's
+ *                             bindAddress), or empty: behind a proxy or a NAT the address clients reach differs from
+ *                             the one the process binds
+ * @param haMasterAddress      a slave's fixed master HA address ({@code host:port}, Apache's haMasterAddress), used in
+ *                             place of the one the name servers list, or empty
  */
 public record BrokerConfig(String brokerName, String clusterName, String host, int port, List<String> nameServers,
                            Path storeDir, boolean autoCreateTopics, int defaultTopicQueues, int maxMessageSize,
@@ -82,7 +88,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                            long brokerId, BrokerRole brokerRole, int haPort, Duration slaveSyncInterval,
                            int ioThreads, HaLimits haLimits, FirstOffsetRule firstOffsetRule,
                            Optional<String> traceTopic, boolean autoCreateSubscriptionGroup,
-                           TimerSettings timers) {
+                           TimerSettings timers, Optional<String> bindAddress, Optional<String> haMasterAddress) {
     private static final ConfigProblems CHECK = ConfigProblems.FAIL_FAST;
 
     public static final int DEFAULT_PORT = 10911;
@@ -130,6 +136,28 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(haLimits, "haLimits");
         Objects.requireNonNull(firstOffsetRule, "firstOffsetRule");
         Objects.requireNonNull(timers, "timers");
+        CHECK.require(bindAddress != null && bindAddress.map(a -> !a.isBlank()).orElse(true), "bindAddress",
+                bindAddress, "must not be blank");
+        CHECK.require(haMasterAddress != null && haMasterAddress.map(BrokerConfig::isHostAndPort).orElse(true),
+                "haMasterAddress", haMasterAddress.orElse(null), "must be host:port");
+    }
+
+    private static boolean isHostAndPort(String address) {
+        int colon = address.lastIndexOf(':');
+        if (colon <= 0) {
+            return false;
+        }
+        try {
+            int port = Integer.parseInt(address.substring(colon + 1));
+            return port > 0 && port <= 65535;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** The address the broker's ports listen on: {@code bindAddress}, else {@code host}. */
+    public String listenHost() {
+        return bindAddress.orElse(host);
     }
 
     /** Most event loops a broker's port may have. */
@@ -170,7 +198,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                 maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                 transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                 nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule, traceTopic, autoCreateSubscriptionGroup, timers);
+                firstOffsetRule, traceTopic, autoCreateSubscriptionGroup, timers, bindAddress, haMasterAddress);
     }
 
     public static Builder builder(Path storeDir) {
@@ -182,6 +210,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         private String brokerName = "broker-a";
         private String clusterName = SystemTopics.DEFAULT_CLUSTER;
         private String host = "127.0.0.1";
+        private String bindAddress;
+        private String haMasterAddress;
         private int port = DEFAULT_PORT;
         private List<String> nameServers = List.of();
         private final Path storeDir;
@@ -245,6 +275,18 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         }
 
         /** Where slaves replicate from; 0 for the port after the broker's. */
+        /** Apache's bindAddress: where the ports listen when not on {@code host}; null for {@code host}. */
+        public Builder bindAddress(String value) {
+            this.bindAddress = value;
+            return this;
+        }
+
+        /** Apache's haMasterAddress: a slave's fixed master HA address; null to follow the name servers. */
+        public Builder haMasterAddress(String value) {
+            this.haMasterAddress = value;
+            return this;
+        }
+
         public Builder haPort(int value) {
             this.haPort = value;
             return this;
@@ -414,7 +456,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
                     maxPullMessages, sql92Enabled, delayLevels, maxReconsumeTimes, transactionCheckInterval,
                     transactionTimeout, transactionCheckMax, limits, remotingLimits, tls, nameServerTls,
                     nameServerCredentials, brokerId, brokerRole, haPort, slaveSyncInterval, ioThreads, haLimits,
-                firstOffsetRule, traceTopic(), autoCreateSubscriptionGroup, timers);
+                firstOffsetRule, traceTopic(), autoCreateSubscriptionGroup, timers, Optional.ofNullable(bindAddress),
+                Optional.ofNullable(haMasterAddress));
         }
     }
 }

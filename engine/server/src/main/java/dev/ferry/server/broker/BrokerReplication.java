@@ -88,6 +88,7 @@ final class BrokerReplication implements AutoCloseable {
                         + "brokerId 0)", String.valueOf(config.haPort()));
             }
             client = new HaStreamClient(new ReplicaWriter(log()), identity(), threads, clock);
+            config.haMasterAddress().ifPresent(client::master); // fixed: replicate before any name server answers
             long every = config.slaveSyncInterval().toMillis();
             scheduler.scheduleWithFixedDelay(this::copyFromMaster, every, every, TimeUnit.MILLISECONDS);
             return "";
@@ -96,7 +97,7 @@ final class BrokerReplication implements AutoCloseable {
         if (haPort < 0) {
             return "";
         }
-        server = new HaStreamServer(identity(), config.haLimits(), config.host(), haPort, source(), acks != null
+        server = new HaStreamServer(identity(), config.haLimits(), config.listenHost(), haPort, source(), acks != null
                 ? acks : new ReplicaAcks(Duration.ofSeconds(1), MAX_GAP, clock), threads, clock);
         int bound = server.start();
         if (acks != null) {
@@ -126,7 +127,9 @@ final class BrokerReplication implements AutoCloseable {
         }
         boolean first = !address.equals(masterAddress);
         masterAddress = address;
-        if (haAddress == null || haAddress.isEmpty()) {
+        if (config.haMasterAddress().isPresent()) {
+            // configured (haMasterAddress): the name servers' address of the master's HA port is not used
+        } else if (haAddress == null || haAddress.isEmpty()) {
             if (first) {
                 LOG.log(System.Logger.Level.WARNING, "master {0} of {1} serves no replication (an ASYNC_MASTER "
                         + "needs haListenPort): this slave copies its topics and offsets, not its messages", address,

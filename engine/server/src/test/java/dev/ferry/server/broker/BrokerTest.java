@@ -1,6 +1,7 @@
 package dev.ferry.server.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ferry.format.Clock;
 import dev.ferry.format.DaemonThreads;
@@ -12,6 +13,8 @@ import dev.ferry.remoting.protocol.RequestCode;
 import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
 import dev.ferry.store.StoreConfig;
+import java.net.ConnectException;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,6 +42,7 @@ class BrokerTest {
     private final class FakeRegistration implements NameServerRegistration {
         final List<String> calls = new CopyOnWriteArrayList<>();
         final List<String> runningAtUnregistration = new CopyOnWriteArrayList<>();
+        final List<String> haAddresses = new CopyOnWriteArrayList<>();
 
         @Override
         public void whenMasterNamed(BiConsumer<String, String> listener) {
@@ -48,6 +52,7 @@ class BrokerTest {
         @Override
         public void addresses(String address, String haAddress) {
             calls.add("addresses " + address);
+            haAddresses.add(haAddress);
         }
 
         @Override
@@ -139,6 +144,24 @@ class BrokerTest {
 
             assertThat(answer.code()).isEqualTo(ResponseCode.SYSTEM_BUSY);
             assertThat(answer.remark()).contains("fake-a id 1 is a slave");
+        }
+    }
+
+    @Test
+    void shouldListenOnItsBindAddressWhileRegisteringItsHost() throws Exception {
+        Broker broker = broker(BrokerConfig.builder(dir.resolve("broker")).bindAddress("127.0.0.2")
+                .brokerRole(BrokerRole.SYNC_MASTER)).start();
+
+        assertThat(registration.calls).contains("addresses " + broker.address());
+        assertThat(broker.address()).startsWith("127.0.0.1:");
+        assertThat(registration.haAddresses).singleElement().asString().startsWith("127.0.0.1:");
+        for (String advertised : List.of(broker.address(), registration.haAddresses.get(0))) {
+            int port = Integer.parseInt(advertised.substring(advertised.indexOf(':') + 1));
+            try (Socket bound = new Socket("127.0.0.2", port)) {
+                assertThat(bound.isConnected()).isTrue();
+            }
+            assertThatThrownBy(() -> new Socket("127.0.0.1", port).close()).as("nothing listens on the host")
+                    .isInstanceOf(ConnectException.class);
         }
     }
 
