@@ -103,7 +103,8 @@ public final class HaStreamClient implements AutoCloseable {
         return reported;
     }
 
-    private static boolean isAddress(String address) {
+    /** Whether {@code address} is {@code host:port} with a port in 1..65535: what a master's HA address must be. */
+    public static boolean isAddress(String address) {
         int colon = address.lastIndexOf(':');
         if (colon <= 0) {
             return false;

@@ -9,6 +9,7 @@ import dev.ferry.remoting.RemotingLimits;
 import dev.ferry.remoting.RemotingServerConfig;
 import dev.ferry.remoting.TlsConfig;
 import dev.ferry.remoting.ha.HaLimits;
+import dev.ferry.remoting.ha.HaStreamClient;
 import dev.ferry.server.timer.TimerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,21 +139,8 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
         Objects.requireNonNull(timers, "timers");
         CHECK.require(bindAddress != null && bindAddress.map(a -> !a.isBlank()).orElse(true), "bindAddress",
                 bindAddress, "must not be blank");
-        CHECK.require(haMasterAddress != null && haMasterAddress.map(BrokerConfig::isHostAndPort).orElse(true),
+        CHECK.require(haMasterAddress != null && haMasterAddress.map(HaStreamClient::isAddress).orElse(true),
                 "haMasterAddress", haMasterAddress.orElse(null), "must be host:port");
-    }
-
-    private static boolean isHostAndPort(String address) {
-        int colon = address.lastIndexOf(':');
-        if (colon <= 0) {
-            return false;
-        }
-        try {
-            int port = Integer.parseInt(address.substring(colon + 1));
-            return port > 0 && port <= 65535;
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     /** The address the broker's ports listen on: {@code bindAddress}, else {@code host}. */
