@@ -1,0 +1,187 @@
+package dev.ferry.bench.faults;
+
+import dev.ferry.bench.faults.FaultFigures.GroupFigures;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs producers and consumers against a cluster of Ferry's brokers and then of Apache RocketMQ 5.3.3's, the same
+ * topology, clients and seeded faults for both, and reports what the history checker found side by side.
+ *
+ * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.faults.FaultHarness --seed 48 --minutes 30</pre>
+ */
+@Command(name = "fault-harness", mixinStandardHelpOptions = true,
+        description = "Random faults against Ferry's and Apache RocketMQ's clusters, every operation checked.")
+public final class FaultHarness implements Callable<Integer> {
+    @Option(names = "--seed", description = "Seed of the faults (default: drawn and printed).")
+    Long seed;
+
+    @Option(names = "--minutes", description = "Minutes of faults per run (default ${DEFAULT-VALUE}).")
+    double minutes = 2;
+
+    @Option(names = "--brokers", split = ",", description = "Whose brokers, in order: ferry, apache "
+            + "(default ${DEFAULT-VALUE}).")
+    List<String> brokers = List.of("ferry", "apache");
+
+    @Option(names = "--consumers", description = "Consumer processes per client kind (default ${DEFAULT-VALUE}).")
+    int consumers = 2;
+
+    @Option(names = "--fault-seconds", split = ",", description = "Shortest and longest fault (default "
+            + "${DEFAULT-VALUE}).")
+    List<Double> faultSeconds = List.of(4.0, 10.0);
+
+    @Option(names = "--gap-seconds", split = ",", description = "Shortest and longest quiet spell after a healing "
+            + "(default ${DEFAULT-VALUE}).")
+    List<Double> gapSeconds = List.of(3.0, 6.0);
+
+    @Option(names = "--no-disk", description = "No DISK_FULL faults (they fill the shared disk for seconds).")
+    boolean noDisk;
+
+    @Option(names = "--work-dir", description = "Scratch directory (deleted first).")
+    Path workDir = Path.of(System.getProperty("java.io.tmpdir"), "ferry-fault-harness");
+
+    @Option(names = "--class-path", description = "Class path of the child JVMs (default: this JVM's).")
+    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+
+    private PrintStream out = System.out;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new FaultHarness()).execute(args));
+    }
+
+    FaultHarness output(PrintStream stream) {
+        this.out = stream;
+        return this;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, FaultFigures> results = runAll();
+        out.println(report(results));
+        return results.containsKey("ferry") && results.get("ferry").violated() ? 1 : 0;
+    }
+
+    /** Runs each kind of brokers in turn; figures by kind. */
+    Map<String, FaultFigures> runAll() throws IOException, InterruptedException {
+        long chosen = seed != null ? seed : new java.security.SecureRandom().nextLong();
+        out.printf("seed %d (replay with --seed %d)%n", chosen, chosen);
+        deleteRecursively(workDir);
+        Files.createDirectories(workDir);
+        DiskBallast ballast = noDisk ? null : DiskBallast.forDisk(workDir);
+        if (!noDisk && ballast == null) {
+            out.println("no DISK_FULL faults: filling this disk would take more than half of what is left");
+        }
+        FaultPlan plan = FaultPlan.draw(chosen, (long) (minutes * 60_000), millis(faultSeconds.get(0)),
+                millis(faultSeconds.get(1)), millis(gapSeconds.get(0)), millis(gapSeconds.get(1)),
+                FaultRun.consumerNames(consumers), ballast != null);
+        plan.faults().forEach(f -> out.println("  " + f));
+        Map<String, FaultFigures> results = new LinkedHashMap<>();
+        for (String kind : brokers) {
+            FaultRun run = new FaultRun(FaultCluster.Kind.valueOf(kind.toUpperCase(Locale.ROOT)),
+                    workDir.resolve(kind), classPath, plan, consumers, Duration.ofSeconds(10), Duration.ofSeconds(15),
+                    Duration.ofSeconds(120), ballast);
+            results.put(kind, run.run(out));
+        }
+        return results;
+    }
+
+    private static long millis(double seconds) {
+        return (long) (seconds * 1000);
+    }
+
+    /** The figures of each run as a table, one column per kind of brokers. */
+    static String report(Map<String, FaultFigures> results) {
+        List<String> kinds = new ArrayList<>(results.keySet());
+        StringBuilder table = new StringBuilder();
+        table.append(String.format(Locale.ROOT, "%n| %-40s |", "brokers"));
+        kinds.forEach(k -> table.append(String.format(Locale.ROOT, " %12s |", k)));
+        table.append("\n|").append("-".repeat(42)).append("|");
+        kinds.forEach(k -> table.append("-".repeat(14)).append("|"));
+        table.append("\n");
+        row(table, results, kinds, "faults", f -> Long.toString(f.totalFaults()));
+        row(table, results, kinds, "sends acknowledged", f -> Long.toString(f.ok()));
+        row(table, results, kinds, "sends failed", f -> Long.toString(f.failed()));
+        row(table, results, kinds, "sends of unknown outcome", f -> Long.toString(f.unknown()));
+        for (String group : HistoryChecker.GROUPS.keySet().stream().sorted().toList()) {
+            row(table, results, kinds, group + ": expected", f -> Long.toString(f.groups().get(group).expected()));
+            row(table, results, kinds, group + ": lost", f -> Long.toString(f.groups().get(group).lost()));
+            row(table, results, kinds, group + ": unexpected", f -> Long.toString(unexpected(f.groups().get(group))));
+            row(table, results, kinds, group + ": duplicated", f -> Long.toString(f.groups().get(group)
+                    .duplicates()));
+            if (group.endsWith("-order")) {
+                row(table, results, kinds, group + ": out of order", f -> Long.toString(f.groups().get(group)
+                        .outOfOrder()));
+            } else {
+                row(table, results, kinds, group + ": rolled back, delivered", f -> Long.toString(f.groups()
+                        .get(group).rolledBack()));
+                row(table, results, kinds, group + ": delivered early", f -> Long.toString(f.groups().get(group)
+                        .early()));
+            }
+            row(table, results, kinds, group + ": unknown sends delivered", f -> Long.toString(f.groups().get(group)
+                    .unknownDelivered()));
+        }
+        row(table, results, kinds, "send recovery p50 / p99 (s)", f -> percentiles(f.sendRecovery()));
+        row(table, results, kinds, "receive recovery p50 / p99 (s)", f -> percentiles(f.recvRecovery()));
+        row(table, results, kinds, "faults without recovery", f -> Long.toString(f.unrecovered()));
+        for (String kind : kinds) {
+            results.get(kind).groups().forEach((group, g) -> {
+                if (!g.lostKeys().isEmpty()) {
+                    table.append(kind).append(" ").append(group).append(" lost, first keys: ").append(g.lostKeys())
+                            .append("\n");
+                }
+            });
+        }
+        return table.toString();
+    }
+
+    /** Received though never sent, or received though its send surely failed. */
+    private static long unexpected(GroupFigures group) {
+        return group.unexpected() + group.failedDelivered();
+    }
+
+    private static void row(StringBuilder table, Map<String, FaultFigures> results, List<String> kinds, String name,
+                            Function<FaultFigures, String> figure) {
+        table.append(String.format(Locale.ROOT, "| %-40s |", name));
+        kinds.forEach(k -> table.append(String.format(Locale.ROOT, " %12s |", figure.apply(results.get(k)))));
+        table.append("\n");
+    }
+
+    static String percentiles(List<Long> millis) {
+        if (millis.isEmpty()) {
+            return "-";
+        }
+        List<Long> sorted = millis.stream().sorted(Comparator.naturalOrder()).toList();
+        return String.format(Locale.ROOT, "%.1f / %.1f", at(sorted, 0.50) / 1000.0, at(sorted, 0.99) / 1000.0);
+    }
+
+    private static long at(List<Long> sorted, double quantile) {
+        int index = (int) Math.ceil(quantile * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.ferry.bench.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The proxy between a client and an echo server: cut, stalled one way, healed. */
+class LinkProxyTest {
+    private ServerSocket echo;
+    private LinkProxy proxy;
+
+    @BeforeEach
+    void start() throws IOException {
+        echo = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        Thread server = new Thread(() -> {
+            while (!echo.isClosed()) {
+                try {
+                    Socket socket = echo.accept();
+                    Thread pump = new Thread(() -> {
+                        try (socket; InputStream in = socket.getInputStream();
+                             OutputStream out = socket.getOutputStream()) {
+                            in.transferTo(out);
+                        } catch (IOException e) {
+                            // the test closed it
+                        }
+                    });
+                    pump.setDaemon(true);
+                    pump.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        server.setDaemon(true);
+        server.start();
+        proxy = LinkProxy.start("echo", new InetSocketAddress("127.0.0.1", 0),
+                new InetSocketAddress("127.0.0.1", echo.getLocalPort()));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        proxy.close();
+        echo.close();
+    }
+
+    private Socket connect() throws IOException {
+        Socket socket = new Socket("127.0.0.1", proxy.port());
+        socket.setSoTimeout(500);
+        return socket;
+    }
+
+    private static int roundTrip(Socket socket, int value) throws IOException {
+        socket.getOutputStream().write(value);
+        return socket.getInputStream().read();
+    }
+
+    @Test
+    void shouldForwardBothWays() throws IOException {
+        try (Socket socket = connect()) {
+            assertThat(roundTrip(socket, 7)).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void shouldResetOpenAndNewConnectionsWhileCutAndForwardOnceHealed() throws IOException {
+        try (Socket open = connect()) {
+            assertThat(roundTrip(open, 1)).isEqualTo(1);
+            proxy.cut();
+            assertThatThrownBy(() -> {
+                roundTrip(open, 2);
+                roundTrip(open, 3); // the first write may still be buffered before the reset arrives
+            }).isInstanceOf(IOException.class);
+        }
+        try (Socket refused = connect()) {
+            assertThatThrownBy(() -> {
+                int read = roundTrip(refused, 4);
+                if (read < 0) {
+                    throw new IOException("closed by the proxy");
+                }
+            }).isInstanceOf(IOException.class);
+        }
+        proxy.heal();
+        try (Socket again = connect()) {
+            assertThat(roundTrip(again, 5)).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void shouldHoldOneDirectionWhileStalledAndDeliverWhatWaitedOnceHealed() throws Exception {
+        try (Socket socket = connect()) {
+            proxy.stall(LinkProxy.Direction.TO_CLIENT);
+            socket.getOutputStream().write(9);
+            assertThatThrownBy(() -> socket.getInputStream().read()).as("the answer is held")
+                    .isInstanceOf(SocketTimeoutException.class);
+            assertThat(proxy.connections()).isEqualTo(1);
+
+            proxy.heal();
+            socket.setSoTimeout(5000);
+            assertThat(socket.getInputStream().read()).isEqualTo(9);
+        }
+    }
+
+    @Test
+    void shouldCountConnectionsTheTargetRefused() throws IOException {
+        echo.close();
+        try (Socket socket = connect()) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> {
+                try {
+                    return socket.getInputStream().read() < 0;
+                } catch (IOException e) {
+                    return true;
+                }
+            });
+        }
+        assertThat(proxy.connections()).isZero();
+    }
+}
