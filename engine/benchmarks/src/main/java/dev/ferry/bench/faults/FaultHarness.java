@@ -61,6 +61,9 @@ public final class FaultHarness implements Callable<Integer> {
     private PrintStream out = System.out;
 
     public static void main(String[] args) {
+        // Netty would log through the SLF4J binding Apache's jars bring, whose set-up prints pages of status
+        io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
+                io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
         System.exit(new CommandLine(new FaultHarness()).execute(args));
     }
 

@@ -70,7 +70,7 @@ final class LinkProxy implements AutoCloseable {
             cut = true;
             gate.notifyAll();
         }
-        open.forEach(LinkProxy::closeQuietly);
+        open.forEach(LinkProxy::reset);
     }
 
     /** Stops forwarding in {@code direction} (both when null), keeping the connections, until {@link #heal()}. */

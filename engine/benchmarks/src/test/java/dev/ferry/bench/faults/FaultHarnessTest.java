@@ -43,6 +43,7 @@ class FaultHarnessTest {
                 .runAll();
         FaultFigures ferry = results.get("ferry");
         String report = log.toString(StandardCharsets.UTF_8) + FaultHarness.report(results);
+        System.out.println(report); // the build's output keeps every run's figures
 
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(ferry.totalFaults()).as(report).isGreaterThanOrEqualTo(FaultPlan.Kind.values().length);

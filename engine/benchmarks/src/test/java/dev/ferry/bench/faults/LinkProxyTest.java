@@ -73,23 +73,26 @@ class LinkProxyTest {
         }
     }
 
+    /** Whether the proxy ended the connection: a reset, or an end of stream, instead of an answer. */
+    private static boolean ended(Socket socket, int value) {
+        try {
+            return roundTrip(socket, value) < 0;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
     @Test
     void shouldResetOpenAndNewConnectionsWhileCutAndForwardOnceHealed() throws IOException {
         try (Socket open = connect()) {
             assertThat(roundTrip(open, 1)).isEqualTo(1);
             proxy.cut();
-            assertThatThrownBy(() -> {
-                roundTrip(open, 2);
-                roundTrip(open, 3); // the first write may still be buffered before the reset arrives
-            }).isInstanceOf(IOException.class);
+            assertThat(ended(open, 2)).as("the open connection ended").isTrue();
         }
         try (Socket refused = connect()) {
-            assertThatThrownBy(() -> {
-                int read = roundTrip(refused, 4);
-                if (read < 0) {
-                    throw new IOException("closed by the proxy");
-                }
-            }).isInstanceOf(IOException.class);
+            assertThat(ended(refused, 4)).as("a new connection ended").isTrue();
         }
         proxy.heal();
         try (Socket again = connect()) {
