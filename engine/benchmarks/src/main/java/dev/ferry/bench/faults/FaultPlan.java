@@ -25,6 +25,8 @@ record FaultPlan(long seed, List<Fault> faults) {
         PARTITION,
         /** Stop a link's bytes one way ({@link Fault#detail()}: TO_SERVER or TO_CLIENT). */
         ONE_WAY,
+        /** Hold every chunk of a link ({@link Fault#detail()}: TO_SERVER, TO_CLIENT or BOTH, and the milliseconds). */
+        DELAY,
         /** SIGKILL a consumer process; started again at healing. */
         CONSUMER_KILL,
         /** Fill the disk above a broker's diskSpaceWarningLevelRatio ({@code a-master}) or every broker's ({@code all}). */
@@ -36,7 +38,8 @@ record FaultPlan(long seed, List<Fault> faults) {
      *
      * @param atMillis       when it starts, from the start of the faults
      * @param durationMillis how long until it is healed
-     * @param detail         a one-way fault's direction, else empty
+     * @param detail         a one-way fault's direction, a delay's direction and milliseconds ({@code BOTH:400}),
+     *                       else empty
      */
     record Fault(long atMillis, long durationMillis, Kind kind, String target, String detail) {
         /** The broker group a fault hits, for its recovery time ({@code -} when it hits none alone). */
@@ -49,7 +52,7 @@ record FaultPlan(long seed, List<Fault> faults) {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "%6.1fs %-13s %-16s %-9s for %.1fs", atMillis / 1000.0, kind,
+            return String.format(java.util.Locale.ROOT, "%6.1fs %-13s %-16s %-14s for %.1fs", atMillis / 1000.0, kind,
                     target, detail, durationMillis / 1000.0);
         }
     }
@@ -87,11 +90,16 @@ record FaultPlan(long seed, List<Fault> faults) {
             Kind kind = cycle.remove(0);
             String target = switch (kind) {
                 case KILL, PAUSE -> pick(random, NODES);
-                case CUT, PARTITION, ONE_WAY -> pick(random, LINKS);
+                case CUT, PARTITION, ONE_WAY, DELAY -> pick(random, LINKS);
                 case CONSUMER_KILL -> pick(random, consumers);
                 case DISK_FULL -> random.nextBoolean() ? "a-master" : "all";
             };
-            String detail = kind == Kind.ONE_WAY ? pick(random, List.of("TO_SERVER", "TO_CLIENT")) : "";
+            String detail = switch (kind) {
+                case ONE_WAY -> pick(random, List.of("TO_SERVER", "TO_CLIENT"));
+                case DELAY -> pick(random, List.of("TO_SERVER", "TO_CLIENT", "BOTH")) + ":"
+                        + between(random, 100, 1500);
+                default -> "";
+            };
             faults.add(new Fault(at, duration, kind, target, detail));
             at += duration + between(random, minGap, maxGap);
         }

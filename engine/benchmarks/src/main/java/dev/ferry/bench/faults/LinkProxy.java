@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * A TCP proxy in front of one port, so that a run can break the link as a network would, without root: {@link #cut()}
  * resets every connection and every new one (a firewall's REJECT, a host gone), {@link #stall(Direction)} stops the
  * bytes of one or both directions without closing anything (a partition's DROP: the sender's data waits in buffers and
- * arrives once {@link #heal() healed}, unless a side gave up first), {@link #delay(long)} holds every chunk that long.
+ * arrives once {@link #heal() healed}, unless a side gave up first), {@link #delay(Direction, long)} holds every chunk
+ * of one or both directions that long (a slow link; chunks queue behind each other, as on a congested one).
  * One thread accepts; each connection has a thread per direction.
  */
 final class LinkProxy implements AutoCloseable {
@@ -30,7 +31,8 @@ final class LinkProxy implements AutoCloseable {
     private boolean cut;
     private boolean stalledToServer;
     private boolean stalledToClient;
-    private volatile long delayMillis;
+    private volatile long delayToServer;
+    private volatile long delayToClient;
     private volatile boolean closed;
 
     private LinkProxy(String name, ServerSocket listener, InetSocketAddress target) {
@@ -81,9 +83,14 @@ final class LinkProxy implements AutoCloseable {
         }
     }
 
-    /** Holds every chunk {@code millis} before forwarding it (0: none). */
-    void delay(long millis) {
-        delayMillis = millis;
+    /** Holds every chunk going {@code direction} (both when null) {@code millis} before forwarding it, until healed. */
+    void delay(Direction direction, long millis) {
+        if (direction != Direction.TO_CLIENT) {
+            delayToServer = millis;
+        }
+        if (direction != Direction.TO_SERVER) {
+            delayToClient = millis;
+        }
     }
 
     /** Forwards again as before any fault. */
@@ -94,7 +101,8 @@ final class LinkProxy implements AutoCloseable {
             stalledToClient = false;
             gate.notifyAll();
         }
-        delayMillis = 0;
+        delayToServer = 0;
+        delayToClient = 0;
     }
 
     /** Connections open through the proxy now. */
@@ -143,7 +151,7 @@ final class LinkProxy implements AutoCloseable {
                     if (!awaitOpen(direction)) {
                         break;
                     }
-                    long delay = delayMillis;
+                    long delay = direction == Direction.TO_SERVER ? delayToServer : delayToClient;
                     if (delay > 0) {
                         TimeUnit.MILLISECONDS.sleep(delay); // the fault itself: a slow link
                     }

@@ -31,6 +31,12 @@ final class Nemesis {
             case PARTITION -> links(fault.target()).forEach(link -> link.stall(null));
             case ONE_WAY -> links(fault.target()).forEach(link -> link.stall(
                     LinkProxy.Direction.valueOf(fault.detail())));
+            case DELAY -> {
+                String[] detail = fault.detail().split(":");
+                LinkProxy.Direction direction = detail[0].equals("BOTH") ? null
+                        : LinkProxy.Direction.valueOf(detail[0]);
+                links(fault.target()).forEach(link -> link.delay(direction, Long.parseLong(detail[1])));
+            }
             case CONSUMER_KILL -> consumers.get(fault.target()).kill();
             case DISK_FULL -> ballast.fill(fault.target());
         }
@@ -45,7 +51,7 @@ final class Nemesis {
         switch (fault.kind()) {
             case KILL -> cluster.node(fault.target()).start(120);
             case PAUSE -> cluster.node(fault.target()).resume();
-            case CUT, PARTITION, ONE_WAY -> links(fault.target()).forEach(LinkProxy::heal);
+            case CUT, PARTITION, ONE_WAY, DELAY -> links(fault.target()).forEach(LinkProxy::heal);
             case CONSUMER_KILL -> consumers.get(fault.target()).start(60);
             case DISK_FULL -> ballast.free();
         }

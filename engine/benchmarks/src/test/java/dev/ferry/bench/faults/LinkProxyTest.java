@@ -116,6 +116,20 @@ class LinkProxyTest {
     }
 
     @Test
+    void shouldHoldOnlyTheDelayedDirection() throws Exception {
+        try (Socket socket = connect()) {
+            socket.setSoTimeout(5000);
+            proxy.delay(LinkProxy.Direction.TO_CLIENT, 300);
+            long started = System.nanoTime();
+            assertThat(roundTrip(socket, 3)).isEqualTo(3);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+
+            proxy.heal();
+            assertThat(roundTrip(socket, 4)).isEqualTo(4);
+        }
+    }
+
+    @Test
     void shouldCountConnectionsTheTargetRefused() throws IOException {
         echo.close();
         try (Socket socket = connect()) {
