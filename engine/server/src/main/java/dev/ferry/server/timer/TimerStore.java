@@ -1,6 +1,7 @@
 package dev.ferry.server.timer;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.LogPace;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
@@ -14,6 +15,7 @@ import dev.ferry.store.MessageToStore;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -61,6 +63,8 @@ public final class TimerStore implements AutoCloseable {
     private final TimerSettings settings;
     private final MessageStore store;
     private final Clock clock;
+    /** Paces the warning of deliveries the store refused. */
+    private final LogPace refusals = new LogPace(Duration.ofSeconds(10));
     private final Supplier<InetSocketAddress> storeHost;
     private final Predicate<String> topicExists;
     private final int precision;
@@ -421,7 +425,8 @@ public final class TimerStore implements AutoCloseable {
             AppendResult result = future.join();
             if (!result.isStored()) {
                 // walked again later: what this batch did write is found then and not written twice
-                LOG.log(Level.WARNING, "cannot deliver timer messages now: {0} {1}", result.status(),
+                // retried every tick while the store refuses (a full disk): one line per interval, not per attempt
+                LOG.log(refusals.level(clock.nanos()), "cannot deliver timer messages now: {0} {1}", result.status(),
                         result.detail() == null ? "" : result.detail());
                 findDelivered(batchFrom);
                 delivered.addAll(batch.found); // skipped this time, so still to skip when walked again

@@ -40,13 +40,15 @@ class TimerStoreTest {
     private MessageStore store;
 
     private int commitLogSegmentSize = 64 << 20;
+    /** What the store's disk has usable: half of it, unless a test fills it. */
+    private final java.util.concurrent.atomic.AtomicLong usable = new java.util.concurrent.atomic.AtomicLong(1L << 39);
 
     private MessageStore store() {
         if (store == null) {
             store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
                     .commitLogSegmentSize(commitLogSegmentSize).fileRetention(Duration.ofHours(1)).build())
                     // a roomy disk: past its clean ratio the host's own disk would have retention delete early
-                    .clock(clock).diskSpace(DiskSpace.of(1L << 40, () -> 1L << 39)).open();
+                    .clock(clock).diskSpace(DiskSpace.of(1L << 40, usable::get)).open();
             open.add(store);
         }
         return store;
@@ -147,6 +149,45 @@ class TimerStoreTest {
         assertThat(fired.property(MessageProperties.TIMER_ENQUEUE_MS)).isNotNull();
         assertThat(timers.figures().fired()).isEqualTo(2);
         assertThat(timers.figures().waiting()).isZero();
+    }
+
+    @Test
+    void shouldWarnOfRefusedDeliveriesOncePerIntervalWhileTheDiskIsFullAndDeliverOnceFreed() {
+        TimerStore timers = timers();
+        sendAt(timers, "due-while-full", START + 5_000); // the disk guard looks again by then
+        usable.set((1L << 40) / 20); // 95% used: the store refuses appends
+        List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(TimerStore.class.getName());
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            advanceTo(timers, START + 35_000); // 600 ticks after it is due, each trying the slot again
+        } finally {
+            logger.removeHandler(handler);
+        }
+
+        assertThat(deliveredKeys()).isEmpty();
+        assertThat(warnings).as("one line per 10 s of refusals, not one per attempt").hasSizeBetween(3, 4)
+                .allMatch(r -> r.getMessage().contains("cannot deliver timer messages now"));
+
+        usable.set(1L << 39);
+        advanceTo(timers, START + 40_000);
+        assertThat(deliveredKeys()).containsExactly("due-while-full");
     }
 
     @Test
