@@ -11,6 +11,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
@@ -79,6 +80,10 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
             malformedFrames.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "closing connection {0}: bad input: {1}",
                     ctx.channel().remoteAddress(), reason.getMessage());
+        } else if (reason instanceof IOException) {
+            // a reset or a broken pipe: the peer died or the network dropped it, nothing to debug here
+            LOG.log(System.Logger.Level.INFO, "closing connection {0}: {1}", ctx.channel().remoteAddress(),
+                    reason.toString());
         } else {
             LOG.log(System.Logger.Level.WARNING, "closing connection " + ctx.channel().remoteAddress()
                     + " after an error", reason);
