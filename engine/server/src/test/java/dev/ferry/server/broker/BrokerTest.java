@@ -14,6 +14,8 @@ import dev.ferry.remoting.protocol.ResponseCode;
 import dev.ferry.remoting.protocol.header.GetMaxOffsetRequestHeader;
 import dev.ferry.store.StoreConfig;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -162,6 +164,19 @@ class BrokerTest {
             }
             assertThatThrownBy(() -> new Socket("127.0.0.1", port).close()).as("nothing listens on the host")
                     .isInstanceOf(ConnectException.class);
+        }
+    }
+
+    @Test
+    void shouldReplicateFromItsHaMasterAddressWithoutWaitingForANameServer() throws Exception {
+        try (ServerSocket master = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            master.setSoTimeout((int) Duration.ofSeconds(30).toMillis());
+            broker(BrokerConfig.builder(dir.resolve("broker")).brokerRole(BrokerRole.SLAVE).brokerId(1)
+                    .haMasterAddress("127.0.0.1:" + master.getLocalPort())).start();
+
+            try (Socket slave = master.accept()) {
+                assertThat(slave.isConnected()).as("the slave dialled the configured address").isTrue();
+            }
         }
     }
 
