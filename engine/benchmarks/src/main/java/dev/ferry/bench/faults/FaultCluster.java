@@ -1,5 +1,6 @@
 package dev.ferry.bench.faults;
 
+import dev.ferry.format.ChildProcess;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

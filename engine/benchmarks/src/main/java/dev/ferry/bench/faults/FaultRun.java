@@ -2,6 +2,7 @@ package dev.ferry.bench.faults;
 
 import dev.ferry.bench.faults.FaultPlan.Fault;
 import dev.ferry.client.cluster.TestCluster;
+import dev.ferry.format.ChildProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package dev.ferry.bench.faults;
 
 import dev.ferry.bench.faults.FaultPlan.Fault;
+import dev.ferry.format.ChildProcess;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

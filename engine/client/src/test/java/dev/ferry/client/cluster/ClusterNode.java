@@ -2,22 +2,20 @@ package dev.ferry.client.cluster;
 
 import dev.ferry.client.peer.ApachePeer;
 import dev.ferry.format.ChildJvm;
+import dev.ferry.format.ChildProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One name server alone or broker alone in a child JVM: {@code ferry-server namesrv|broker} started as its launcher
  * starts it, or Apache RocketMQ 5.3.3's ({@link ApacheNodeMain}), with a small heap and small commit-log files.
- * Restarting reuses the arguments, so a broker comes back on its port and its store. Output goes to a file: a pipe
- * would tie the child's fate to ours.
+ * Restarting reuses the arguments, so a broker comes back on its port and its store ({@link ChildProcess}).
  */
 final class ClusterNode implements AutoCloseable {
     private static final String FERRY_MAIN = "dev.ferry.server.cli.FerryServerCommand";
@@ -27,7 +25,7 @@ final class ClusterNode implements AutoCloseable {
     private final List<String> arguments;
     private final Path log;
     private final int port;
-    private Process process;
+    private ChildProcess process;
 
     private ClusterNode(String name, String mainClass, List<String> arguments, Path log, int port) {
         this.name = name;
@@ -149,46 +147,21 @@ final class ClusterNode implements AutoCloseable {
 
     /** Starts the child JVM and waits for its ready line. */
     void start() throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(ChildJvm.launcher("256m"));
-        command.addAll(List.of("-Duser.home=" + log.getParent(), "-Drocketmq.home.dir=" + log.getParent(),
-                "-cp", ChildJvm.classPath(), mainClass));
-        command.addAll(arguments);
-        Files.writeString(log, "--- start\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        awaitOutput(" ready", 60); // the ready line, not an earlier one saying "already"
-    }
-
-    /** Waits for a line of the current run containing {@code text}; fails with the output. */
-    void awaitOutput(String text, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        boolean exited = false;
-        while (true) {
-            if (currentRun().stream().anyMatch(line -> line.contains(text))) {
-                return;
-            }
-            if (exited || System.nanoTime() > deadline) {
-                throw new AssertionError(name + " printed no line with '" + text + "': " + currentRun());
-            }
-            exited = !process.isAlive(); // one more look after it ended: its last lines are in the file now
-            Thread.sleep(100); // polling a log file, not asserting on time
+        if (process == null) {
+            process = new ChildProcess(name, ChildProcess.java("256m", ChildJvm.classPath(), mainClass,
+                    List.of("-Duser.home=" + log.getParent(), "-Drocketmq.home.dir=" + log.getParent()), arguments),
+                    log, " ready"); // the ready line, not an earlier one saying "already"
+        }
+        try {
+            process.start(60);
+        } catch (IOException e) {
+            throw new AssertionError(e.getMessage(), e);
         }
     }
 
     /** The last {@code lines} lines this node printed in its current run, for a failure's message. */
     String output(int lines) {
-        List<String> run = currentRun();
-        return String.join("\n", run.subList(Math.max(0, run.size() - lines), run.size()));
-    }
-
-    private List<String> currentRun() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return lines.subList(lines.lastIndexOf("--- start") + 1, lines.size());
-        } catch (IOException e) {
-            return List.of();
-        }
+        return process.tail(lines);
     }
 
     /** {@code 127.0.0.1:port}: the name server's or the broker's address. */
@@ -202,35 +175,26 @@ final class ClusterNode implements AutoCloseable {
 
     /** SIGKILL: no shutdown hook, no flush, no unregistration. */
     void kill() throws InterruptedException {
-        process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new AssertionError(name + " did not die");
-        }
+        process.kill();
     }
 
     /** SIGSTOP: the process and its connections stay, but it answers nothing until {@link #resume()}. */
-    void pause() throws IOException, InterruptedException {
-        signal("-STOP");
+    void pause() {
+        process.pause();
     }
 
     /** SIGCONT after {@link #pause()}. */
-    void resume() throws IOException, InterruptedException {
-        signal("-CONT");
-    }
-
-    private void signal(String which) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", which, Long.toString(process.pid())).inheritIO().start();
-        if (kill.waitFor() != 0) {
-            throw new AssertionError("kill " + which + " " + process.pid() + " failed");
-        }
+    void resume() {
+        process.resume();
     }
 
     /** SIGTERM; returns once it stopped cleanly. */
     void stop() throws InterruptedException {
-        process.destroy();
-        awaitOutput("stopped cleanly", 60);
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new AssertionError(name + " did not exit after SIGTERM");
+        process.stop(60);
+        try {
+            process.awaitOutput("stopped cleanly", 5);
+        } catch (IOException e) {
+            throw new AssertionError(e.getMessage(), e);
         }
     }
 
@@ -257,9 +221,8 @@ final class ClusterNode implements AutoCloseable {
     @Override
     public void close() {
         if (process != null && process.isAlive()) {
-            process.destroyForcibly();
             try {
-                process.waitFor(30, TimeUnit.SECONDS);
+                process.kill();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -1,4 +1,4 @@
-package dev.ferry.bench.faults;
+package dev.ferry.format;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One process of a run (a name server, a broker, a client) in a JVM of its own, started again on the same command
- * after a kill. Its output is appended to a file, a line {@code --- start} before each run: a pipe would tie the
- * child's fate to the harness's.
+ * A process tests start, kill, pause and start again on the same command (a name server, a broker, a client), its
+ * output appended to a file with a line {@code --- start} before each run: a pipe would tie the child's fate to the
+ * test's. Shared with other modules' tests and the fault harness through this module's test jar.
  */
-final class ChildProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
     private final String name;
     private final List<String> command;
     private final Path log;
@@ -22,30 +22,30 @@ final class ChildProcess implements AutoCloseable {
     private Process process;
     private boolean paused;
 
-    ChildProcess(String name, List<String> command, Path log, String readyText) {
+    /** A process run by {@code command}, its output in {@code log}, ready once it prints {@code readyText}. */
+    public ChildProcess(String name, List<String> command, Path log, String readyText) {
         this.name = name;
         this.command = List.copyOf(command);
         this.log = log;
         this.readyText = readyText;
     }
 
-    /** The JVM command line of {@code mainClass} with {@code args}: this JVM's launcher and class path. */
-    static List<String> java(String heap, String classPath, String mainClass, List<String> jvmOptions,
-                             List<String> args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    /** The JVM command line of {@code mainClass} with {@code args}: {@link ChildJvm#launcher} and {@code classPath}. */
+    public static List<String> java(String heap, String classPath, String mainClass, List<String> jvmOptions,
+                                    List<String> args) {
+        List<String> command = new ArrayList<>(ChildJvm.launcher(heap));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(args);
         return command;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** Starts the process and waits up to {@code seconds} for its ready line. */
-    synchronized void start(int seconds) throws IOException, InterruptedException {
+    public synchronized void start(int seconds) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
         Files.writeString(log, "--- start\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
@@ -56,7 +56,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** Waits for a line of the current run containing {@code text}. */
-    void awaitOutput(String text, int seconds) throws InterruptedException, IOException {
+    public void awaitOutput(String text, int seconds) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         boolean exited = false;
         while (true) {
@@ -82,21 +82,21 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** The last lines of the current run, for a failure's message. */
-    String tail(int lines) {
+    public String tail(int lines) {
         List<String> run = currentRun();
         return String.join("\n", run.subList(Math.max(0, run.size() - lines), run.size()));
     }
 
-    synchronized boolean isAlive() {
+    public synchronized boolean isAlive() {
         return process != null && process.isAlive();
     }
 
-    synchronized boolean isPaused() {
+    public synchronized boolean isPaused() {
         return paused;
     }
 
     /** SIGKILL: no shutdown hook, nothing flushed that was not. */
-    synchronized void kill() throws InterruptedException {
+    public synchronized void kill() throws InterruptedException {
         if (paused) {
             resume();
         }
@@ -107,13 +107,13 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** SIGSTOP: a pause as long as a full GC's, connections open and silent. */
-    synchronized void pause() {
+    public synchronized void pause() {
         signal("STOP");
         paused = true;
     }
 
     /** SIGCONT after {@link #pause()}. */
-    synchronized void resume() {
+    public synchronized void resume() {
         signal("CONT");
         paused = false;
     }
@@ -133,7 +133,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** SIGTERM and a wait of up to {@code seconds}; SIGKILL after that. */
-    synchronized void stop(int seconds) throws InterruptedException {
+    public synchronized void stop(int seconds) throws InterruptedException {
         if (process == null || !process.isAlive()) {
             return;
         }
