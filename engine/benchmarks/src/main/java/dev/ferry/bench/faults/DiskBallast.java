@@ -25,8 +25,14 @@ record DiskBallast(Path dir, int basePercent) {
      */
     static final int LOWEST_LIMIT = 36;
 
-    /** A ballast for {@code dir}'s disk, or null when filling it would take more than half of what is left. */
+    /**
+     * A ballast for {@code dir}'s disk, or null when filling it would take more than half of what is left or this
+     * machine has no {@code fallocate}.
+     */
     static DiskBallast forDisk(Path dir) throws IOException {
+        if (!hasFallocate()) {
+            return null;
+        }
         double used = usedRatio(Files.getFileStore(dir));
         int base = Math.max(LOWEST_LIMIT, (int) Math.ceil(used * 100) + 3);
         DiskBallast ballast = new DiskBallast(dir, base);
@@ -54,6 +60,19 @@ record DiskBallast(Path dir, int basePercent) {
                 .inheritIO().start();
         if (!fallocate.waitFor(60, TimeUnit.SECONDS) || fallocate.exitValue() != 0) {
             throw new IOException("fallocate of " + bytes + " bytes at " + file() + " failed");
+        }
+    }
+
+    private static boolean hasFallocate() {
+        try {
+            Process probe = new ProcessBuilder("fallocate", "--version").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

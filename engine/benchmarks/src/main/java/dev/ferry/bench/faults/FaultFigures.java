@@ -17,10 +17,13 @@ import java.util.Map;
  * @param recvRecovery  the same for the first message received (from that broker group; by that process, for a
  *                      consumer killed)
  * @param unrecovered   healed faults after which no send or no receipt followed before the run's end
+ * @param sendRecoveryByKind {@code sendRecovery} by the kind of fault
+ * @param recvRecoveryByKind {@code recvRecovery} by the kind of fault
  */
 record FaultFigures(Map<String, Long> faults, long invoked, long ok, long failed, long unknown,
                     Map<String, GroupFigures> groups, List<Long> sendRecovery, List<Long> recvRecovery,
-                    long unrecovered) {
+                    long unrecovered, Map<String, List<Long>> sendRecoveryByKind,
+                    Map<String, List<Long>> recvRecoveryByKind) {
 
     /**
      * One consumer group's figures.

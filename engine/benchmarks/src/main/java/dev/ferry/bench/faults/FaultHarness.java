@@ -1,6 +1,7 @@
 package dev.ferry.bench.faults;
 
 import dev.ferry.bench.faults.FaultFigures.GroupFigures;
+import dev.ferry.format.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -55,8 +56,12 @@ public final class FaultHarness implements Callable<Integer> {
     @Option(names = "--work-dir", description = "Scratch directory (deleted first).")
     Path workDir = Path.of(System.getProperty("java.io.tmpdir"), "ferry-fault-harness");
 
+    @Option(names = "--check", description = "Check the histories a run left in this directory (its work directory, "
+            + "one subdirectory per kind of brokers) instead of running.")
+    Path check;
+
     @Option(names = "--class-path", description = "Class path of the child JVMs (default: this JVM's).")
-    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String classPath = ChildJvm.classPath();
 
     private PrintStream out = System.out;
 
@@ -74,7 +79,7 @@ public final class FaultHarness implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Map<String, FaultFigures> results = runAll();
+        Map<String, FaultFigures> results = check != null ? checkAgain(check) : runAll();
         out.println(report(results));
         return results.containsKey("ferry") && results.get("ferry").violated() ? 1 : 0;
     }
@@ -87,7 +92,8 @@ public final class FaultHarness implements Callable<Integer> {
         Files.createDirectories(workDir);
         DiskBallast ballast = noDisk ? null : DiskBallast.forDisk(workDir);
         if (!noDisk && ballast == null) {
-            out.println("no DISK_FULL faults: filling this disk would take more than half of what is left");
+            out.println("no DISK_FULL faults: this machine has no fallocate, or filling its disk would take more than "
+                    + "half of what is left");
         }
         FaultPlan plan = FaultPlan.draw(chosen, (long) (minutes * 60_000), millis(faultSeconds.get(0)),
                 millis(faultSeconds.get(1)), millis(gapSeconds.get(0)), millis(gapSeconds.get(1)),
@@ -99,6 +105,18 @@ public final class FaultHarness implements Callable<Integer> {
                     workDir.resolve(kind), classPath, plan, consumers, Duration.ofSeconds(10), Duration.ofSeconds(15),
                     Duration.ofSeconds(120), ballast);
             results.put(kind, run.run(out));
+        }
+        return results;
+    }
+
+    /** The figures of the histories a run left under {@code dir}, by kind of brokers. */
+    private Map<String, FaultFigures> checkAgain(Path dir) throws IOException {
+        Map<String, FaultFigures> results = new LinkedHashMap<>();
+        for (String kind : brokers) {
+            Path histories = dir.resolve(kind).resolve("history");
+            if (Files.isDirectory(histories)) {
+                results.put(kind, HistoryChecker.check(HistoryLog.readAll(histories)));
+            }
         }
         return results;
     }
@@ -132,8 +150,8 @@ public final class FaultHarness implements Callable<Integer> {
             } else {
                 row(table, results, kinds, group + ": rolled back, delivered", f -> Long.toString(f.groups()
                         .get(group).rolledBack()));
-                row(table, results, kinds, group + ": delivered early", f -> Long.toString(f.groups().get(group)
-                        .early()));
+                row(table, results, kinds, group + ": delivered early (max ms)", f -> f.groups().get(group).early()
+                        + " (" + f.groups().get(group).maxEarlyMillis() + ")");
             }
             row(table, results, kinds, group + ": unknown sends delivered", f -> Long.toString(f.groups().get(group)
                     .unknownDelivered()));
@@ -141,6 +159,14 @@ public final class FaultHarness implements Callable<Integer> {
         row(table, results, kinds, "send recovery p50 / p99 (s)", f -> percentiles(f.sendRecovery()));
         row(table, results, kinds, "receive recovery p50 / p99 (s)", f -> percentiles(f.recvRecovery()));
         row(table, results, kinds, "faults without recovery", f -> Long.toString(f.unrecovered()));
+        for (FaultPlan.Kind kind : FaultPlan.Kind.values()) {
+            String name = kind.name();
+            row(table, results, kinds, name + ": faults", f -> Long.toString(f.faults().getOrDefault(name, 0L)));
+            row(table, results, kinds, name + ": send recovery p50 / p99", f -> percentiles(
+                    f.sendRecoveryByKind().getOrDefault(name, List.of())));
+            row(table, results, kinds, name + ": receive recovery p50 / p99", f -> percentiles(
+                    f.recvRecoveryByKind().getOrDefault(name, List.of())));
+        }
         for (String kind : kinds) {
             results.get(kind).groups().forEach((group, g) -> {
                 if (!g.lostKeys().isEmpty()) {

@@ -75,6 +75,8 @@ final class HistoryChecker {
                 .forEach(f -> faultCounts.merge(f.attr("kind"), 1L, Long::sum));
         List<Long> sendRecovery = new ArrayList<>();
         List<Long> recvRecovery = new ArrayList<>();
+        Map<String, List<Long>> sendByKind = new TreeMap<>();
+        Map<String, List<Long>> recvByKind = new TreeMap<>();
         long unrecovered = 0;
         List<Op> oks = ops.stream().filter(o -> o.type().equals("ok")).toList();
         List<Op> recvs = ops.stream().filter(o -> o.type().equals("recv")).toList();
@@ -92,13 +94,15 @@ final class HistoryChecker {
             }
             if (send != null) {
                 sendRecovery.add(send);
+                sendByKind.computeIfAbsent(heal.attr("kind"), k -> new ArrayList<>()).add(send);
             }
             if (recv != null) {
                 recvRecovery.add(recv);
+                recvByKind.computeIfAbsent(heal.attr("kind"), k -> new ArrayList<>()).add(recv);
             }
         }
         return new FaultFigures(faultCounts, invoked, ok, failed, invoked - ok - failed, groups, sendRecovery,
-                recvRecovery, unrecovered);
+                recvRecovery, unrecovered, sendByKind, recvByKind);
     }
 
     private static Long firstAfter(List<Op> sorted, long time, java.util.function.Predicate<Op> matching) {
