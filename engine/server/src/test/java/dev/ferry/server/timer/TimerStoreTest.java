@@ -3,6 +3,7 @@ package dev.ferry.server.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ferry.format.Clock;
+import dev.ferry.format.CapturedLog;
 import dev.ferry.format.ManualClock;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
@@ -156,29 +157,10 @@ class TimerStoreTest {
         TimerStore timers = timers();
         sendAt(timers, "due-while-full", START + 5_000); // the disk guard looks again by then
         usable.set((1L << 40) / 20); // 95% used: the store refuses appends
-        List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(TimerStore.class.getName());
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
-                    warnings.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
-        try {
+        List<java.util.logging.LogRecord> warnings;
+        try (CapturedLog log = CapturedLog.of(TimerStore.class)) {
             advanceTo(timers, START + 35_000); // 600 ticks after it is due, each trying the slot again
-        } finally {
-            logger.removeHandler(handler);
+            warnings = log.atLeast(java.util.logging.Level.WARNING);
         }
 
         assertThat(deliveredKeys()).isEmpty();
