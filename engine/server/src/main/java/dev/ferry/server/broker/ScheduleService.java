@@ -2,6 +2,7 @@ package dev.ferry.server.broker;
 
 import dev.ferry.format.Clock;
 import dev.ferry.format.DelayLevels;
+import dev.ferry.format.LogPace;
 import dev.ferry.format.MessageProperties;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
@@ -14,6 +15,7 @@ import dev.ferry.store.MessageStore;
 import dev.ferry.store.MessageToStore;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +51,8 @@ final class ScheduleService {
     private final DelayLevels levels;
     private final MessageStore store;
     private final Clock clock;
+    /** Paces the warning of deliveries the store refused. */
+    private final LogPace refusals = new LogPace(Duration.ofSeconds(10));
     private final Supplier<InetSocketAddress> storeHost;
     private final JsonFile<Stored> file;
     /** Next offset by level whose delivery is durable: what is persisted. */
@@ -171,7 +175,8 @@ final class ScheduleService {
         CompletableFuture<AppendResult> appended = store.appendAsync(real);
         if (appended.isDone() && !appended.join().isStored()) {
             AppendResult refused = appended.join();
-            LOG.log(System.Logger.Level.WARNING, "cannot deliver a delayed message to {0} yet: {1} {2}", topic,
+            // tried again on the next run while the store refuses (a full disk): one line per interval
+            LOG.log(refusals.level(clock.nanos()), "cannot deliver a delayed message to {0} yet: {1} {2}", topic,
                     refused.status(), refused.detail());
         }
         return Optional.of(appended);

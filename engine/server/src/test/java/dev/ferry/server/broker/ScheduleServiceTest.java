@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.ferry.format.CapturedLog;
 import dev.ferry.format.DelayLevels;
 import dev.ferry.format.ManualClock;
 import dev.ferry.format.StoredMessageView;
 import dev.ferry.format.SystemTopics;
+import dev.ferry.store.DiskSpace;
 import dev.ferry.store.FlushMode;
 import dev.ferry.store.MessageFilterPredicate;
 import dev.ferry.store.MessageStore;
@@ -17,7 +19,11 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +73,37 @@ class ScheduleServiceTest {
             assertThat(delivered.property("DELAY")).as("kept, as on Apache's broker").isEqualTo("2");
             assertThat(delivered.property("REAL_TOPIC")).isNull();
             assertThat(schedule.progress()).containsEntry(2, 1L);
+        }
+    }
+
+    @Test
+    void shouldWarnOfDeliveriesAFullDiskRefusesOncePerIntervalAndDeliverOnceFreed() {
+        AtomicLong usable = new AtomicLong(1L << 39);
+        DelayLevels levels = DelayLevels.parse("1s 5s");
+        try (MessageStore store = MessageStore.builder(StoreConfig.builder(dir.resolve("store"))
+                .commitLogSegmentSize(1024 * 1024).build()).clock(clock)
+                .diskSpace(DiskSpace.of(1L << 40, usable::get)).open()) {
+            ScheduleService schedule = new ScheduleService(levels, store, dir.resolve("config"), clock, () -> HOST);
+            store.append(schedule.delay(message("m1"), 1));
+            awaitQueue(store, SystemTopics.SCHEDULE_TOPIC, 0, 1);
+            usable.set((1L << 40) / 20); // 95% used: the store refuses appends
+
+            List<LogRecord> warnings;
+            try (CapturedLog log = CapturedLog.of(ScheduleService.class)) {
+                for (int run = 0; run < 300; run++) { // 30 s of runs, each trying the due message again
+                    clock.advance(Duration.ofMillis(100));
+                    schedule.deliverDue();
+                }
+                warnings = log.atLeast(Level.WARNING);
+            }
+            assertThat(store.nextOffset("TopicDelayed", 2)).isZero();
+            assertThat(warnings).as("one line per 10 s of refusals, not one per run").hasSizeBetween(2, 4)
+                    .allMatch(r -> r.getMessage().startsWith("cannot deliver a delayed message"));
+
+            usable.set(1L << 39);
+            clock.advance(Duration.ofSeconds(2)); // the disk guard looks again
+            schedule.deliverDue();
+            awaitQueue(store, "TopicDelayed", 2, 1);
         }
     }
 
