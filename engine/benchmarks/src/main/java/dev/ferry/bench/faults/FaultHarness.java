@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
  * Runs producers and consumers against a cluster of Ferry's brokers and then of Apache RocketMQ 5.3.3's, the same
  * topology, clients and seeded faults for both, and reports what the history checker found side by side.
  *
- * <pre>java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.faults.FaultHarness --seed 48 --minutes 30</pre>
+ * <pre>
+ * java -cp engine/benchmarks/target/benchmarks.jar dev.ferry.bench.faults.FaultHarness --seed 20261206 --minutes 30
+ * </pre>
  */
 @Command(name = "fault-harness", mixinStandardHelpOptions = true,
         description = "Random faults against Ferry's and Apache RocketMQ's clusters, every operation checked.")

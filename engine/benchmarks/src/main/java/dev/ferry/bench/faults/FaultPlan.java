@@ -29,7 +29,10 @@ record FaultPlan(long seed, List<Fault> faults) {
         DELAY,
         /** SIGKILL a consumer process; started again at healing. */
         CONSUMER_KILL,
-        /** Fill the disk above a broker's diskSpaceWarningLevelRatio ({@code a-master}) or every broker's ({@code all}). */
+        /**
+         * Fill the disk above a broker's diskSpaceWarningLevelRatio ({@code a-master}) or every broker's
+         * ({@code all}).
+         */
         DISK_FULL
     }
 

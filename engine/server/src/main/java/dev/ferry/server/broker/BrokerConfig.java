@@ -262,7 +262,6 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return this;
         }
 
-        /** Where slaves replicate from; 0 for the port after the broker's. */
         /** Apache's bindAddress: where the ports listen when not on {@code host}; null for {@code host}. */
         public Builder bindAddress(String value) {
             this.bindAddress = value;
@@ -275,6 +274,7 @@ public record BrokerConfig(String brokerName, String clusterName, String host, i
             return this;
         }
 
+        /** Where slaves replicate from; 0 for the port after the broker's. */
         public Builder haPort(int value) {
             this.haPort = value;
             return this;

@@ -127,15 +127,15 @@ final class BrokerReplication implements AutoCloseable {
         }
         boolean first = !address.equals(masterAddress);
         masterAddress = address;
-        if (config.haMasterAddress().isPresent()) {
-            // configured (haMasterAddress): the name servers' address of the master's HA port is not used
-        } else if (haAddress == null || haAddress.isEmpty()) {
+        // a configured haMasterAddress stands: the name servers' address of the master's HA port is not used
+        boolean followNameServers = config.haMasterAddress().isEmpty();
+        if (followNameServers && (haAddress == null || haAddress.isEmpty())) {
             if (first) {
                 LOG.log(System.Logger.Level.WARNING, "master {0} of {1} serves no replication (an ASYNC_MASTER "
                         + "needs haListenPort): this slave copies its topics and offsets, not its messages", address,
                         config.brokerName());
             }
-        } else if (client != null) {
+        } else if (followNameServers && client != null) {
             client.master(haAddress);
         }
         ScheduledExecutorService tasks = scheduler;
