@@ -144,6 +144,26 @@ final class ApacheBrokerKeys {
         warnedUnless(k, "fetchNamesrvAddrByAddressServer", "false", "Ferry registers with the name servers of "
                 + "namesrvAddr");
         warnedUnless(k, "storeType", "default", "Ferry has one store: commit log, consume queues and index files");
+        // Apache 5 counts the master among the replicas a SYNC_MASTER waits for: 2 is the master and one slave, what
+        // Ferry's always waits for; its default, 1, waits for none
+        define(k, "inSyncReplicas", (t, v) -> {
+            int replicas = range("inSyncReplicas", v, 1, 64);
+            if (replicas > 2) {
+                throw new IllegalArgumentException("inSyncReplicas = " + v + ": refused, a Ferry SYNC_MASTER "
+                        + "acknowledges once one slave has a message, not " + (replicas - 1)
+                        + " (inSyncReplicas = 2 is what Ferry does)");
+            }
+            if (replicas == 1) {
+                t.ignored.put("inSyncReplicas", "set to 1: a Ferry SYNC_MASTER waits for its slave all the same "
+                        + "(Apache 5's waits for none with 1)");
+            }
+        });
+        warnedUnless(k, "minInSyncReplicas", "1", "a Ferry SYNC_MASTER without a slave in sync stores a send and "
+                + "answers SLAVE_NOT_AVAILABLE; it refuses none for want of replicas");
+        warnedUnless(k, "totalReplicas", "1", "Ferry counts no replicas: a SYNC_MASTER waits for one slave");
+        warnedUnless(k, "enableAutoInSyncReplicas", "false", "Ferry has no in-sync replica set to shrink: a "
+                + "SYNC_MASTER waits for one slave");
+        warnedUnless(k, "allAckInSyncStateSet", "false", "Ferry has no controller and no in-sync state set");
     }
 
     /** Apache's keys that change nothing in Ferry, each with why. */

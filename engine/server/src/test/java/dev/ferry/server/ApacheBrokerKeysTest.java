@@ -189,4 +189,17 @@ class ApacheBrokerKeysTest {
         assertThatThrownBy(() -> config("brokerRole", "SLAVE", "brokerId", "1", "haMasterAddress", "10.0.0.5"))
                 .hasMessageContaining("haMasterAddress").hasMessageContaining("host:port");
     }
+
+    @Test
+    void shouldTakeApachesInSyncReplicasWhereFerrysSyncMasterKeepsItsPromiseAndRefuseMore() {
+        assertThat(read("brokerRole", "SYNC_MASTER", "inSyncReplicas", "2").ignored()).doesNotContainKey(
+                "inSyncReplicas");
+        assertThat(read("brokerRole", "SYNC_MASTER", "inSyncReplicas", "1").ignored().get("inSyncReplicas"))
+                .contains("waits for its slave all the same");
+        assertThatThrownBy(() -> config("brokerRole", "SYNC_MASTER", "inSyncReplicas", "3"))
+                .hasMessageContaining("inSyncReplicas = 3: refused").hasMessageContaining("not 2");
+        assertThat(read("minInSyncReplicas", "1", "totalReplicas", "1", "enableAutoInSyncReplicas", "false",
+                "allAckInSyncStateSet", "false").ignored()).isEmpty();
+        assertThat(read("minInSyncReplicas", "2").ignored()).containsKey("minInSyncReplicas");
+    }
 }
