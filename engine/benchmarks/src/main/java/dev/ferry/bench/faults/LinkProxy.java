@@ -129,6 +129,12 @@ final class LinkProxy implements AutoCloseable {
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);
                 server.connect(target, 3000);
+                if (server.getLocalPort() == target.getPort()
+                        && server.getLocalAddress().equals(target.getAddress())) {
+                    // nothing listened, and the system gave the socket the target's own port: TCP connected it to
+                    // itself (a simultaneous open), which would echo the client's bytes back as if answered
+                    throw new IOException("connected to itself: nothing listens at " + target);
+                }
             } catch (IOException e) {
                 // the process behind is down: the connecting party sees a reset, as it would without the proxy
                 reset(client);

@@ -131,11 +131,16 @@ class LinkProxyTest {
 
     @Test
     void shouldResetAConnectionWhoseTargetIsDown() throws IOException {
-        echo.close();
-        try (Socket socket = connect()) {
-            socket.setSoTimeout(5000);
-            assertThat(ended(socket, 1)).as("reset, as the target itself would").isTrue();
+        // a port held by a socket that never listens: refused, and no other process can listen on it meanwhile
+        try (Socket holder = new Socket()) {
+            holder.bind(new InetSocketAddress("127.0.0.1", 0));
+            try (LinkProxy dead = LinkProxy.start("dead", new InetSocketAddress("127.0.0.1", 0),
+                    new InetSocketAddress("127.0.0.1", holder.getLocalPort()));
+                 Socket socket = new Socket("127.0.0.1", dead.port())) {
+                socket.setSoTimeout(5000);
+                assertThat(ended(socket, 1)).as("reset, as the target itself would").isTrue();
+                await().atMost(Duration.ofSeconds(5)).until(() -> dead.connections() == 0);
+            }
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> proxy.connections() == 0);
     }
 }
