@@ -311,14 +311,18 @@ class RemotingServerClientTest {
     }
 
     @Test
-    void shouldFailPendingCallsWhenTheConnectionCloses() throws Exception {
+    void shouldFailPendingCallsWhenTheConnectionClosesAsLostNotAsNeverSent() throws Exception {
         startServer(RemotingServerConfig.builder().build());
         BlockingQueue<RequestContext> held = holdPulls();
         client = new RemotingClient(RemotingClientConfig.builder().build());
         CompletableFuture<RemotingCommand> pull = client.invokeAsync(address(),
                 RemotingCommand.request(RequestCode.PULL_MESSAGE).build(), Duration.ofSeconds(30));
         held.poll(5, TimeUnit.SECONDS).channel().close();
-        assertThatThrownBy(() -> pull.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(RemotingConnectException.class);
+        // the server had the request: a caller must not take it for one that never left
+        assertThatThrownBy(() -> pull.get(5, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RemotingConnectionLostException.class)
+                .cause().isNotInstanceOf(RemotingConnectException.class)
+                .hasMessageContaining("closed before the response arrived");
     }
 
     @Test

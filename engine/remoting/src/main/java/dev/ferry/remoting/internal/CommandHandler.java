@@ -3,7 +3,7 @@ package dev.ferry.remoting.internal;
 import dev.ferry.remoting.CommandFormatException;
 import dev.ferry.remoting.ConnectionEvent;
 import dev.ferry.remoting.RemotingCommand;
-import dev.ferry.remoting.RemotingConnectException;
+import dev.ferry.remoting.RemotingConnectionLostException;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -56,7 +56,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<InboundCom
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        invoker.pending().failChannel(ctx.channel(), new RemotingConnectException("connection to "
+        // sent, perhaps acted on: not the "never sent" of a connection that could not be made
+        invoker.pending().failChannel(ctx.channel(), new RemotingConnectionLostException("connection to "
                 + ctx.channel().remoteAddress() + " closed before the response arrived"));
         events.accept(new ConnectionEvent(ConnectionEvent.Type.CLOSE, remote(ctx), null));
         super.channelInactive(ctx);

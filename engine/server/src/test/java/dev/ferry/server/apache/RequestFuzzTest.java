@@ -10,6 +10,7 @@ import dev.ferry.format.RoundBudget;
 import dev.ferry.remoting.RemotingClientConfig;
 import dev.ferry.remoting.RemotingCommand;
 import dev.ferry.remoting.RemotingConnectException;
+import dev.ferry.remoting.RemotingConnectionLostException;
 import dev.ferry.remoting.RemotingSendException;
 import dev.ferry.remoting.RemotingTimeoutException;
 import dev.ferry.remoting.endpoint.RemotingClient;
@@ -343,7 +344,7 @@ class RequestFuzzTest {
                         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                         (cause instanceof RemotingTimeoutException ? timedOut
                                 : cause instanceof RemotingConnectException || cause instanceof RemotingSendException
-                                ? connectionLost : otherwise).incrementAndGet();
+                                || cause instanceof RemotingConnectionLostException ? connectionLost : otherwise).incrementAndGet();
                     } else {
                         codes.computeIfAbsent(response.code(), c -> new AtomicLong()).incrementAndGet();
                     }
