@@ -1,10 +1,10 @@
 package dev.ferry.bench.faults;
 
+import dev.ferry.client.cluster.ApacheNodeMain;
 import dev.ferry.format.ChildProcess;
+import dev.ferry.format.FixedPorts;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +35,7 @@ final class FaultCluster implements AutoCloseable {
     /** The nodes, in start order. */
     static final List<String> NODES = List.of("ns-0", "ns-1", "a-master", "a-slave", "b-master");
     static final List<String> BROKERS = List.of("a-master", "a-slave", "b-master");
+    private static final String FERRY_MAIN = "dev.ferry.server.cli.FerryServerCommand";
 
     private final Kind kind;
     private final Map<String, ChildProcess> nodes = new LinkedHashMap<>();
@@ -47,13 +48,15 @@ final class FaultCluster implements AutoCloseable {
 
     /**
      * Starts the cluster under {@code dir} with {@code classPath}; {@code diskLimits} gives each broker's
-     * diskSpaceWarningLevelRatio (percent), {@code random} the ports.
+     * diskSpaceWarningLevelRatio (percent), {@code inSyncReplicas} the SYNC_MASTER's (2: it acknowledges once its
+     * slave has the message; 1: Apache 5's default, under which Apache's acknowledges without its slave),
+     * {@code random} the ports.
      */
-    static FaultCluster start(Kind kind, Path dir, String classPath, Map<String, Integer> diskLimits, Random random)
-            throws IOException, InterruptedException {
+    static FaultCluster start(Kind kind, Path dir, String classPath, Map<String, Integer> diskLimits,
+                              int inSyncReplicas, Random random) throws IOException, InterruptedException {
         FaultCluster cluster = new FaultCluster(kind);
         try {
-            cluster.startAll(dir, classPath, diskLimits, random);
+            cluster.startAll(dir, classPath, diskLimits, inSyncReplicas, random);
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
             throw e;
@@ -61,8 +64,8 @@ final class FaultCluster implements AutoCloseable {
         return cluster;
     }
 
-    private void startAll(Path dir, String classPath, Map<String, Integer> diskLimits, Random random)
-            throws IOException, InterruptedException {
+    private void startAll(Path dir, String classPath, Map<String, Integer> diskLimits, int inSyncReplicas,
+                          Random random) throws IOException, InterruptedException {
         List<String> brokerNameServers = new ArrayList<>();
         for (String ns : List.of("ns-0", "ns-1")) {
             int port = freePort(random, false);
@@ -70,9 +73,10 @@ final class FaultCluster implements AutoCloseable {
             Files.createDirectories(home);
             List<String> args = kind == Kind.FERRY
                     ? List.of("namesrv", "--port", Integer.toString(port), "--store-dir", home.toString())
-                    : List.of("namesrv", Integer.toString(port), home.toString());
-            ChildProcess node = new ChildProcess(ns, ChildProcess.java("192m", classPath, mainClass(),
-                    jvmOptions(home), args), dir.resolve(ns + ".log"), " ready");
+                    : List.of("namesrv", home.toString(), Integer.toString(port));
+            String main = kind == Kind.FERRY ? FERRY_MAIN : ApacheNodeMain.class.getName();
+            ChildProcess node = new ChildProcess(ns, ChildProcess.java("192m", classPath, main, jvmOptions(home),
+                    args), dir.resolve(ns + ".log"), " ready");
             node.start(90);
             nodes.put(ns, node);
             InetSocketAddress target = new InetSocketAddress("127.0.0.1", port);
@@ -115,6 +119,7 @@ final class FaultCluster implements AutoCloseable {
             conf.put("cleanResourceInterval", "1000");
             if (broker.equals("a-master")) {
                 masterHaPort = port + 1;
+                conf.put("inSyncReplicas", Integer.toString(inSyncReplicas));
             }
             if (broker.equals("a-slave")) {
                 LinkProxy ha = LinkProxy.start("a-ha", loopback(freePort(random, false)),
@@ -126,8 +131,9 @@ final class FaultCluster implements AutoCloseable {
             Files.writeString(file, conf.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue() + "\n")
                     .collect(Collectors.joining()), StandardCharsets.UTF_8);
             List<String> args = kind == Kind.FERRY ? List.of("broker", "--config", file.toString())
-                    : List.of("broker", file.toString());
-            ChildProcess node = new ChildProcess(broker, ChildProcess.java("256m", classPath, mainClass(),
+                    : List.of(file.toString());
+            String main = kind == Kind.FERRY ? FERRY_MAIN : ApacheFaultNode.class.getName();
+            ChildProcess node = new ChildProcess(broker, ChildProcess.java("256m", classPath, main,
                     jvmOptions(dir.resolve(broker + "-home")), args), dir.resolve(broker + ".log"), " ready");
             // the proxy first: the broker's own connections to its advertised address go through it too
             LinkProxy proxy = LinkProxy.start(broker, loopback(port), new InetSocketAddress("127.0.0.2", port));
@@ -135,10 +141,6 @@ final class FaultCluster implements AutoCloseable {
             node.start(120);
             nodes.put(broker, node);
         }
-    }
-
-    private String mainClass() {
-        return kind == Kind.FERRY ? "dev.ferry.server.cli.FerryServerCommand" : ApacheFaultNode.class.getName();
     }
 
     private static List<String> jvmOptions(Path home) throws IOException {
@@ -151,29 +153,9 @@ final class FaultCluster implements AutoCloseable {
         return new InetSocketAddress("127.0.0.1", port);
     }
 
-    /**
-     * A port free on 127.0.0.1 and 127.0.0.2 (with the one above it, for a broker's HA port), below the range the
-     * system hands to outgoing connections: a broker killed and started again must find its ports still free.
-     */
+    /** A port free on 127.0.0.1 and 127.0.0.2, kept by a node killed and started again. */
     private static int freePort(Random random, boolean withNext) throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = 20_000 + random.nextInt(12_000);
-            if (isFree(port) && (!withNext || isFree(port + 1))) {
-                return port;
-            }
-        }
-        throw new IOException("no free port below 32000");
-    }
-
-    private static boolean isFree(int port) {
-        for (String host : List.of("127.0.0.1", "127.0.0.2")) {
-            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(host))) {
-                socket.setReuseAddress(true);
-            } catch (IOException e) {
-                return false;
-            }
-        }
-        return true;
+        return FixedPorts.pick(random, withNext, List.of("127.0.0.1", "127.0.0.2"));
     }
 
     Kind kind() {

@@ -20,7 +20,7 @@ import java.util.Map;
  * @param sendRecoveryByKind {@code sendRecovery} by the kind of fault
  * @param recvRecoveryByKind {@code recvRecovery} by the kind of fault
  */
-record FaultFigures(Map<String, Long> faults, long invoked, long ok, long failed, long unknown,
+public record FaultFigures(Map<String, Long> faults, long invoked, long ok, long failed, long unknown,
                     Map<String, GroupFigures> groups, List<Long> sendRecovery, List<Long> recvRecovery,
                     long unrecovered, Map<String, List<Long>> sendRecoveryByKind,
                     Map<String, List<Long>> recvRecoveryByKind) {
@@ -41,23 +41,26 @@ record FaultFigures(Map<String, Long> faults, long invoked, long ok, long failed
      *                         wrong order (an orderly group)
      * @param unknownDelivered messages of unknown send outcome it received (allowed either way)
      * @param lostKeys         a few of the lost messages' keys, for a report
+     * @param group            the group and what it promised
      */
-    record GroupFigures(long expected, long received, long lost, long unexpected, long failedDelivered,
-                        long rolledBack, long duplicates, long early, long maxEarlyMillis, long outOfOrder,
-                        long unknownDelivered, List<String> lostKeys) {
+    public record GroupFigures(long expected, long received, long lost, long unexpected, long failedDelivered,
+                               long rolledBack, long duplicates, long early, long maxEarlyMillis, long outOfOrder,
+                               long unknownDelivered, List<String> lostKeys, ConsumerGroup group) {
 
-        /** Whether it broke a promise: lost, unexpected, failed yet delivered, rolled back yet delivered, early, or
-         *  out of order. Duplicates and unknown outcomes are allowed. */
-        boolean violated() {
-            return lost + unexpected + failedDelivered + rolledBack + early + outOfOrder > 0;
+        /** Whether it broke a promise: lost, unexpected, failed yet delivered, rolled back yet delivered, early, out
+         *  of order, or (an exactly-once group) duplicated. Unknown outcomes are allowed either way, and so are
+         *  duplicates of an at-least-once group. */
+        public boolean violated() {
+            return lost + unexpected + failedDelivered + rolledBack + early + outOfOrder
+                    + (group.exactlyOnce() ? duplicates : 0) > 0;
         }
     }
 
-    long totalFaults() {
+    public long totalFaults() {
         return faults.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    boolean violated() {
+    public boolean violated() {
         return groups.values().stream().anyMatch(GroupFigures::violated);
     }
 }

@@ -52,6 +52,11 @@ public final class FaultHarness implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE}).")
     List<Double> gapSeconds = List.of(3.0, 6.0);
 
+    @Option(names = "--in-sync-replicas", description = "The SYNC_MASTER's inSyncReplicas: 2 (default) makes "
+            + "Apache's wait for its slave as Ferry's does; 1 is Apache 5's default, under which its SYNC_MASTER "
+            + "acknowledges without its slave.")
+    int inSyncReplicas = 2;
+
     @Option(names = "--no-disk", description = "No DISK_FULL faults (they fill the shared disk for seconds).")
     boolean noDisk;
 
@@ -66,6 +71,7 @@ public final class FaultHarness implements Callable<Integer> {
     String classPath = ChildJvm.classPath();
 
     private PrintStream out = System.out;
+    private final List<ExternalConsumer> externals = new ArrayList<>();
 
     public static void main(String[] args) {
         // Netty would log through the SLF4J binding Apache's jars bring, whose set-up prints pages of status
@@ -74,8 +80,45 @@ public final class FaultHarness implements Callable<Integer> {
         System.exit(new CommandLine(new FaultHarness()).execute(args));
     }
 
-    FaultHarness output(PrintStream stream) {
+    /** Where the plan, the progress and the report go (default: standard output). */
+    public FaultHarness output(PrintStream stream) {
         this.out = stream;
+        return this;
+    }
+
+    public FaultHarness seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    public FaultHarness minutes(double value) {
+        this.minutes = value;
+        return this;
+    }
+
+    /** Whose brokers, in order: {@code ferry}, {@code apache}. */
+    public FaultHarness brokers(String... kinds) {
+        this.brokers = List.of(kinds);
+        return this;
+    }
+
+    /** Consumer processes per client kind. */
+    public FaultHarness consumers(int perKind) {
+        this.consumers = perKind;
+        return this;
+    }
+
+    public FaultHarness workDir(Path dir) {
+        this.workDir = dir;
+        return this;
+    }
+
+    /**
+     * Adds a consumer beside the client processes to every run: started against each run's cluster, a target of the
+     * plan's CONSUMER_KILL faults, its receipts checked against its group's promise.
+     */
+    public FaultHarness externalConsumer(ExternalConsumer consumer) {
+        this.externals.add(consumer);
         return this;
     }
 
@@ -87,9 +130,13 @@ public final class FaultHarness implements Callable<Integer> {
     }
 
     /** Runs each kind of brokers in turn; figures by kind. */
-    Map<String, FaultFigures> runAll() throws IOException, InterruptedException {
+    public Map<String, FaultFigures> runAll() throws IOException, InterruptedException {
+        if (inSyncReplicas < 1 || inSyncReplicas > 2) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--in-sync-replicas is 1 or 2, not "
+                    + inSyncReplicas);
+        }
         long chosen = seed != null ? seed : new java.security.SecureRandom().nextLong();
-        out.printf("seed %d (replay with --seed %d)%n", chosen, chosen);
+        out.printf("seed %d (replay with --seed %d), inSyncReplicas=%d%n", chosen, chosen, inSyncReplicas);
         deleteRecursively(workDir);
         Files.createDirectories(workDir);
         DiskBallast ballast = noDisk ? null : DiskBallast.forDisk(workDir);
@@ -97,15 +144,17 @@ public final class FaultHarness implements Callable<Integer> {
             out.println("no DISK_FULL faults: this machine has no fallocate, or filling its disk would take more than "
                     + "half of what is left");
         }
+        List<String> victims = new ArrayList<>(FaultRun.consumerNames(consumers));
+        externals.forEach(external -> victims.add(external.name()));
         FaultPlan plan = FaultPlan.draw(chosen, (long) (minutes * 60_000), millis(faultSeconds.get(0)),
-                millis(faultSeconds.get(1)), millis(gapSeconds.get(0)), millis(gapSeconds.get(1)),
-                FaultRun.consumerNames(consumers), ballast != null);
+                millis(faultSeconds.get(1)), millis(gapSeconds.get(0)), millis(gapSeconds.get(1)), victims,
+                ballast != null);
         plan.faults().forEach(f -> out.println("  " + f));
         Map<String, FaultFigures> results = new LinkedHashMap<>();
         for (String kind : brokers) {
             FaultRun run = new FaultRun(FaultCluster.Kind.valueOf(kind.toUpperCase(Locale.ROOT)),
                     workDir.resolve(kind), classPath, plan, consumers, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                    Duration.ofSeconds(120), ballast);
+                    Duration.ofSeconds(120), ballast, inSyncReplicas, externals);
             results.put(kind, run.run(out));
         }
         return results;
@@ -128,7 +177,7 @@ public final class FaultHarness implements Callable<Integer> {
     }
 
     /** The figures of each run as a table, one column per kind of brokers. */
-    static String report(Map<String, FaultFigures> results) {
+    public static String report(Map<String, FaultFigures> results) {
         List<String> kinds = new ArrayList<>(results.keySet());
         StringBuilder table = new StringBuilder();
         table.append(String.format(Locale.ROOT, "%n| %-40s |", "brokers"));
@@ -140,23 +189,28 @@ public final class FaultHarness implements Callable<Integer> {
         row(table, results, kinds, "sends acknowledged", f -> Long.toString(f.ok()));
         row(table, results, kinds, "sends failed", f -> Long.toString(f.failed()));
         row(table, results, kinds, "sends of unknown outcome", f -> Long.toString(f.unknown()));
-        for (String group : HistoryChecker.GROUPS.keySet().stream().sorted().toList()) {
-            row(table, results, kinds, group + ": expected", f -> Long.toString(f.groups().get(group).expected()));
-            row(table, results, kinds, group + ": lost", f -> Long.toString(f.groups().get(group).lost()));
-            row(table, results, kinds, group + ": unexpected", f -> Long.toString(unexpected(f.groups().get(group))));
-            row(table, results, kinds, group + ": duplicated", f -> Long.toString(f.groups().get(group)
-                    .duplicates()));
-            if (group.endsWith("-order")) {
-                row(table, results, kinds, group + ": out of order", f -> Long.toString(f.groups().get(group)
-                        .outOfOrder()));
+        List<String> groups = results.values().stream().flatMap(f -> f.groups().keySet().stream()).distinct()
+                .sorted().toList();
+        for (String group : groups) {
+            Function<Function<GroupFigures, Object>, Function<FaultFigures, String>> of = figure -> f ->
+                    f.groups().containsKey(group) ? String.valueOf(figure.apply(f.groups().get(group))) : "-";
+            boolean orderly = results.values().stream().map(f -> f.groups().get(group))
+                    .anyMatch(g -> g != null && g.group().orderly());
+            boolean exactlyOnce = results.values().stream().map(f -> f.groups().get(group))
+                    .anyMatch(g -> g != null && g.group().exactlyOnce());
+            row(table, results, kinds, group + ": expected", of.apply(GroupFigures::expected));
+            row(table, results, kinds, group + ": lost", of.apply(GroupFigures::lost));
+            row(table, results, kinds, group + ": unexpected", of.apply(FaultHarness::unexpected));
+            row(table, results, kinds, group + (exactlyOnce ? ": duplicated (exactly once)" : ": duplicated"),
+                    of.apply(GroupFigures::duplicates));
+            if (orderly) {
+                row(table, results, kinds, group + ": out of order", of.apply(GroupFigures::outOfOrder));
             } else {
-                row(table, results, kinds, group + ": rolled back, delivered", f -> Long.toString(f.groups()
-                        .get(group).rolledBack()));
-                row(table, results, kinds, group + ": delivered early (max ms)", f -> f.groups().get(group).early()
-                        + " (" + f.groups().get(group).maxEarlyMillis() + ")");
+                row(table, results, kinds, group + ": rolled back, delivered", of.apply(GroupFigures::rolledBack));
+                row(table, results, kinds, group + ": delivered early (max ms)", of.apply(g -> g.early() + " ("
+                        + g.maxEarlyMillis() + ")"));
             }
-            row(table, results, kinds, group + ": unknown sends delivered", f -> Long.toString(f.groups().get(group)
-                    .unknownDelivered()));
+            row(table, results, kinds, group + ": unknown sends delivered", of.apply(GroupFigures::unknownDelivered));
         }
         row(table, results, kinds, "send recovery p50 / p99 (s)", f -> percentiles(f.sendRecovery()));
         row(table, results, kinds, "receive recovery p50 / p99 (s)", f -> percentiles(f.recvRecovery()));

@@ -2,9 +2,11 @@ package dev.ferry.bench.faults;
 
 import dev.ferry.bench.faults.FaultPlan.Fault;
 import dev.ferry.client.cluster.TestCluster;
+import dev.ferry.format.AtomicFile;
 import dev.ferry.format.ChildProcess;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,10 +19,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One run of the harness against one kind of brokers: starts the {@link FaultCluster}, the client processes (Apache's
- * and Ferry's producer, consumers of both), lets them run while the {@link Nemesis} plays the plan, heals everything,
- * lets the producers go on a while, stops their sending (they stay to answer the brokers' transaction checks), waits
- * for the consumers to receive what was acknowledged (or for the drain time to pass), stops everything and checks the
- * history.
+ * and Ferry's producer, consumers of both) and any {@link ExternalConsumer}s, lets them run while the {@link Nemesis}
+ * plays the plan, heals everything, lets the producers go on a while, stops their sending (they stay to answer the
+ * brokers' transaction checks), waits for the consumers to receive what was acknowledged (or for the drain time to
+ * pass), stops everything and checks the history.
  *
  * @param kind       whose brokers
  * @param dir        the run's files: node logs and stores, history files
@@ -31,9 +33,16 @@ import java.util.concurrent.TimeUnit;
  * @param settle     sending after the last fault's healing
  * @param drain      longest wait for the consumers once the producers stopped
  * @param ballast    what fills the disk for DISK_FULL faults, or null when the plan has none
+ * @param inSyncReplicas the SYNC_MASTER's inSyncReplicas
+ * @param externals  consumers beside the client processes, started and stopped by this run
  */
 record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan plan, int consumersPerKind,
-                Duration leadIn, Duration settle, Duration drain, DiskBallast ballast) {
+                Duration leadIn, Duration settle, Duration drain, DiskBallast ballast, int inSyncReplicas,
+                List<ExternalConsumer> externals) {
+
+    FaultRun {
+        externals = List.copyOf(externals);
+    }
 
     private static final List<String> CLIENT_KINDS = List.of("apache", "ferry");
 
@@ -54,15 +63,25 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
         Files.createDirectories(histories);
         Map<String, Integer> limits = ballast != null ? ballast.limits() : Map.of();
         out.printf("%s: starting the cluster in %s%n", kind, dir);
-        try (FaultCluster cluster = FaultCluster.start(kind, dir, classPath, limits, new Random(plan.seed()));
+        try (FaultCluster cluster = FaultCluster.start(kind, dir, classPath, limits, inSyncReplicas,
+                new Random(plan.seed()));
              HistoryLog history = new HistoryLog(histories.resolve("harness.history"))) {
             createTopics(cluster);
             Map<String, ChildProcess> consumers = new LinkedHashMap<>();
             Map<String, ChildProcess> producers = new LinkedHashMap<>();
+            Map<String, Nemesis.Victim> victims = new LinkedHashMap<>();
+            List<ExternalConsumer> started = new ArrayList<>();
             try {
                 for (String name : consumerNames(consumersPerKind)) {
                     consumers.put(name, client("consumer", name, cluster, histories));
                     consumers.get(name).start(90);
+                    victims.put(name, Nemesis.Victim.of(consumers.get(name)));
+                }
+                for (ExternalConsumer external : externals) {
+                    history.write(external.group().declaration(System.currentTimeMillis()));
+                    started.add(external);
+                    start(external, cluster.clientNameServers());
+                    victims.put(external.name(), Nemesis.Victim.of(external));
                 }
                 for (String kind : CLIENT_KINDS) {
                     String name = kind + "-producer";
@@ -71,7 +90,7 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
                 }
                 out.printf("%s: clients ready; %d faults to come%n", kind, plan.faults().size());
                 TimeUnit.MILLISECONDS.sleep(leadIn.toMillis()); // traffic before the first fault
-                Nemesis nemesis = new Nemesis(cluster, consumers, ballast, history);
+                Nemesis nemesis = new Nemesis(cluster, victims, ballast, history);
                 long start = System.currentTimeMillis();
                 for (Fault fault : plan.faults()) {
                     sleepUntil(start + fault.atMillis());
@@ -89,7 +108,13 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
                 }
                 // the producers stay to answer the brokers' checks of their last transactions
                 awaitDrained(histories, out);
+                for (ExternalConsumer external : externals) {
+                    recordFinalReceipts(external, histories);
+                }
             } finally {
+                for (ExternalConsumer external : started) {
+                    external.close();
+                }
                 for (ChildProcess process : producers.values()) {
                     process.close();
                 }
@@ -137,10 +162,64 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
         }
     }
 
+    private static void start(ExternalConsumer external, String nameServers) throws IOException,
+            InterruptedException {
+        try {
+            external.start(nameServers);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(external.name() + " did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Replaces {@code external}'s history file with what it recorded so far; when it cannot tell (it is being
+     * restarted, say), throws what it threw and leaves the file as it was.
+     */
+    private static void recordReceipts(ExternalConsumer external, Path histories) throws Exception {
+        StringBuilder lines = new StringBuilder();
+        for (Receipt receipt : external.receipts()) {
+            lines.append(new Op(receipt.time(), external.name(), "recv", receipt.key(), receipt.topic(),
+                    receipt.broker(), receipt.queue(), receipt.offset(), Map.of("group", external.group().name()))
+                    .line()).append('\n');
+        }
+        new AtomicFile(histories.resolve(external.name() + ".history"))
+                .write(lines.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Records what {@code external} processed once the run is over; it has a minute to answer. */
+    private static void recordFinalReceipts(ExternalConsumer external, Path histories) throws IOException,
+            InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (true) {
+            try {
+                recordReceipts(external, histories);
+                return;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException(external.name() + " did not answer for its receipts at the run's end", e);
+                }
+            }
+            TimeUnit.SECONDS.sleep(2); // a server still starting, or busy
+        }
+    }
+
     /** Waits until every group received every acknowledged message it must, or the drain time passed. */
     private void awaitDrained(Path histories, PrintStream out) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + drain.toNanos();
         while (true) {
+            for (ExternalConsumer external : externals) {
+                try {
+                    recordReceipts(external, histories);
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    // being restarted: its file keeps what it held, and the next poll asks again
+                }
+            }
             FaultFigures figures = HistoryChecker.check(HistoryLog.readAll(histories));
             long missing = figures.groups().values().stream().mapToLong(FaultFigures.GroupFigures::lost).sum();
             if (missing == 0) {

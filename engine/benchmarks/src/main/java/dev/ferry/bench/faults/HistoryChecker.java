@@ -16,13 +16,6 @@ import java.util.TreeMap;
  * long after each fault's healing sends and receipts resumed.
  */
 final class HistoryChecker {
-    /** The consumer groups a run has, and the topics each reads. */
-    static final Map<String, Set<String>> GROUPS = Map.of(
-            "apache-plain", Set.of(FaultClient.PLAIN, FaultClient.TIMED, FaultClient.TX),
-            "ferry-plain", Set.of(FaultClient.PLAIN, FaultClient.TIMED, FaultClient.TX),
-            "apache-order", Set.of(FaultClient.ORDER),
-            "ferry-order", Set.of(FaultClient.ORDER));
-
     private HistoryChecker() {
     }
 
@@ -43,6 +36,8 @@ final class HistoryChecker {
         Map<String, Send> sends = new HashMap<>();
         Map<String, List<Op>> receipts = new HashMap<>(); // per group
         List<Op> faults = new ArrayList<>();
+        Map<String, ConsumerGroup> declared = new TreeMap<>();
+        ConsumerGroup.CLIENT_GROUPS.forEach(group -> declared.put(group.name(), group));
         long invoked = 0;
         long ok = 0;
         long failed = 0;
@@ -62,14 +57,18 @@ final class HistoryChecker {
                 }
                 case "recv" -> receipts.computeIfAbsent(op.attr("group"), g -> new ArrayList<>()).add(op);
                 case "fault", "heal" -> faults.add(op);
+                case "group" -> {
+                    ConsumerGroup group = ConsumerGroup.declaredBy(op);
+                    declared.put(group.name(), group);
+                }
                 default -> {
                     // start, stop, check: context only
                 }
             }
         }
         Map<String, GroupFigures> groups = new TreeMap<>();
-        GROUPS.forEach((group, topics) -> groups.put(group,
-                group(topics, sends, receipts.getOrDefault(group, List.of()), group.endsWith("-order"))));
+        declared.values().forEach(group -> groups.put(group.name(),
+                group(group, sends, receipts.getOrDefault(group.name(), List.of()))));
         Map<String, Long> faultCounts = new TreeMap<>();
         faults.stream().filter(f -> f.type().equals("fault"))
                 .forEach(f -> faultCounts.merge(f.attr("kind"), 1L, Long::sum));
@@ -124,8 +123,8 @@ final class HistoryChecker {
         return null;
     }
 
-    private static GroupFigures group(Set<String> topics, Map<String, Send> sends, List<Op> receipts,
-                                      boolean orderly) {
+    private static GroupFigures group(ConsumerGroup group, Map<String, Send> sends, List<Op> receipts) {
+        Set<String> topics = group.topics();
         Map<String, Op> first = new HashMap<>();
         long unexpected = 0;
         long failedDelivered = 0;
@@ -176,9 +175,9 @@ final class HistoryChecker {
                 }
             }
         }
-        long outOfOrder = orderly ? outOfOrder(sends, first) : 0;
+        long outOfOrder = group.orderly() ? outOfOrder(sends, first) : 0;
         return new GroupFigures(expected, first.size(), lost, unexpected, failedDelivered, rolledBack, duplicates,
-                early, maxEarly, outOfOrder, unknownDelivered, List.copyOf(lostKeys));
+                early, maxEarly, outOfOrder, unknownDelivered, List.copyOf(lostKeys), group);
     }
 
     /**

@@ -12,11 +12,26 @@ import java.util.Map;
  */
 final class Nemesis {
     private final FaultCluster cluster;
-    private final Map<String, ChildProcess> consumers;
+    private final Map<String, Victim> consumers;
     private final DiskBallast ballast;
     private final HistoryLog history;
 
-    Nemesis(FaultCluster cluster, Map<String, ChildProcess> consumers, DiskBallast ballast, HistoryLog history) {
+    /** A consumer the nemesis kills and starts again: a client process, or an {@link ExternalConsumer}. */
+    record Victim(Action kill, Action restart) {
+        interface Action {
+            void run() throws Exception;
+        }
+
+        static Victim of(ChildProcess process) {
+            return new Victim(process::kill, () -> process.start(60));
+        }
+
+        static Victim of(ExternalConsumer consumer) {
+            return new Victim(consumer::kill, consumer::restart);
+        }
+    }
+
+    Nemesis(FaultCluster cluster, Map<String, Victim> consumers, DiskBallast ballast, HistoryLog history) {
         this.cluster = cluster;
         this.consumers = consumers;
         this.ballast = ballast;
@@ -38,7 +53,7 @@ final class Nemesis {
                         : LinkProxy.Direction.valueOf(detail[0]);
                 links(fault.target()).forEach(link -> link.delay(direction, Long.parseLong(detail[1])));
             }
-            case CONSUMER_KILL -> consumers.get(fault.target()).kill();
+            case CONSUMER_KILL -> perform(consumers.get(fault.target()).kill(), fault);
             case DISK_FULL -> ballast.fill(fault.target());
         }
     }
@@ -53,8 +68,18 @@ final class Nemesis {
             case KILL -> cluster.node(fault.target()).start(120);
             case PAUSE -> cluster.node(fault.target()).resume();
             case CUT, PARTITION, ONE_WAY, DELAY -> links(fault.target()).forEach(LinkProxy::heal);
-            case CONSUMER_KILL -> consumers.get(fault.target()).start(60);
+            case CONSUMER_KILL -> perform(consumers.get(fault.target()).restart(), fault);
             case DISK_FULL -> ballast.free();
+        }
+    }
+
+    private static void perform(Victim.Action action, Fault fault) throws IOException, InterruptedException {
+        try {
+            action.run();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(fault + ": " + e.getMessage(), e);
         }
     }
 

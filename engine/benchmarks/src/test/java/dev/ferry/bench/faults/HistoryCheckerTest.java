@@ -76,6 +76,35 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void shouldCallADuplicateOfAnExactlyOnceGroupDeclaredInTheHistoryAViolation() {
+        history.add(ConsumerGroup.exactlyOnceOfOrdered("liberty-once").declaration(1));
+        send(10, "p-order-0", FaultClient.ORDER, "ok", "broker-a", 0, Map.of("order", "k0", "seq", "0"));
+        send(20, "p-order-1", FaultClient.ORDER, "ok", "broker-a", 0, Map.of("order", "k0", "seq", "1"));
+        recv(30, "liberty", "liberty-once", "p-order-0", FaultClient.ORDER, "broker-a", 0);
+        recv(31, "liberty", "liberty-once", "p-order-1", FaultClient.ORDER, "broker-a", 0);
+        assertThat(group("liberty-once").violated()).as("each message once").isFalse();
+
+        recv(90, "liberty", "liberty-once", "p-order-1", FaultClient.ORDER, "broker-a", 0);
+
+        GroupFigures once = group("liberty-once");
+        assertThat(once.expected()).isEqualTo(2);
+        assertThat(once.duplicates()).isEqualTo(1);
+        assertThat(once.group().orderly()).isTrue();
+        assertThat(once.violated()).isTrue();
+        assertThat(group("ferry-order").group().exactlyOnce()).isFalse();
+    }
+
+    @Test
+    void shouldCountWhatADeclaredGroupNeverReceivedAsLostAndLeaveUndeclaredGroupsOut() {
+        send(10, "p-order-0", FaultClient.ORDER, "ok", "broker-a", 0, Map.of("order", "k0", "seq", "0"));
+        assertThat(HistoryChecker.check(history).groups()).doesNotContainKey("liberty-once");
+
+        history.add(ConsumerGroup.exactlyOnceOfOrdered("liberty-once").declaration(1));
+
+        assertThat(group("liberty-once").lost()).isEqualTo(1);
+    }
+
+    @Test
     void shouldExpectOnlyCommittedTransactionsAndFlagARolledBackOneDelivered() {
         send(10, "p-tx-0", FaultClient.TX, "ok", "broker-a", 0, Map.of("decision", "commit"));
         send(20, "p-tx-1", FaultClient.TX, "ok", "broker-a", 0, Map.of("decision", "rollback"));

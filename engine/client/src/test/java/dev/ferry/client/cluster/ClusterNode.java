@@ -3,6 +3,7 @@ package dev.ferry.client.cluster;
 import dev.ferry.client.peer.ApachePeer;
 import dev.ferry.format.ChildJvm;
 import dev.ferry.format.ChildProcess;
+import dev.ferry.format.FixedPorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -205,13 +206,7 @@ final class ClusterNode implements AutoCloseable {
      * port that could otherwise be one of them.
      */
     private static int brokerPort() throws IOException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(20_000, 32_000);
-            if (ApachePeer.isFree(port) && ApachePeer.isFree(port + 1)) {
-                return port;
-            }
-        }
-        throw new IOException("no free pair of broker ports below 32000");
+        return FixedPorts.pick(ThreadLocalRandom.current(), true, List.of("127.0.0.1"));
     }
 
     private static int freePort() throws IOException {
