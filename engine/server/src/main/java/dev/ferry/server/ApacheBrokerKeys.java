@@ -164,6 +164,12 @@ final class ApacheBrokerKeys {
         warnedUnless(k, "enableAutoInSyncReplicas", "false", "Ferry has no in-sync replica set to shrink: a "
                 + "SYNC_MASTER waits for one slave");
         warnedUnless(k, "allAckInSyncStateSet", "false", "Ferry has no controller and no in-sync state set");
+        // Apache 5's timer store drops a due timer message after three refused re-puts (a full disk) unless told to
+        // retry until success; Ferry's walks the refused batch again on every tick until it is stored
+        warnedUnless(k, "timerEnableRetryUntilSuccess", "true", "Ferry's timer store retries a due timer message "
+                + "until it is stored and never drops one (Apache 5's, with false, drops it after three refusals)");
+        warnedUnless(k, "timerSkipUnknownError", "false", "Ferry's timer store skips no timer message on an error: "
+                + "it retries until the message is stored");
     }
 
     /** Apache's keys that change nothing in Ferry, each with why. */

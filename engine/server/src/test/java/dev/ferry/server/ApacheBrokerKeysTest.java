@@ -202,4 +202,13 @@ class ApacheBrokerKeysTest {
                 "allAckInSyncStateSet", "false").ignored()).isEmpty();
         assertThat(read("minInSyncReplicas", "2").ignored()).containsKey("minInSyncReplicas");
     }
+
+    /** Apache's broker.conf may ask its timer store to retry until success: what Ferry's always does. */
+    @Test
+    void shouldTakeApachesTimerRetryKeysAndWarnWhereFerrysTimerStoreDoesOtherwise() {
+        assertThat(read("timerEnableRetryUntilSuccess", "true", "timerSkipUnknownError", "false").ignored()).isEmpty();
+        assertThat(read("timerEnableRetryUntilSuccess", "false").ignored().get("timerEnableRetryUntilSuccess"))
+                .contains("never drops one");
+        assertThat(read("timerSkipUnknownError", "true").ignored()).containsKey("timerSkipUnknownError");
+    }
 }
