@@ -21,9 +21,9 @@ import java.util.Map;
  * @param recvRecoveryByKind {@code recvRecovery} by the kind of fault
  */
 public record FaultFigures(Map<String, Long> faults, long invoked, long ok, long failed, long unknown,
-                    Map<String, GroupFigures> groups, List<Long> sendRecovery, List<Long> recvRecovery,
-                    long unrecovered, Map<String, List<Long>> sendRecoveryByKind,
-                    Map<String, List<Long>> recvRecoveryByKind) {
+                           Map<String, GroupFigures> groups, List<Long> sendRecovery, List<Long> recvRecovery,
+                           long unrecovered, Map<String, List<Long>> sendRecoveryByKind,
+                           Map<String, List<Long>> recvRecoveryByKind) {
 
     /**
      * One consumer group's figures.
