@@ -3,6 +3,7 @@ package dev.ferry.server.broker;
 import static dev.ferry.server.broker.RawRequests.pull;
 import static dev.ferry.server.broker.RawRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.ferry.format.Clock;
 import dev.ferry.remoting.protocol.ResponseCode;
@@ -12,6 +13,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -61,6 +63,9 @@ class SendsOnTheEventLoopTest {
                 .isEqualTo(ResponseCode.SUCCESS);
         long tasksAfterCreation = sendThread.getTaskCount();
         assertThat(tasksAfterCreation).as("creating the topic writes its file: the send thread's work").isEqualTo(1);
+        // The lane's task answers before it is done; a send read before then still queues behind it, as it must.
+        await().atMost(Duration.ofMillis(TIMEOUT_MILLIS))
+                .until(() -> sendThread.getCompletedTaskCount() == tasksAfterCreation);
 
         for (int i = 0; i < 20; i++) {
             assertThat(raw.invokeSync(broker, send("TopicInline", "inline " + i, ""), TIMEOUT_MILLIS).getCode())
