@@ -27,21 +27,45 @@ public final class ServerCommand {
         return output(line, Map.of("JAVA_HOME", System.getProperty("java.home")));
     }
 
+    /** How a command ended: its exit status and what it printed (both streams). */
+    public record Outcome(int status, String output) {
+    }
+
+    /**
+     * Runs {@code server <action> <serverName>} like {@link #run} and returns how it ended, whatever its status: for
+     * a caller that judges the server by what it then does rather than by the command's word.
+     *
+     * @throws IllegalStateException when it takes more than two minutes
+     */
+    public static Outcome attempt(String action, String serverName) {
+        return outcome(List.of(SERVER_SCRIPT.toString(), action, serverName),
+                Map.of("JAVA_HOME", System.getProperty("java.home")));
+    }
+
     /**
      * Runs {@code line} with {@code environment} added to this JVM's and returns what it printed (both streams).
      *
      * @throws IllegalStateException when it exits with another status than 0 or takes more than two minutes
      */
     static String output(List<String> line, Map<String, String> environment) {
+        Outcome outcome = outcome(line, environment);
+        if (outcome.status() != 0) {
+            throw new IllegalStateException(String.join(" ", line) + " failed: " + outcome.output());
+        }
+        return outcome.output();
+    }
+
+    private static Outcome outcome(List<String> line, Map<String, String> environment) {
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
         builder.environment().putAll(environment);
         try {
             Process process = builder.start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", line) + " failed: " + output);
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", line) + " took more than two minutes: " + output);
             }
-            return output;
+            return new Outcome(process.exitValue(), output);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

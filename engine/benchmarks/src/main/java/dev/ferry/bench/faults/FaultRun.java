@@ -62,6 +62,7 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
         Path histories = dir.resolve("history");
         Files.createDirectories(histories);
         Map<String, Integer> limits = ballast != null ? ballast.limits() : Map.of();
+        List<Exception> stopFailures = new ArrayList<>();
         out.printf("%s: starting the cluster in %s%n", kind, dir);
         try (FaultCluster cluster = FaultCluster.start(kind, dir, classPath, limits, inSyncReplicas,
                 new Random(plan.seed()));
@@ -80,7 +81,8 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
                 for (ExternalConsumer external : externals) {
                     history.write(external.group().declaration(System.currentTimeMillis()));
                     started.add(external);
-                    start(external, cluster.clientNameServers());
+                    Step start = () -> external.start(cluster.clientNameServers());
+                    start.perform(external.name() + " did not start");
                     victims.put(external.name(), Nemesis.Victim.of(external));
                 }
                 for (String kind : CLIENT_KINDS) {
@@ -112,19 +114,28 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
                     recordFinalReceipts(external, histories);
                 }
             } finally {
-                for (ExternalConsumer external : started) {
-                    external.close();
-                }
-                for (ChildProcess process : producers.values()) {
-                    process.close();
-                }
-                for (ChildProcess process : consumers.values()) {
-                    process.close();
-                }
+                // each stops whatever another's stopping threw: a process left running outlives the run
+                List<Step> stops = new ArrayList<>();
+                started.forEach(external -> stops.add(external::close));
+                producers.values().forEach(process -> stops.add(process::close));
+                consumers.values().forEach(process -> stops.add(process::close));
                 if (ballast != null) {
-                    ballast.free();
+                    stops.add(ballast::free);
+                }
+                for (Step stop : stops) {
+                    try {
+                        stop.run();
+                    } catch (Exception e) {
+                        stopFailures.add(e);
+                        out.printf("%s: stopping the run's clients failed: %s%n", kind, e);
+                    }
                 }
             }
+        }
+        if (!stopFailures.isEmpty()) {
+            IOException failure = new IOException(stopFailures.size() + " of the run's clients did not stop");
+            stopFailures.forEach(failure::addSuppressed);
+            throw failure;
         }
         return HistoryChecker.check(HistoryLog.readAll(histories));
     }
@@ -159,17 +170,6 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
                 }
                 TimeUnit.SECONDS.sleep(1); // the brokers register every few seconds
             }
-        }
-    }
-
-    private static void start(ExternalConsumer external, String nameServers) throws IOException,
-            InterruptedException {
-        try {
-            external.start(nameServers);
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException(external.name() + " did not start: " + e.getMessage(), e);
         }
     }
 

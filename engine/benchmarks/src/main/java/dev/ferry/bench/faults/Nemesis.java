@@ -17,11 +17,7 @@ final class Nemesis {
     private final HistoryLog history;
 
     /** A consumer the nemesis kills and starts again: a client process, or an {@link ExternalConsumer}. */
-    record Victim(Action kill, Action restart) {
-        interface Action {
-            void run() throws Exception;
-        }
-
+    record Victim(Step kill, Step restart) {
         static Victim of(ChildProcess process) {
             return new Victim(process::kill, () -> process.start(60));
         }
@@ -53,7 +49,7 @@ final class Nemesis {
                         : LinkProxy.Direction.valueOf(detail[0]);
                 links(fault.target()).forEach(link -> link.delay(direction, Long.parseLong(detail[1])));
             }
-            case CONSUMER_KILL -> perform(consumers.get(fault.target()).kill(), fault);
+            case CONSUMER_KILL -> consumers.get(fault.target()).kill().perform(fault.toString());
             case DISK_FULL -> ballast.fill(fault.target());
         }
     }
@@ -68,18 +64,8 @@ final class Nemesis {
             case KILL -> cluster.node(fault.target()).start(120);
             case PAUSE -> cluster.node(fault.target()).resume();
             case CUT, PARTITION, ONE_WAY, DELAY -> links(fault.target()).forEach(LinkProxy::heal);
-            case CONSUMER_KILL -> perform(consumers.get(fault.target()).restart(), fault);
+            case CONSUMER_KILL -> consumers.get(fault.target()).restart().perform(fault.toString());
             case DISK_FULL -> ballast.free();
-        }
-    }
-
-    private static void perform(Victim.Action action, Fault fault) throws IOException, InterruptedException {
-        try {
-            action.run();
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException(fault + ": " + e.getMessage(), e);
         }
     }
 
