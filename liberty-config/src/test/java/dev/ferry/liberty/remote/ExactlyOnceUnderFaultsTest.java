@@ -50,6 +50,7 @@ class ExactlyOnceUnderFaultsTest {
         GroupFigures once = ferry.groups().get(FaultOnceMdb.GROUP);
 
         assertThat(report).as("the plan kills Liberty").containsPattern("CONSUMER_KILL +liberty");
+        assertThat(ferry.consumerRecovery()).as("Liberty consumes again after its restart").containsKey("liberty");
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(once.expected()).as("acknowledged messages of the ordered topic").isGreaterThan(1_000);
         softly.assertThat(once.lost()).as("lost: " + once.lostKeys() + report).isZero();

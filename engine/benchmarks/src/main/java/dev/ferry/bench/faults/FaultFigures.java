@@ -19,11 +19,14 @@ import java.util.Map;
  * @param unrecovered   healed faults after which no send or no receipt followed before the run's end
  * @param sendRecoveryByKind {@code sendRecovery} by the kind of fault
  * @param recvRecoveryByKind {@code recvRecovery} by the kind of fault
+ * @param consumerRecovery   {@code recvRecovery} of the CONSUMER_KILL faults by the consumer killed, in the order of
+ *                           the faults: how long each consumer took from its restart to its first receipt
  */
 public record FaultFigures(Map<String, Long> faults, long invoked, long ok, long failed, long unknown,
                            Map<String, GroupFigures> groups, List<Long> sendRecovery, List<Long> recvRecovery,
                            long unrecovered, Map<String, List<Long>> sendRecoveryByKind,
-                           Map<String, List<Long>> recvRecoveryByKind) {
+                           Map<String, List<Long>> recvRecoveryByKind,
+                           Map<String, List<Long>> consumerRecovery) {
 
     /**
      * One consumer group's figures.

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -222,6 +224,12 @@ public final class FaultHarness implements Callable<Integer> {
                     f.sendRecoveryByKind().getOrDefault(name, List.of())));
             row(table, results, kinds, name + ": receive recovery p50 / p99", f -> percentiles(
                     f.recvRecoveryByKind().getOrDefault(name, List.of())));
+        }
+        Set<String> killed = new TreeSet<>();
+        results.values().forEach(f -> killed.addAll(f.consumerRecovery().keySet()));
+        for (String consumer : killed) {
+            row(table, results, kinds, consumer + " killed: p50 / p99 (s)", f -> percentiles(
+                    f.consumerRecovery().getOrDefault(consumer, List.of())));
         }
         for (String kind : kinds) {
             results.get(kind).groups().forEach((group, g) -> {

@@ -76,6 +76,7 @@ final class HistoryChecker {
         List<Long> recvRecovery = new ArrayList<>();
         Map<String, List<Long>> sendByKind = new TreeMap<>();
         Map<String, List<Long>> recvByKind = new TreeMap<>();
+        Map<String, List<Long>> byConsumer = new TreeMap<>();
         long unrecovered = 0;
         List<Op> oks = ops.stream().filter(o -> o.type().equals("ok")).toList();
         List<Op> recvs = ops.stream().filter(o -> o.type().equals("recv")).toList();
@@ -98,10 +99,13 @@ final class HistoryChecker {
             if (recv != null) {
                 recvRecovery.add(recv);
                 recvByKind.computeIfAbsent(heal.attr("kind"), k -> new ArrayList<>()).add(recv);
+                if (process != null) {
+                    byConsumer.computeIfAbsent(process, k -> new ArrayList<>()).add(recv);
+                }
             }
         }
         return new FaultFigures(faultCounts, invoked, ok, failed, invoked - ok - failed, groups, sendRecovery,
-                recvRecovery, unrecovered, sendByKind, recvByKind);
+                recvRecovery, unrecovered, sendByKind, recvByKind, byConsumer);
     }
 
     private static Long firstAfter(List<Op> sorted, long time, java.util.function.Predicate<Op> matching) {

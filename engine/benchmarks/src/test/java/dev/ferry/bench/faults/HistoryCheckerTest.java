@@ -190,6 +190,24 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void shouldTimeEachKilledConsumersRecoveryByItsOwnFirstReceipt() {
+        for (String[] kill : new String[][] {{"1000", "ferry-consumer-1"}, {"9000", "liberty"},
+                {"20000", "ferry-consumer-1"}}) {
+            Map<String, String> fault = Map.of("kind", "CONSUMER_KILL", "target", kill[1], "broker", "-",
+                    "detail", "-");
+            history.add(Op.of(Long.parseLong(kill[0]), "harness", "heal", "-", "-", fault));
+        }
+        send(900, "p-plain-0", FaultClient.PLAIN, "ok", "broker-b", 0, Map.of());
+        recv(1200, "liberty", "ferry-plain", "p-plain-0", FaultClient.PLAIN, "broker-b", 0); // not the killed one
+        recv(1500, "ferry-consumer-1", "ferry-plain", "p-plain-0", FaultClient.PLAIN, "broker-b", 0);
+        recv(11000, "liberty", "ferry-plain", "p-plain-0", FaultClient.PLAIN, "broker-b", 0);
+        recv(20100, "ferry-consumer-1", "ferry-plain", "p-plain-0", FaultClient.PLAIN, "broker-b", 0);
+
+        assertThat(HistoryChecker.check(history).consumerRecovery())
+                .isEqualTo(Map.of("ferry-consumer-1", List.of(500L, 100L), "liberty", List.of(2000L)));
+    }
+
+    @Test
     void shouldReadBackWhatItWroteAndSkipATornLine() {
         Op op = new Op(12, "c1", "recv", "k", "T", "broker-a", 3, 44, Map.of("group", "g", "reconsume", "0"));
         assertThat(Op.parse(op.line())).isEqualTo(op);
