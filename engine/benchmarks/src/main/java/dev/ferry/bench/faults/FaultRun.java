@@ -127,13 +127,14 @@ record FaultRun(FaultCluster.Kind kind, Path dir, String classPath, FaultPlan pl
                         stop.run();
                     } catch (Exception e) {
                         stopFailures.add(e);
-                        out.printf("%s: stopping the run's clients failed: %s%n", kind, e);
+                        out.printf("%s: a stop at the run's end failed: %s%n", kind, e);
                     }
                 }
             }
         }
         if (!stopFailures.isEmpty()) {
-            IOException failure = new IOException(stopFailures.size() + " of the run's clients did not stop");
+            IOException failure = new IOException(stopFailures.size()
+                    + " of the run's stops (its clients', the disks' freeing) failed");
             stopFailures.forEach(failure::addSuppressed);
             throw failure;
         }
