@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Four push consumers of one group, one of them stopped and a new one started every couple of seconds while
@@ -35,6 +36,7 @@ class ChurnTest extends AgainstCluster {
     private static final int CONSUMERS = 4;
 
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES) // 20 s of sending, then up to three minutes for the last deliveries
     void shouldConsumeEveryMessageWithFewDuplicatesWhileConsumersComeAndGo() throws Exception {
         String topic = ClientTestSupport.unique("Churn");
         String group = ClientTestSupport.unique("CG");

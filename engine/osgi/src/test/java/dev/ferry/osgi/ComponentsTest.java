@@ -132,6 +132,8 @@ class ComponentsTest {
             configs.delete(serverConfig);
             await().atMost(WAIT).until(() -> service(osgi, runningType.getName()) == null);
             await().atMost(WAIT).until(() -> !listening(namesrvPort) && !listening(movedBrokerPort));
+            // the component logs its stop after the server's executors ended, a little after its ports closed
+            await().atMost(WAIT).until(() -> lines.stream().filter(l -> l.contains("stopped cleanly")).count() >= 2);
             assertThat(lines).filteredOn(l -> l.contains("stopped cleanly")).hasSize(2);
             listener.unregister();
         }

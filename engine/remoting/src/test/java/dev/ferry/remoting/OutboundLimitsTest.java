@@ -199,7 +199,8 @@ class OutboundLimitsTest {
     void shouldGiveASlowButReadingClientEveryAnswerInOrder() throws Exception {
         int answer = 64 * 1024;
         int count = 300;
-        RemotingServer server = server(RemotingServerConfig.builder().writeStallTimeout(Duration.ofMillis(500)),
+        // far above the reader's pauses, and above a busy machine's scheduling hiccups too
+        RemotingServer server = server(RemotingServerConfig.builder().writeStallTimeout(Duration.ofSeconds(2)),
                 answer, 1); // one thread answers in the order asked, as a queue's pulls are
         Socket slow = rawSocket(server);
         OutputStream out = slow.getOutputStream();

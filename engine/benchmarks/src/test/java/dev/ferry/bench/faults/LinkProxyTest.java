@@ -55,9 +55,10 @@ class LinkProxyTest {
         echo.close();
     }
 
+    /** A connection through the proxy; a read waits long enough for a loaded machine's threads. */
     private Socket connect() throws IOException {
         Socket socket = new Socket("127.0.0.1", proxy.port());
-        socket.setSoTimeout(500);
+        socket.setSoTimeout(10_000);
         return socket;
     }
 
@@ -105,9 +106,10 @@ class LinkProxyTest {
         try (Socket socket = connect()) {
             proxy.stall(LinkProxy.Direction.TO_CLIENT);
             socket.getOutputStream().write(9);
+            socket.setSoTimeout(500); // how long "held" is watched
             assertThatThrownBy(() -> socket.getInputStream().read()).as("the answer is held")
                     .isInstanceOf(SocketTimeoutException.class);
-            assertThat(proxy.connections()).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> proxy.connections() == 1);
 
             proxy.heal();
             socket.setSoTimeout(5000);

@@ -57,6 +57,9 @@ class ServerRestartTest {
         consumer.setHeartbeatBrokerInterval(1000); // a rebalance can skip a heartbeat; the next one comes soon
         consumer.setInstanceName(group + System.nanoTime());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        // a listener that recorded a key may not have returned yet: its offset counts only once it has, and by
+        // default Apache's shutdown commits the offsets without waiting for it
+        consumer.setAwaitTerminationMillisWhenShutdown(10_000);
         consumer.subscribe(topic, "*");
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             messages.forEach(m -> received.add(m.getKeys()));
