@@ -13,8 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -191,15 +190,14 @@ public final class FaultHarness implements Callable<Integer> {
         row(table, results, kinds, "sends acknowledged", f -> Long.toString(f.ok()));
         row(table, results, kinds, "sends failed", f -> Long.toString(f.failed()));
         row(table, results, kinds, "sends of unknown outcome", f -> Long.toString(f.unknown()));
-        List<String> groups = results.values().stream().flatMap(f -> f.groups().keySet().stream()).distinct()
-                .sorted().toList();
-        for (String group : groups) {
+        for (String group : namesAcross(results, FaultFigures::groups)) {
             Function<Function<GroupFigures, Object>, Function<FaultFigures, String>> of = figure -> f ->
                     f.groups().containsKey(group) ? String.valueOf(figure.apply(f.groups().get(group))) : "-";
-            boolean orderly = results.values().stream().map(f -> f.groups().get(group))
-                    .anyMatch(g -> g != null && g.group().orderly());
-            boolean exactlyOnce = results.values().stream().map(f -> f.groups().get(group))
-                    .anyMatch(g -> g != null && g.group().exactlyOnce());
+            // every run of one harness declares a group alike
+            ConsumerGroup promise = results.values().stream().map(f -> f.groups().get(group))
+                    .filter(Objects::nonNull).findFirst().orElseThrow().group();
+            boolean orderly = promise.orderly();
+            boolean exactlyOnce = promise.exactlyOnce();
             row(table, results, kinds, group + ": expected", of.apply(GroupFigures::expected));
             row(table, results, kinds, group + ": lost", of.apply(GroupFigures::lost));
             row(table, results, kinds, group + ": unexpected", of.apply(FaultHarness::unexpected));
@@ -225,9 +223,7 @@ public final class FaultHarness implements Callable<Integer> {
             row(table, results, kinds, name + ": receive recovery p50 / p99", f -> percentiles(
                     f.recvRecoveryByKind().getOrDefault(name, List.of())));
         }
-        Set<String> killed = new TreeSet<>();
-        results.values().forEach(f -> killed.addAll(f.consumerRecovery().keySet()));
-        for (String consumer : killed) {
+        for (String consumer : namesAcross(results, FaultFigures::consumerRecovery)) {
             row(table, results, kinds, consumer + " killed: p50 / p99 (s)", f -> percentiles(
                     f.consumerRecovery().getOrDefault(consumer, List.of())));
         }
@@ -240,6 +236,12 @@ public final class FaultHarness implements Callable<Integer> {
             });
         }
         return table.toString();
+    }
+
+    /** The keys of {@code of} of any run, sorted: one row each. */
+    private static List<String> namesAcross(Map<String, FaultFigures> results,
+                                            Function<FaultFigures, Map<String, ?>> of) {
+        return results.values().stream().flatMap(f -> of.apply(f).keySet().stream()).distinct().sorted().toList();
     }
 
     /** Received though never sent, or received though its send surely failed. */
